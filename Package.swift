@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Joinery",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Joinery", targets: ["Joinery"])
+  ],
+  targets: [
+    .target(name: "Joinery", swiftSettings: strictSettings),
+    .testTarget(name: "JoineryTests", dependencies: ["Joinery"], swiftSettings: strictSettings),
+    .executableTarget(
+      name: "FeedApp",
+      dependencies: ["Joinery"],
+      path: "Samples/FeedApp"
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,33 @@
+/// A binding whose factory takes runtime arguments; a new instance on every resolve.
+// Immutable after init: the factory is @Sendable.
+final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
+  let factory: @Sendable (borrowing Resolver, repeat each Argument) throws -> T
+
+  init(
+    key: BindingKey, location: SourceLocation, registerType: Any.Type, isOverride: Bool,
+    factory: @escaping @Sendable (borrowing Resolver, repeat each Argument) throws -> T
+  ) {
+    self.factory = factory
+    super.init(
+      key: key, lifetime: .ephemeral, location: location, registerType: registerType,
+      isOverride: isOverride)
+  }
+
+  override var needsArguments: Bool { true }
+
+  func resolve(
+    arguments: repeat each Argument, in container: Container, parent: UnsafePointer<Frame>?,
+    fallbackTag: Tag?
+  ) throws(ResolutionError) -> T {
+    try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
+      frame throws(ResolutionError) in
+      do {
+        return try factory(Resolver(container: container, frame: frame), repeat each arguments)
+      } catch let error as ResolutionError {
+        throw error
+      } catch {
+        throw .factoryFailed(self, frame: frame, error: error, in: container)
+      }
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/// Collects the bindings of every register during one `build()`.
+final class BindingCollector {
+  private(set) var bindings: [AnyBinding] = []
+  private var seen: Set<RegisterIdentity> = []
+
+  /// Runs `register` and, through it, its includes; a register already seen is skipped.
+  func collect(_ register: some DependencyRegister, overriding: Bool) {
+    guard seen.insert(RegisterIdentity(register)).inserted else { return }
+    var registrar = Registrar(
+      collector: self, registerType: type(of: register), isOverriding: overriding)
+    register.register(in: &registrar)
+  }
+
+  func add(_ binding: AnyBinding) {
+    bindings.append(binding)
+  }
+}

@@ -1,0 +1,165 @@
+/// Composes registers and freezes them into a ``Container``.
+///
+/// Add the production assemblies, optionally override some bindings (in tests, or for a
+/// variant), and call ``build()``. The builder is a value: building twice gives two independent
+/// containers, and a builder copied into each test can be overridden differently by each.
+///
+/// ```swift
+/// var builder = ContainerBuilder(NetworkAssembly(), FeedAssembly())
+/// builder.override(with: MockNetworkAssembly())   // wins whatever the order
+/// let container = try builder.build()
+/// ```
+///
+/// `build()` runs every register, resolves overrides, checks the declared graph and reports
+/// every problem at once in a ``BuildError``. The order registers are added in never changes the
+/// result.
+public struct ContainerBuilder {
+  private var registers: [any DependencyRegister] = []
+  private var overrides: [any DependencyRegister] = []
+
+  /// How many bindings deep one resolution may go before it fails with
+  /// ``ResolutionError/Code/depthLimitExceeded``; 500 by default.
+  ///
+  /// Each level uses stack space on the resolving thread, so the limit turns a runaway chain into
+  /// an error instead of a stack overflow.
+  ///
+  /// ```swift
+  /// var builder = ContainerBuilder(AppAssembly())
+  /// builder.maximumResolutionDepth = 2_000  // a deliberately deep chain, on a large stack
+  /// ```
+  public var maximumResolutionDepth = 500
+
+  /// Creates an empty builder.
+  ///
+  /// ```swift
+  /// var builder = ContainerBuilder()
+  /// builder.add(FeedAssembly())
+  /// ```
+  public init() {}
+
+  /// Creates a builder with registers.
+  ///
+  /// ```swift
+  /// let builder = ContainerBuilder(NetworkAssembly(), FeedAssembly(), ProfileAssembly())
+  /// ```
+  ///
+  /// - Parameter registers: Assemblies or other registers.
+  public init(_ registers: any DependencyRegister...) {
+    self.registers = registers
+  }
+
+  /// Adds a register.
+  ///
+  /// ```swift
+  /// builder.add(AnalyticsAssembly())
+  /// ```
+  ///
+  /// - Parameter register: An assembly or other register.
+  public mutating func add(_ register: some DependencyRegister) {
+    registers.append(register)
+  }
+
+  /// Adds a register whose bindings (and those of its includes) replace bindings of the same
+  /// key elsewhere, whatever the order they were added in.
+  ///
+  /// ```swift
+  /// struct MockNetwork: Assembly {
+  ///   func register(in registrar: inout Registrar) {
+  ///     registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in MockHTTPClient() }
+  ///   }
+  /// }
+  /// builder.override(with: MockNetwork())
+  /// ```
+  ///
+  /// An override that replaces nothing is kept as a binding and reported as a warning in
+  /// ``Container/warnings``.
+  ///
+  /// - Parameter register: The register with replacement bindings.
+  public mutating func override(with register: some DependencyRegister) {
+    overrides.append(register)
+  }
+
+  /// Returns a copy of this builder with `register` added.
+  ///
+  /// ```swift
+  /// let container = try ContainerBuilder().adding(FeedAssembly()).build()
+  /// ```
+  ///
+  /// - Parameter register: An assembly or other register.
+  /// - Returns: The new builder.
+  public func adding(_ register: some DependencyRegister) -> ContainerBuilder {
+    var copy = self
+    copy.add(register)
+    return copy
+  }
+
+  /// Returns a copy of this builder with `register`'s bindings as overrides.
+  ///
+  /// ```swift
+  /// let container = try production.overriding(with: TestDoubles()).build()
+  /// ```
+  ///
+  /// - Parameter register: The register with replacement bindings.
+  /// - Returns: The new builder.
+  public func overriding(with register: some DependencyRegister) -> ContainerBuilder {
+    var copy = self
+    copy.override(with: register)
+    return copy
+  }
+
+  /// Runs every register, checks the graph, and freezes it into a new container.
+  ///
+  /// ```swift
+  /// do {
+  ///   let container = try builder.build()
+  /// } catch {
+  ///   print(error.debugDescription)
+  /// }
+  /// ```
+  ///
+  /// - Returns: A new, independent container.
+  /// - Throws: ``BuildError`` listing every problem found — duplicates, invalid forwards,
+  ///   weak lifetimes on value types, eager factories that failed — each with its register and
+  ///   source location.
+  public func build() throws(BuildError) -> Container {
+    let collector = BindingCollector()
+    for register in registers { collector.collect(register, overriding: false) }
+    for register in overrides { collector.collect(register, overriding: true) }
+
+    var findings: [Diagnostic] = []
+    let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
+    let graph = DeclaredGraph(winners)
+    let validators: [any BuildValidator] = [
+      TransientValueTypeValidator(),
+      ForwardingTargetValidator(),
+    ]
+    for validator in validators { validator.validate(graph, into: &findings) }
+    try Self.failIfErrors(findings)
+
+    let warnings = findings.sorted(by: Diagnostic.ordered)
+    let container = Container(
+      bindings: winners, maximumDepth: maximumResolutionDepth, warnings: warnings)
+    for binding in container.ordered
+    where binding.lifetime.kind == .persistent && binding.lifetime.isEager
+      && binding.forwardTargetKey == nil
+    {
+      do {
+        _ = try binding.resolveAny(in: container, parent: nil, fallbackTag: nil)
+      } catch {
+        findings.append(
+          Diagnostic(
+            .eagerCreationFailed, .error, key: binding.key, bindings: [binding.info],
+            message: "Creating the eager \(binding.key) failed: \(error.summary)",
+            fixes: error.fixes(nearMisses: error.nearMisses), underlyingError: error))
+      }
+    }
+    try Self.failIfErrors(findings)
+    return container
+  }
+
+  private static func failIfErrors(_ findings: [Diagnostic]) throws(BuildError) {
+    if findings.contains(where: { $0.severity == .error }) {
+      throw BuildError(diagnostics: findings.sorted(by: Diagnostic.ordered))
+    }
+  }
+}

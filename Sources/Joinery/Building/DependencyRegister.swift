@@ -1,0 +1,51 @@
+/// Anything that contributes bindings to a ``ContainerBuilder``.
+///
+/// A register gets a ``Registrar`` — never a resolver, so nothing can be resolved from a
+/// half-built graph — and may include further registers. Most apps write ``Assembly`` types;
+/// `DependencyRegister` is the general protocol underneath, for registers that are not a
+/// feature module (a bundle of other assemblies, a platform adapter, a test fixture).
+///
+/// ```swift
+/// struct AppRegisters: DependencyRegister {
+///   func register(in registrar: inout Registrar) {
+///     registrar.include(NetworkAssembly())
+///     registrar.include(FeedAssembly())
+///   }
+/// }
+/// ```
+///
+/// A register reached more than once — two feature modules both including `NetworkAssembly` —
+/// registers once. Registers are identified by their type, and also by their value when the
+/// type is `Hashable`: make an assembly that takes configuration `Hashable` so that two
+/// differently configured instances both register.
+public protocol DependencyRegister {
+  /// Declares this register's bindings and includes.
+  ///
+  /// ```swift
+  /// func register(in registrar: inout Registrar) {
+  ///   registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in URLSessionClient() }
+  /// }
+  /// ```
+  ///
+  /// - Parameter registrar: Where bindings go. It cannot be kept beyond this call.
+  func register(in registrar: inout Registrar)
+}
+
+/// The unit of registration for one feature module: its bindings, in one place.
+///
+/// ```swift
+/// struct FeedAssembly: Assembly {
+///   func register(in registrar: inout Registrar) {
+///     registrar.include(NetworkAssembly())
+///     registrar.bind(FeedService.self, lifetime: .persistent) { resolver in
+///       FeedService(client: try resolver.resolve())
+///     }
+///   }
+/// }
+///
+/// let container = try ContainerBuilder(FeedAssembly()).build()
+/// ```
+///
+/// Diagnostics name the assembly that declared each binding, so a duplicate or a missing
+/// dependency points at the module to change.
+public protocol Assembly: DependencyRegister {}

@@ -1,0 +1,190 @@
+/// What an assembly declares its bindings with.
+///
+/// A registrar is lent to ``DependencyRegister/register(in:)`` and cannot be copied or kept. It
+/// only declares: nothing can be resolved until ``ContainerBuilder/build()`` has frozen the
+/// whole graph.
+///
+/// ```swift
+/// struct FeedAssembly: Assembly {
+///   func register(in registrar: inout Registrar) {
+///     registrar.bind(FeedService.self, lifetime: .persistent) { resolver in
+///       FeedService(client: try resolver.resolve())
+///     }
+///     registrar.bind(FeedServicing.self, forwardingTo: FeedService.self)
+///     registrar.bind(Config.self, instance: Config.load())
+///   }
+/// }
+/// ```
+///
+/// Every `bind` records the file and line of its call, so diagnostics point at it.
+public struct Registrar: ~Copyable {
+  let collector: BindingCollector
+  let registerType: Any.Type
+  let isOverriding: Bool
+
+  init(collector: BindingCollector, registerType: Any.Type, isOverriding: Bool) {
+    self.collector = collector
+    self.registerType = registerType
+    self.isOverriding = isOverriding
+  }
+
+  /// Includes another register; one reached twice (a diamond of modules) registers once.
+  ///
+  /// Bindings of an included register are overrides when this register was added with
+  /// ``ContainerBuilder/override(with:)``.
+  ///
+  /// ```swift
+  /// registrar.include(NetworkAssembly())
+  /// ```
+  ///
+  /// - Parameter register: The register to include.
+  public mutating func include(_ register: some DependencyRegister) {
+    collector.collect(register, overriding: isOverriding)
+  }
+
+  /// Binds `type` to a factory that builds it from its dependencies.
+  ///
+  /// ```swift
+  /// registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in URLSessionClient() }
+  /// registrar.bind(Logger.self, tag: "audit", lifetime: .persistent) { _ in FileLogger("audit") }
+  /// registrar.bind(FeedService.self) { resolver in
+  ///   FeedService(client: try resolver.resolve(), logger: try resolver.resolve(tag: "audit"))
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type resolves ask for, often a protocol.
+  ///   - tag: A tag telling this binding apart from others of the same type.
+  ///   - lifetime: How long instances live; ``Lifetime/ephemeral`` (new every time) by default.
+  ///   - isOverride: `true` to replace a binding of the same type and tag declared elsewhere.
+  ///     Without it, two bindings of one key fail the build.
+  ///   - fileID: The file of the declaration, captured for diagnostics.
+  ///   - line: The line of the declaration, captured for diagnostics.
+  ///   - factory: Builds an instance; it may resolve other bindings through its resolver and
+  ///     may throw.
+  public mutating func bind<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping Factory<T>
+  ) {
+    let key = BindingKey(T.self, tag: tag.map { Tag($0) })
+    let location = SourceLocation(fileID: fileID, line: line)
+    let isOverride = isOverride || isOverriding
+    let binding: Binding<T>
+    switch lifetime.kind {
+    case .persistent:
+      binding = PersistentBinding(
+        key: key, lifetime: lifetime, location: location, registerType: registerType,
+        isOverride: isOverride, factory: factory)
+    case .transient:
+      binding = TransientBinding(
+        key: key, lifetime: lifetime, location: location, registerType: registerType,
+        isOverride: isOverride, factory: factory)
+    case .ephemeral:
+      binding = EphemeralBinding(
+        key: key, lifetime: lifetime, location: location, registerType: registerType,
+        isOverride: isOverride, factory: factory)
+    case .cached:
+      binding = CachedBinding(
+        key: key, lifetime: lifetime, location: location, registerType: registerType,
+        isOverride: isOverride, factory: factory)
+    case .graph:
+      binding = GraphBinding(
+        key: key, lifetime: lifetime, location: location, registerType: registerType,
+        isOverride: isOverride, factory: factory)
+    }
+    collector.add(binding)
+  }
+
+  /// Binds `type` to an instance that is made on first resolve, at most once, and shared
+  /// (a persistent binding).
+  ///
+  /// ```swift
+  /// registrar.bind(Config.self, instance: Config(baseURL: "https://example.com"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - instance: The expression making the instance, evaluated lazily, once.
+  public mutating func bind<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    instance: @autoclosure @escaping @Sendable () -> T
+  ) {
+    bind(
+      T.self, tag: tag, lifetime: .persistent, override: isOverride, fileID: fileID, line: line
+    ) { _ in instance() }
+  }
+
+  /// Binds `type` to the instance of another binding, converted to `type`: one implementation
+  /// serving several interfaces, with one lifetime and (for shared lifetimes) one instance.
+  ///
+  /// ```swift
+  /// registrar.bind(FeedService.self, lifetime: .persistent) { _ in FeedService() }
+  /// registrar.bind(FeedServicing.self, forwardingTo: FeedService.self)
+  /// registrar.bind(Refreshing.self, forwardingTo: FeedService.self)
+  /// // All three resolve to the same FeedService instance.
+  /// ```
+  ///
+  /// The target must be a binding declared with a factory or instance, not another forward.
+  /// The conversion is checked when the first instance is made; a target whose instance is not
+  /// a `type` fails with ``ResolutionError/Code/forwardingTypeMismatch``.
+  ///
+  /// - Parameters:
+  ///   - type: The interface resolves ask for.
+  ///   - tag: The interface binding's tag.
+  ///   - target: The type of the binding that makes the instance.
+  ///   - targetTag: The target binding's tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  public mutating func bind<T, Target>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, forwardingTo target: Target.Type,
+    targetTag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    collector.add(
+      ForwardingBinding<T>(
+        key: BindingKey(T.self, tag: tag.map { Tag($0) }),
+        targetKey: BindingKey(Target.self, tag: targetTag.map { Tag($0) }),
+        location: SourceLocation(fileID: fileID, line: line), registerType: registerType,
+        isOverride: isOverride || isOverriding))
+  }
+
+  /// Binds `type` to a factory that takes runtime arguments; every resolve makes a new instance
+  /// from the arguments it passes.
+  ///
+  /// Any number of arguments (one or more) works, through parameter packs. Resolve with the same
+  /// argument types in the same order.
+  ///
+  /// ```swift
+  /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
+  ///   Download(url: url, retries: retries, client: try resolver.resolve())
+  /// }
+  /// let download = try container.resolve(Download.self, arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds an instance from a resolver and the runtime arguments.
+  public mutating func bind<T, First, each Argument>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @Sendable (borrowing Resolver, First, repeat each Argument) throws -> T
+  ) {
+    collector.add(
+      ArgumentBinding<T, First, repeat each Argument>(
+        key: BindingKey(
+          T.self, tag: tag.map { Tag($0) }, argumentTypes: (First, repeat each Argument).self),
+        location: SourceLocation(fileID: fileID, line: line), registerType: registerType,
+        isOverride: isOverride || isOverriding, factory: factory))
+  }
+}

@@ -1,0 +1,74 @@
+extension Container {
+  /// Drops the instances of every `cached` binding in `group`; the next resolve of each builds a
+  /// new one.
+  ///
+  /// Persistent instances and other groups are untouched. A resolve running while you reset
+  /// returns either the old instance or a complete new one, never a half-built one. The reset
+  /// never waits for a running factory: an instance being built during the reset is replaced on
+  /// its next resolve.
+  ///
+  /// ```swift
+  /// func logOut() {
+  ///   container.reset(.session)
+  /// }
+  /// ```
+  ///
+  /// - Parameter group: The group to reset; the default group when omitted.
+  public func reset(_ group: CacheGroup = .default) {
+    cacheGroups[group]?.reset()
+  }
+
+  /// Resets every cache group.
+  ///
+  /// ```swift
+  /// container.resetAllCaches()
+  /// ```
+  public func resetAllCaches() {
+    for state in cacheGroups.values { state.reset() }
+  }
+
+  /// Puts an instance into a `cached` binding, as if its factory had just made it.
+  ///
+  /// After login, for example, store the new session so every later resolve gets it, until the
+  /// group is reset.
+  ///
+  /// ```swift
+  /// try container.store(Session(user: user), for: Session.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - instance: The instance to keep.
+  ///   - type: The bound type.
+  /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/missingBinding`` when nothing is
+  ///   bound, or ``ResolutionError/Code/notCached`` when the binding is not `cached`.
+  public func store<T>(_ instance: T, for type: T.Type = T.self) throws(ResolutionError) {
+    try store(instance, key: BindingKey(T.self))
+  }
+
+  /// Puts an instance into a tagged `cached` binding.
+  ///
+  /// ```swift
+  /// try container.store(token, for: Token.self, tag: "refresh")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - instance: The instance to keep.
+  ///   - type: The bound type.
+  ///   - tag: The binding's tag (no fallback: storing targets one binding exactly).
+  /// - Throws: ``ResolutionError`` when the binding is missing or not `cached`.
+  public func store<T>(
+    _ instance: T, for type: T.Type = T.self, tag: some Hashable & Sendable
+  ) throws(ResolutionError) {
+    try store(instance, key: BindingKey(T.self, tag: Tag(tag)))
+  }
+
+  private func store<T>(_ instance: T, key: BindingKey) throws(ResolutionError) {
+    guard let binding = table.binding(for: key) else {
+      throw .missing(key, triedFallback: false, parent: nil, in: self)
+    }
+    guard let cached = binding as? CachedBinding<T> else {
+      throw .notCached(binding, in: self)
+    }
+    try cached.store(instance, in: self)
+  }
+}

@@ -1,0 +1,120 @@
+extension Container {
+  /// Returns the instance bound to `type`, built as its lifetime says.
+  ///
+  /// ```swift
+  /// let feed = try container.resolve(FeedService.self)
+  /// let client: any HTTPClient = try container.resolve()
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve; inferred from context when omitted.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError`` naming the type, the path, and near misses when nothing is
+  ///   bound, when a factory throws, or on a cycle.
+  public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
+    try resolve(T.self, parent: nil)
+  }
+
+  /// Returns the instance bound to `type` under `tag`, falling back to the untagged binding
+  /// unless `matching` is ``TagMatching/exact``.
+  ///
+  /// A fallback returns the very instance an untagged request gets: identity belongs to the
+  /// binding, not to the tag you asked with.
+  ///
+  /// ```swift
+  /// let audit = try container.resolve(Logger.self, tag: "audit")
+  /// let strict = try container.resolve(Logger.self, tag: "audit", matching: .exact)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag: any hashable, sendable value.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; for a missing binding it says which fallback it tried.
+  public func resolve<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) throws(ResolutionError) -> T {
+    try resolve(T.self, tag: Tag(tag), matching: matching, parent: nil)
+  }
+
+  /// Returns a new instance from a binding that takes runtime arguments.
+  ///
+  /// The argument types must match the bound factory's parameter types exactly, in order.
+  ///
+  /// ```swift
+  /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
+  ///   Download(url: url, retries: retries, client: try resolver.resolve())
+  /// }
+  /// let download = try container.resolve(Download.self, arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - arguments: The runtime arguments, of any number and types.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/argumentMismatch`` naming the
+  ///   expected and given types when they differ.
+  public func resolve<T, each Argument>(
+    _ type: T.Type = T.self, arguments: repeat each Argument
+  ) throws(ResolutionError) -> T {
+    try resolve(
+      T.self, tag: nil, matching: .allowingFallback, arguments: repeat each arguments, parent: nil)
+  }
+
+  /// Returns a new instance from a tagged binding that takes runtime arguments.
+  ///
+  /// ```swift
+  /// let download = try container.resolve(Download.self, tag: "background", arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  ///   - arguments: The runtime arguments.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolve<T, each Argument>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback, arguments: repeat each Argument
+  ) throws(ResolutionError) -> T {
+    try resolve(
+      T.self, tag: Tag(tag), matching: matching, arguments: repeat each arguments, parent: nil)
+  }
+
+  /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
+  ///
+  /// Only the absence of a binding gives `nil`; a factory that throws still throws.
+  ///
+  /// ```swift
+  /// let tracker = try container.resolveIfBound(Tracker.self)  // nil in builds without one
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
+    try resolveIfBound(T.self, tag: nil, matching: .allowingFallback, parent: nil)
+  }
+
+  /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`
+  /// when neither is bound.
+  ///
+  /// ```swift
+  /// let audit = try container.resolveIfBound(Logger.self, tag: "audit")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  public func resolveIfBound<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) throws(ResolutionError) -> T? {
+    try resolveIfBound(T.self, tag: Tag(tag), matching: matching, parent: nil)
+  }
+}

@@ -1,0 +1,62 @@
+/// An immutable, thread-safe object graph made by ``ContainerBuilder/build()``.
+///
+/// A container is the only thing your app keeps: it is `Sendable`, takes no new bindings after it
+/// is built, and owns its persistent and cached instances. Releasing the last reference to it
+/// releases them too.
+///
+/// ```swift
+/// enum App {
+///   static let container = try! ContainerBuilder(NetworkAssembly(), FeedAssembly()).build()
+/// }
+///
+/// let feed = try App.container.resolve(FeedService.self)
+/// let audit = try App.container.resolve(Logger.self, tag: "audit")
+/// let download = try App.container.resolve(Download.self, arguments: url, 3)
+/// ```
+///
+/// Lookups read a frozen table without locks. Shared instances (persistent, cached, transient)
+/// are created exactly once under contention, each behind its own lock, so a slow factory never
+/// blocks unrelated resolves.
+public final class Container: Sendable {
+  let table: BindingTable
+  /// The bindings that won, sorted by key.
+  let ordered: [AnyBinding]
+  let cacheGroups: [CacheGroup: CacheGroupState]
+  let waits = WaitRegistry()
+  let maximumDepth: Int
+
+  /// Findings of `build()` that did not stop it, such as an override with nothing to replace.
+  ///
+  /// ```swift
+  /// for warning in container.warnings { print(warning) }
+  /// ```
+  public let warnings: [Diagnostic]
+
+  init(bindings: [AnyBinding], maximumDepth: Int, warnings: [Diagnostic]) {
+    ordered = bindings.sorted { $0.key.sortKey < $1.key.sortKey }
+    table = BindingTable(bindings)
+    var groups: [CacheGroup: CacheGroupState] = [:]
+    for binding in bindings where binding.lifetime.kind == .cached {
+      let group = binding.lifetime.group ?? .default
+      if groups[group] == nil { groups[group] = CacheGroupState(group: group) }
+    }
+    cacheGroups = groups
+    self.maximumDepth = maximumDepth
+    self.warnings = warnings
+    for binding in ordered { binding.link(in: self) }
+  }
+
+  /// Every binding in the container, sorted by type name, tag and arguments.
+  ///
+  /// ```swift
+  /// for binding in container.bindings where binding.lifetime == .persistent {
+  ///   print(binding.key, binding.location)
+  /// }
+  /// ```
+  public var bindings: [BindingInfo] { ordered.map(\.info) }
+
+  func cacheGroupState(for group: CacheGroup) -> CacheGroupState {
+    // Created in init for every group a cached binding names.
+    cacheGroups[group].unsafelyUnwrapped
+  }
+}

@@ -1,0 +1,139 @@
+/// One finding of ``ContainerBuilder/build()``: a problem in the declared graph, with the
+/// bindings involved, where they were declared, and how to fix it.
+///
+/// Errors fail the build together in one ``BuildError``; warnings are kept in
+/// ``Container/warnings``.
+///
+/// ```swift
+/// do {
+///   _ = try builder.build()
+/// } catch {
+///   for finding in error.diagnostics { print(finding) }
+///   // error: duplicateBinding: HTTPClient is bound twice: NetworkAssembly at … and MockAssembly at …
+/// }
+/// ```
+public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+  /// The rule a finding comes from. A struct with static members, so rules can be added.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The rule's name.
+    public let name: String
+    let rank: Int
+
+    /// Two registers bind the same key without an override.
+    public static let duplicateBinding = Code(name: "duplicateBinding", rank: 10)
+    /// Two overrides replace the same key.
+    public static let duplicateOverride = Code(name: "duplicateOverride", rank: 11)
+    /// A `transient` (weak) binding of a type that can never be a class instance.
+    public static let transientValueType = Code(name: "transientValueType", rank: 20)
+    /// A forwarding binding whose target is not bound, or is itself a forward.
+    public static let invalidForwardingTarget = Code(name: "invalidForwardingTarget", rank: 30)
+    /// An eager persistent binding failed when `build()` created it.
+    public static let eagerCreationFailed = Code(name: "eagerCreationFailed", rank: 90)
+    /// An override that replaces nothing (a warning).
+    public static let overrideWithoutTarget = Code(name: "overrideWithoutTarget", rank: 100)
+
+    public static func == (lhs: Code, rhs: Code) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    public var description: String { name }
+  }
+
+  /// Whether a finding fails the build.
+  public struct Severity: Hashable, Sendable, CustomStringConvertible {
+    let isError: Bool
+    /// Fails the build.
+    public static let error = Severity(isError: true)
+    /// Kept in ``Container/warnings``.
+    public static let warning = Severity(isError: false)
+    public var description: String { isError ? "error" : "warning" }
+  }
+
+  /// The rule.
+  public let code: Code
+  /// Error or warning.
+  public let severity: Severity
+  /// The key concerned.
+  public let key: BindingKey
+  /// The bindings involved, in declaration order (file, then line).
+  public let bindings: [BindingInfo]
+  /// What is wrong, in one sentence.
+  public let message: String
+  /// How to fix it.
+  public let fixes: [String]
+  /// The error behind the finding, such as an eager factory's.
+  public let underlyingError: (any Error)?
+
+  init(
+    _ code: Code, _ severity: Severity, key: BindingKey, bindings: [BindingInfo],
+    message: String, fixes: [String], underlyingError: (any Error)? = nil
+  ) {
+    self.code = code
+    self.severity = severity
+    self.key = key
+    self.bindings = bindings.sorted { $0.location < $1.location }
+    self.message = message
+    self.fixes = fixes
+    self.underlyingError = underlyingError
+  }
+
+  /// Where the finding points: the declarations involved, `Assembly at file:line`.
+  public var locations: [String] { bindings.map { "\($0.assembly) at \($0.location)" } }
+
+  /// `error: duplicateBinding: HTTPClient is bound twice …` on one line.
+  public var description: String { "\(severity): \(code): \(message)" }
+
+  /// The finding with its locations and fixes.
+  public var debugDescription: String {
+    var lines = [description]
+    lines += locations.map { "    at \($0)" }
+    if let underlyingError { lines.append("    underlying error: \(String(reflecting: underlyingError))") }
+    lines += fixes.map { "    fix: \($0)" }
+    return lines.joined(separator: "\n")
+  }
+
+  /// Sorts findings so the same graph always reports in the same order.
+  static func ordered(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+    if lhs.severity != rhs.severity { return lhs.severity.isError }
+    if lhs.code.rank != rhs.code.rank { return lhs.code.rank < rhs.code.rank }
+    if lhs.key.sortKey != rhs.key.sortKey { return lhs.key.sortKey < rhs.key.sortKey }
+    let left = lhs.bindings.first?.location
+    let right = rhs.bindings.first?.location
+    if let left, let right, left != right { return left < right }
+    return lhs.message < rhs.message
+  }
+}
+
+/// The error ``ContainerBuilder/build()`` throws: every problem found, at once.
+///
+/// ```swift
+/// do {
+///   let container = try builder.build()
+/// } catch {
+///   print(error.debugDescription)  // every finding with locations and fixes
+/// }
+/// ```
+public struct BuildError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+  /// Every finding, errors first, in a deterministic order.
+  public let diagnostics: [Diagnostic]
+
+  /// The findings that failed the build.
+  public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+
+  public var description: String {
+    let errors = errors
+    let first = errors.first.map { " First: \($0.message)" } ?? ""
+    return "Container build failed with \(errors.count) error\(errors.count == 1 ? "" : "s").\(first)"
+  }
+
+  public var debugDescription: String {
+    let errors = errors.count
+    let warnings = diagnostics.count - errors
+    var lines = [
+      "Container build failed: \(errors) error\(errors == 1 ? "" : "s"), "
+        + "\(warnings) warning\(warnings == 1 ? "" : "s")."
+    ]
+    for (index, diagnostic) in diagnostics.enumerated() {
+      lines.append("\(index + 1). \(diagnostic.debugDescription)")
+    }
+    return lines.joined(separator: "\n")
+  }
+}

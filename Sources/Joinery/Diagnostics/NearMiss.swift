@@ -1,0 +1,121 @@
+/// A binding that is close to a failed request, offered as a hint in error reports.
+///
+/// ```swift
+/// catch let error as ResolutionError {
+///   for miss in error.nearMisses { print(miss) }
+///   // Logger is bound with tag "audit" — LoggingAssembly at Logging/LoggingAssembly.swift:7
+/// }
+/// ```
+public struct NearMiss: Sendable, CustomStringConvertible {
+  /// How the binding is close to the request.
+  public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    /// The name of the kind.
+    public let name: String
+
+    /// The same type under another tag (or untagged, when a tagged request asked for an exact
+    /// match).
+    public static let otherTag = Kind(name: "otherTag")
+    /// The same type, bound with runtime arguments of other types.
+    public static let otherArguments = Kind(name: "otherArguments")
+    /// A type with a similar name, such as the concrete `FeedService` when `FeedServicing` was
+    /// requested, or a same-named type from another module.
+    public static let similarType = Kind(name: "similarType")
+
+    public var description: String { name }
+  }
+
+  /// How the binding is close.
+  public let kind: Kind
+  /// The binding.
+  public let binding: BindingInfo
+
+  public var description: String {
+    let key = binding.key
+    let place = "\(binding.assembly) at \(binding.location)"
+    switch kind {
+    case .otherArguments:
+      let arguments = key.argumentTypes.map(TypeName.arguments) ?? "()"
+      let tag = key.tag.map { " with tag \($0)" } ?? ""
+      return "\(key.typeName) is bound\(tag) with arguments \(arguments) — \(place)"
+    case .otherTag:
+      let tag = key.tag.map { "with tag \($0)" } ?? "untagged"
+      return "\(key.typeName) is bound \(tag) — \(place)"
+    default:
+      return "\(TypeName.qualified(key.type)) is bound\(key.tag.map { " with tag \($0)" } ?? "") — \(place)"
+    }
+  }
+
+  static func find(for requested: BindingKey, in container: Container) -> [NearMiss] {
+    var misses: [NearMiss] = []
+    if let entry = container.table.entry(for: ObjectIdentifier(requested.type)) {
+      for binding in entry.allBindings {
+        let key = binding.info.key
+        if key == requested { continue }
+        if ObjectIdentifier(key.argumentTypes ?? Void.self)
+          != ObjectIdentifier(requested.argumentTypes ?? Void.self)
+        {
+          misses.append(NearMiss(kind: .otherArguments, binding: binding.info))
+        } else if key.tag != requested.tag {
+          misses.append(NearMiss(kind: .otherTag, binding: binding.info))
+        }
+      }
+    }
+    let wanted = SimilarName(requested.type)
+    var similar: [NearMiss] = []
+    for binding in container.bindings where binding.key.type != requested.type {
+      if wanted.isSimilar(to: SimilarName(binding.key.type)) {
+        similar.append(NearMiss(kind: .similarType, binding: binding))
+      }
+    }
+    similar.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
+    return misses.sorted { $0.binding.key.sortKey < $1.binding.key.sortKey } + similar.prefix(5)
+  }
+}
+
+private func != (lhs: Any.Type, rhs: Any.Type) -> Bool {
+  ObjectIdentifier(lhs) != ObjectIdentifier(rhs)
+}
+
+/// A type name folded for comparison: no `any `, no module, lowercased.
+private struct SimilarName {
+  let folded: String
+  let qualified: String
+  let short: String
+
+  init(_ type: Any.Type) {
+    short = TypeName.of(type)
+    qualified = TypeName.qualified(type)
+    var name = short.lowercased()
+    if name.hasPrefix("any ") { name.removeFirst(4) }
+    folded = name
+  }
+
+  func isSimilar(to other: SimilarName) -> Bool {
+    if short == other.short { return qualified != other.qualified }
+    let (a, b) = (folded, other.folded)
+    if a == b { return true }
+    if min(a.count, b.count) >= 4, a.hasPrefix(b) || b.hasPrefix(a) || a.contains(b) || b.contains(a) {
+      return true
+    }
+    return max(a.count, b.count) <= 40 && editDistance(Array(a.utf8), Array(b.utf8), limit: 2) <= 2
+  }
+}
+
+/// Levenshtein distance, giving up once every entry of a row exceeds `limit`.
+private func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+  if abs(a.count - b.count) > limit { return limit + 1 }
+  var previous = Array(0...b.count)
+  var current = previous
+  for i in 1...max(a.count, 1) where !a.isEmpty {
+    current[0] = i
+    var best = i
+    for j in stride(from: 1, through: b.count, by: 1) {
+      let cost = a[i - 1] == b[j - 1] ? 0 : 1
+      current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      best = Swift.min(best, current[j])
+    }
+    if best > limit { return limit + 1 }
+    swap(&previous, &current)
+  }
+  return a.isEmpty ? b.count : previous[b.count]
+}

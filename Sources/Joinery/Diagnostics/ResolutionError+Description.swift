@@ -1,0 +1,126 @@
+extension ResolutionError {
+  /// One line: what happened and the path.
+  public var description: String {
+    "\(summary) [path: \(path.arrowText)]"
+  }
+
+  /// The full report: what happened, where, the path with each binding's origin, near misses,
+  /// and how to fix it.
+  public var debugDescription: String {
+    var lines = ["ResolutionError.\(code): \(summary)"]
+    if let detail = storage.detail { lines.append("  \(detail)") }
+    if let underlyingError {
+      lines.append("  Underlying error: \(String(reflecting: underlyingError))")
+    }
+    lines.append("Resolution path: \(path.arrowText)")
+    let width = path.map(\.description.count).max() ?? 0
+    for step in path {
+      let name = step.description + String(repeating: " ", count: width - step.description.count)
+      if let binding = step.binding {
+        lines.append("  \(name)  [\(binding.lifetime)] \(binding.assembly) at \(binding.location)")
+      } else {
+        lines.append("  \(name)  (no binding)")
+      }
+    }
+    let misses = nearMisses
+    if !misses.isEmpty {
+      lines.append("Near misses:")
+      lines += misses.map { "  - \($0)" }
+    }
+    lines.append("To fix:")
+    lines += fixes(nearMisses: misses).map { "  - \($0)" }
+    return lines.joined(separator: "\n")
+  }
+
+  var summary: String {
+    switch code {
+    case .missingBinding:
+      return "No binding for \(requested)."
+    case .argumentMismatch:
+      let given = requested.argumentTypes.map(TypeName.arguments) ?? "()"
+      let expected = nearMisses.filter { $0.kind == .otherArguments }
+        .map { $0.binding.key.argumentTypes.map(TypeName.arguments) ?? "no arguments" }
+      let expectedText = expected.isEmpty ? "other arguments" : expected.joined(separator: " or ")
+      return "\(requested.typeName) takes \(expectedText), but the resolve passed \(given)."
+    case .cycle:
+      return "Dependency cycle: \(cycle.map(\.description).joined(separator: " → "))."
+    case .factoryFailed:
+      let error = underlyingError.map { "\($0)" } ?? "an error"
+      return "The factory of \(requested) threw: \(error)."
+    case .transientValueType:
+      return "\(requested) is transient (weak), but its instance is a value type."
+    case .depthLimitExceeded:
+      return "Resolution of \(requested) is too deep."
+    case .forwardingTypeMismatch:
+      let target = binding?.forwardedTo.map { "\($0)" } ?? "its target"
+      return "\(requested) forwards to \(target), whose instance is not a \(requested.typeName)."
+    case .notCached:
+      return "store(_:for:) needs a cached binding, and \(requested) is not cached."
+    default:
+      return "Resolving \(requested) failed."
+    }
+  }
+
+  func fixes(nearMisses misses: [NearMiss]) -> [String] {
+    let name = requested.typeName
+    switch code {
+    case .missingBinding:
+      var fixes = [
+        "Bind \(name) in the assembly of its feature: "
+          + "registrar.bind(\(name).self\(requested.tag.map { ", tag: \($0)" } ?? "")) { resolver in … }."
+      ]
+      for miss in misses where miss.kind == .otherTag {
+        let tag = miss.binding.key.tag.map { ", tag: \($0)" } ?? ""
+        fixes.append("Or request the existing binding: resolve(\(name).self\(tag)).")
+      }
+      for miss in misses where miss.kind == .otherArguments {
+        let arguments = miss.binding.key.argumentTypes.map(TypeName.arguments) ?? "()"
+        fixes.append("Or pass its runtime arguments \(arguments): resolve(\(name).self, arguments: …).")
+      }
+      for miss in misses where miss.kind == .similarType {
+        fixes.append(
+          "Or, if you meant \(TypeName.qualified(miss.binding.key.type)), request that type, "
+            + "or forward \(name) to it: registrar.bind(\(name).self, forwardingTo: "
+            + "\(miss.binding.key.typeName).self).")
+      }
+      if path.count > 1 {
+        fixes.append("Or change \(path[path.count - 2].requested.typeName)'s factory not to need \(name).")
+      }
+      return fixes
+    case .argumentMismatch:
+      return [
+        "Pass arguments of the bound types, in the bound order.",
+        "Or bind \(name) for these argument types as well.",
+      ]
+    case .cycle:
+      return [
+        "Break the cycle: let one of these depend on a Provider or Lazy of the other, or on a "
+          + "narrower protocol that does not lead back.",
+        "Or move the shared state into a third binding both can depend on.",
+      ]
+    case .factoryFailed:
+      return [
+        "Fix the error the factory of \(name) threw (see Underlying error); "
+          + "the next resolve calls the factory again."
+      ]
+    case .transientValueType:
+      return [
+        "Make \(name)'s implementation a class, or choose .persistent, .cached, .graph or "
+          + ".ephemeral: a value type has no identity to share weakly."
+      ]
+    case .depthLimitExceeded:
+      return [
+        "Check for an unintended deep chain of dependencies.",
+        "Or raise ContainerBuilder.maximumResolutionDepth (each level uses stack space).",
+      ]
+    case .forwardingTypeMismatch:
+      return [
+        "Make the target's implementation conform to \(name), or forward to a binding that does."
+      ]
+    case .notCached:
+      return ["Bind \(name) with lifetime .cached or .cached(in:) to store instances into it."]
+    default:
+      return ["See the description above."]
+    }
+  }
+}

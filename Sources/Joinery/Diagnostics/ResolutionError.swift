@@ -1,0 +1,107 @@
+/// The error every failed resolve throws: what was asked for, the path that led there, the
+/// binding being built, and near misses.
+///
+/// `description` is one line; `debugDescription` (what `print(String(reflecting: error))` and
+/// the test runners show) is the full report with "To fix:" advice.
+///
+/// ```swift
+/// do {
+///   let feed = try container.resolve(FeedService.self)
+/// } catch {
+///   print(error.code)              // missingBinding
+///   print(error.path.arrowText)    // FeedService → HTTPClient
+///   print(error.debugDescription)  // the full report
+/// }
+/// ```
+///
+/// Building the report costs nothing until you read it: a failed resolve does no work
+/// proportional to the number of bindings.
+public struct ResolutionError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+  /// What kind of failure happened. A struct with static members, so new codes can be added
+  /// without breaking a `switch`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The code's name.
+    public let name: String
+
+    init(_ name: String) { self.name = name }
+
+    /// Nothing is bound for the requested type and tag (nor, for a tagged request, untagged).
+    public static let missingBinding = Code("missingBinding")
+    /// The type is bound with runtime arguments of other types than the resolve passed.
+    public static let argumentMismatch = Code("argumentMismatch")
+    /// A binding depends on itself, directly or through others.
+    public static let cycle = Code("cycle")
+    /// A factory threw; ``ResolutionError/underlyingError`` has its error.
+    public static let factoryFailed = Code("factoryFailed")
+    /// A `transient` (weak) binding produced a value type, which cannot be held weakly.
+    public static let transientValueType = Code("transientValueType")
+    /// The resolution went deeper than the container's maximum depth.
+    public static let depthLimitExceeded = Code("depthLimitExceeded")
+    /// A forwarding binding's target produced an instance that is not of the forwarded type.
+    public static let forwardingTypeMismatch = Code("forwardingTypeMismatch")
+    /// ``Container/store(_:for:tag:)`` was used on a binding that is not `cached`.
+    public static let notCached = Code("notCached")
+
+    public var description: String { name }
+  }
+
+  final class Storage: Sendable {
+    let code: Code
+    let requested: BindingKey
+    let path: [ResolutionStep]
+    let binding: BindingInfo?
+    let underlyingError: (any Error)?
+    let detail: String?
+    let container: Container?
+
+    init(
+      code: Code, requested: BindingKey, path: [ResolutionStep], binding: BindingInfo?,
+      underlyingError: (any Error)?, detail: String?, container: Container?
+    ) {
+      self.code = code
+      self.requested = requested
+      self.path = path
+      self.binding = binding
+      self.underlyingError = underlyingError
+      self.detail = detail
+      self.container = container
+    }
+  }
+
+  let storage: Storage
+
+  /// What kind of failure this is.
+  public var code: Code { storage.code }
+  /// What the failing request asked for.
+  public var requested: BindingKey { storage.requested }
+  /// The requests from the top-level resolve down to the failing one, inclusive.
+  public var path: [ResolutionStep] { storage.path }
+  /// The binding whose creation failed, when one was involved.
+  public var binding: BindingInfo? { storage.binding }
+  /// The error a factory threw, for ``Code/factoryFailed``.
+  public var underlyingError: (any Error)? { storage.underlyingError }
+  /// For a cycle, the keys on the cycle, first and last equal (`A → B → A`); otherwise empty.
+  public var cycle: [BindingKey] {
+    guard code == .cycle else { return [] }
+    let keys = path.map { $0.binding?.key ?? $0.requested }
+    guard let last = keys.last, let start = keys.firstIndex(of: last), start < keys.count - 1
+    else { return keys }
+    return Array(keys[start...])
+  }
+
+  /// Bindings close to what was requested: the same type under another tag or with runtime
+  /// arguments, or a type with a similar name. Computed when you read it.
+  public var nearMisses: [NearMiss] {
+    guard let container = storage.container else { return [] }
+    return NearMiss.find(for: requested, in: container)
+  }
+
+  init(
+    _ code: Code, requested: BindingKey, path: [ResolutionStep], binding: BindingInfo? = nil,
+    underlyingError: (any Error)? = nil, detail: String? = nil, container: Container?
+  ) {
+    storage = Storage(
+      code: code, requested: requested, path: path, binding: binding,
+      underlyingError: underlyingError, detail: detail, container: container)
+  }
+}

@@ -1,0 +1,34 @@
+/// One request on the way from the top-level resolve to a failure.
+///
+/// A ``ResolutionError`` carries its ``ResolutionError/path`` as steps: `App → FeedService →
+/// HTTPClient` is three steps, the last of which failed.
+///
+/// ```swift
+/// catch let error as ResolutionError {
+///   print(error.path.map(\.requested.typeName))  // ["App", "FeedService", "HTTPClient"]
+/// }
+/// ```
+public struct ResolutionStep: Sendable, CustomStringConvertible {
+  /// What this step asked for.
+  public let requested: BindingKey
+  /// The binding that served the request, or `nil` where none could.
+  public let binding: BindingInfo?
+
+  /// Whether a tagged request was served by the untagged binding.
+  public var usedFallback: Bool {
+    requested.tag != nil && binding != nil && binding?.key.tag == nil
+  }
+
+  public var description: String {
+    var text = requested.typeName
+    if let tag = requested.tag {
+      text += usedFallback ? " (tag \(tag) → untagged)" : " (tag \(tag))"
+    }
+    return text
+  }
+}
+
+extension [ResolutionStep] {
+  /// `App → FeedService → HTTPClient`.
+  var arrowText: String { map(\.description).joined(separator: " → ") }
+}

@@ -1,0 +1,41 @@
+/// Where a binding was declared: the file and line of the `bind` call.
+///
+/// Captured by default arguments of every `bind` method, so you rarely create one yourself.
+///
+/// ```swift
+/// let here = SourceLocation()  // this file and line
+/// print(here)                  // "MyApp/AppAssembly.swift:12"
+/// ```
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible, Comparable {
+  @usableFromInline let file: StaticString
+  /// The line of the declaration.
+  public let line: UInt
+
+  /// Creates a location; the defaults capture the caller's file and line.
+  ///
+  /// - Parameters:
+  ///   - fileID: A `#fileID` value.
+  ///   - line: A `#line` value.
+  public init(fileID: StaticString = #fileID, line: UInt = #line) {
+    self.file = fileID
+    self.line = line
+  }
+
+  /// The `#fileID` of the declaration, such as `Feed/FeedAssembly.swift`.
+  public var fileID: String { "\(file)" }
+
+  public var description: String { "\(file):\(line)" }
+
+  public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    lhs.line == rhs.line && lhs.fileID == rhs.fileID
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(fileID)
+    hasher.combine(line)
+  }
+
+  public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    (lhs.fileID, lhs.line) < (rhs.fileID, rhs.line)
+  }
+}

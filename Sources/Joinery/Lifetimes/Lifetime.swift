@@ -1,0 +1,94 @@
+/// How long an instance made by a binding lives, and who shares it.
+///
+/// | Joinery | one instance… | Swinject | Factory |
+/// |---|---|---|---|
+/// | ``persistent`` | per container, built once | `.container` | `.singleton` |
+/// | ``transient`` | while anyone outside holds it (weak) | `.weak` | `.shared` |
+/// | ``ephemeral`` | per resolve, never kept | `.transient` | `.unique` |
+/// | ``cached`` | per container until its ``CacheGroup`` is reset | — | `.cached` |
+/// | ``graph`` | per top-level resolve, shared inside it | `.graph` | `.graph` |
+///
+/// > Important: In Joinery **transient means weak-shared**. Swinject and .NET use "transient" for
+/// > *new every time*; that lifetime is ``ephemeral`` here.
+///
+/// ```swift
+/// registrar.bind(Database.self, lifetime: .persistent) { _ in SQLiteDatabase() }
+/// registrar.bind(ImageCache.self, lifetime: .transient) { _ in ImageCache() }
+/// registrar.bind(Session.self, lifetime: .cached(in: .session)) { _ in Session() }
+/// ```
+///
+/// `Lifetime` is a struct with static members rather than an enum, so new lifetimes can be added
+/// without breaking a `switch` in your code.
+public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline enum Kind: UInt8, Sendable {
+    case persistent, transient, ephemeral, cached, graph
+  }
+
+  @usableFromInline let kind: Kind
+  /// The cache group of a `cached` lifetime.
+  @usableFromInline let group: CacheGroup?
+  /// Whether a persistent instance is created by `build()`.
+  @usableFromInline let isEager: Bool
+
+  init(kind: Kind, group: CacheGroup? = nil, isEager: Bool = false) {
+    self.kind = kind
+    self.group = group
+    self.isEager = isEager
+  }
+
+  /// One instance per container, created on first resolve, exactly once even when many threads
+  /// ask at the same moment.
+  public static let persistent = Lifetime(kind: .persistent)
+
+  /// One instance per container; when `eager` is `true`, `build()` creates it and reports its
+  /// errors.
+  ///
+  /// ```swift
+  /// registrar.bind(Config.self, lifetime: .persistent(eager: true)) { _ in try Config.load() }
+  /// ```
+  ///
+  /// - Parameter eager: Whether `build()` creates the instance.
+  /// - Returns: A persistent lifetime.
+  public static func persistent(eager: Bool) -> Lifetime {
+    Lifetime(kind: .persistent, isEager: eager)
+  }
+
+  /// Weak sharing: the same instance while anyone outside the container holds it, a new one after
+  /// it is released. Only classes (or protocols implemented by classes) can be weak.
+  public static let transient = Lifetime(kind: .transient)
+
+  /// A new instance on every resolve, never retained by the container.
+  public static let ephemeral = Lifetime(kind: .ephemeral)
+
+  /// Like ``persistent``, but dropped when the ``CacheGroup/default`` group is reset.
+  public static let cached = Lifetime(kind: .cached, group: .default)
+
+  /// Like ``persistent``, but dropped when `group` is reset with ``Container/reset(_:)``.
+  ///
+  /// ```swift
+  /// registrar.bind(Session.self, lifetime: .cached(in: .session)) { _ in Session() }
+  /// ```
+  ///
+  /// - Parameter group: The group the instance belongs to.
+  /// - Returns: A cached lifetime.
+  public static func cached(in group: CacheGroup) -> Lifetime {
+    Lifetime(kind: .cached, group: group)
+  }
+
+  /// One instance per top-level resolve: everything built during that one resolution shares it
+  /// (diamonds), and the next resolve makes a new one. The container keeps nothing afterwards.
+  public static let graph = Lifetime(kind: .graph)
+
+  /// Whether the container keeps a strong reference to the instance between resolves.
+  var retainsInstance: Bool { kind == .persistent || kind == .cached }
+
+  public var description: String {
+    switch kind {
+    case .persistent: return isEager ? "persistent(eager)" : "persistent"
+    case .transient: return "transient"
+    case .ephemeral: return "ephemeral"
+    case .cached: return group == .default ? "cached" : "cached(\(group?.name ?? "default"))"
+    case .graph: return "graph"
+    }
+  }
+}

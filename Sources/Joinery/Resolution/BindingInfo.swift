@@ -1,0 +1,33 @@
+/// A read-only description of one binding: its key, lifetime, and where it was declared.
+///
+/// Errors, diagnostics and ``Container/bindings`` describe bindings with it.
+///
+/// ```swift
+/// for binding in container.bindings {
+///   print(binding)  // "FeedService [persistent] — FeedAssembly at Feed/FeedAssembly.swift:9"
+/// }
+/// ```
+public struct BindingInfo: Sendable, CustomStringConvertible {
+  /// The key the binding is stored under.
+  public let key: BindingKey
+  /// Its lifetime. A forwarding binding reports its target's lifetime.
+  public let lifetime: Lifetime
+  /// Where it was declared.
+  public let location: SourceLocation
+  /// The type of the register (assembly) that declared it.
+  public let registerType: Any.Type
+  /// Whether it was declared as an override.
+  public let isOverride: Bool
+  /// For a binding that forwards to another binding's instance, that binding's key.
+  public let forwardedTo: BindingKey?
+
+  /// The name of the register (assembly) that declared it.
+  public var assembly: String { TypeName.of(registerType) }
+
+  public var description: String {
+    var text = "\(key) [\(lifetime)]"
+    if let forwardedTo { text += " → \(forwardedTo)" }
+    if isOverride { text += " (override)" }
+    return text + " — \(assembly) at \(location)"
+  }
+}

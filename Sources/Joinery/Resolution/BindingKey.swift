@@ -1,0 +1,62 @@
+/// The identity of a binding: the type it provides, its tag, and the types of its runtime
+/// arguments.
+///
+/// Keys compare types by identity (`ObjectIdentifier`), never by name, so two types called
+/// `Logger` in different modules never collide.
+///
+/// ```swift
+/// let key = BindingKey(Logger.self, tag: "audit")
+/// print(key)  // Logger (tag "audit")
+/// ```
+public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
+  /// The type a resolve asks for.
+  public let type: Any.Type
+  /// The tag, or `nil` for an untagged binding.
+  public let tag: Tag?
+  /// The tuple type of the runtime arguments, or `nil` when the binding takes none.
+  public let argumentTypes: Any.Type?
+
+  /// Creates a key.
+  ///
+  /// ```swift
+  /// let key = BindingKey(Downloader.self, argumentTypes: (URL, Int).self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The provided type.
+  ///   - tag: The tag, if any.
+  ///   - argumentTypes: The runtime argument types as a tuple type, if any.
+  public init(_ type: Any.Type, tag: Tag? = nil, argumentTypes: Any.Type? = nil) {
+    self.type = type
+    self.tag = tag
+    self.argumentTypes = argumentTypes
+  }
+
+  public static func == (lhs: BindingKey, rhs: BindingKey) -> Bool {
+    ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.tag == rhs.tag
+      && lhs.argumentTypes.map(ObjectIdentifier.init) == rhs.argumentTypes.map(ObjectIdentifier.init)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(type))
+    hasher.combine(tag)
+    hasher.combine(argumentTypes.map(ObjectIdentifier.init))
+  }
+
+  /// The type's short name.
+  public var typeName: String { TypeName.of(type) }
+
+  /// The key as a reader sees it, such as `Logger (tag "audit")` or
+  /// `Downloader (arguments (URL, Int))`.
+  public var description: String {
+    var text = typeName
+    if let tag { text += " (tag \(tag))" }
+    if let argumentTypes { text += " (arguments \(TypeName.arguments(argumentTypes)))" }
+    return text
+  }
+
+  /// A stable sort order for reports: by type name, then tag text, then arguments.
+  var sortKey: String {
+    "\(typeName)\u{1}\(tag.map { "\($0)" } ?? "")\u{1}\(argumentTypes.map(TypeName.of) ?? "")"
+  }
+}

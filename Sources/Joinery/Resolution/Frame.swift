@@ -1,0 +1,103 @@
+/// One binding being built in a resolution chain, kept on the stack of the thread resolving it.
+///
+/// Frames link to their parent, so the chain from the top-level resolve is always at hand for
+/// cycle detection and error paths, without allocating anything.
+struct Frame {
+  unowned(unsafe) let binding: AnyBinding
+  /// The tag the request asked for when it was served by the untagged binding (fallback).
+  let fallbackTag: Tag?
+  let parent: UnsafePointer<Frame>?
+  let depth: Int
+  /// State shared by the whole top-level resolution.
+  let root: UnsafeMutablePointer<RootState>
+
+  /// The step this frame stands for in an error path.
+  var step: ResolutionStep {
+    let info = binding.info
+    let requested =
+      fallbackTag.map { BindingKey(info.key.type, tag: $0, argumentTypes: info.key.argumentTypes) }
+      ?? info.key
+    return ResolutionStep(requested: requested, binding: info)
+  }
+}
+
+/// State that lives as long as one top-level resolve.
+struct RootState {
+  /// Instances of `graph` bindings made in this resolution, created on first use.
+  var graph: GraphScope?
+}
+
+/// The instances of `graph` bindings made during one top-level resolution.
+final class GraphScope {
+  private var entries: ContiguousArray<(ObjectIdentifier, Any)> = []
+
+  init() { entries.reserveCapacity(4) }
+
+  func instance(for binding: AnyBinding) -> Any? {
+    let id = ObjectIdentifier(binding)
+    for entry in entries where entry.0 == id { return entry.1 }
+    return nil
+  }
+
+  func store(_ instance: Any, for binding: AnyBinding) {
+    entries.append((ObjectIdentifier(binding), instance))
+  }
+}
+
+extension Frame {
+  /// The steps from the top-level request down to (and including) `frame`.
+  static func steps(to frame: UnsafePointer<Frame>?) -> [ResolutionStep] {
+    var steps: [ResolutionStep] = []
+    var current = frame
+    while let pointer = current {
+      steps.append(pointer.pointee.step)
+      current = pointer.pointee.parent
+    }
+    return steps.reversed()
+  }
+
+  /// Throws if `binding` is already being built in this chain, or the chain is too deep.
+  @inline(__always)
+  static func check(
+    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>,
+    in container: Container
+  ) throws(ResolutionError) {
+    let depth = parent.pointee.depth + 1
+    if depth > container.maximumDepth {
+      throw .depthLimit(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+    }
+    var current: UnsafePointer<Frame>? = parent
+    while let frame = current {
+      if frame.pointee.binding === binding {
+        throw .cycle(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+      }
+      current = frame.pointee.parent
+    }
+  }
+
+  /// Runs `body` with a new frame for `binding` pushed on the chain.
+  @inline(__always)
+  static func enter<R>(
+    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>?,
+    in container: Container,
+    _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    if let parent {
+      try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+      var frame = Frame(
+        binding: binding, fallbackTag: fallbackTag, parent: parent,
+        depth: parent.pointee.depth + 1, root: parent.pointee.root)
+      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        try body(pointer)
+      }
+    }
+    var root = RootState()
+    return try withUnsafeMutablePointer(to: &root) { rootPointer throws(ResolutionError) in
+      var frame = Frame(
+        binding: binding, fallbackTag: fallbackTag, parent: nil, depth: 1, root: rootPointer)
+      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        try body(pointer)
+      }
+    }
+  }
+}

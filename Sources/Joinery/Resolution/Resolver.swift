@@ -1,0 +1,135 @@
+/// What a factory uses to resolve its own dependencies.
+///
+/// A resolver is lent to a factory for the duration of the call: it cannot be copied or kept,
+/// which is what lets Joinery track each resolution chain (for cycle detection and error paths)
+/// without allocating. To resolve later, keep the ``Container`` instead, weakly if the instance
+/// lives inside it.
+///
+/// ```swift
+/// registrar.bind(FeedService.self, lifetime: .persistent) { resolver in
+///   FeedService(
+///     client: try resolver.resolve(),
+///     cache: try resolver.resolve(Cache.self, tag: "disk"))
+/// }
+/// ```
+///
+/// > Important: Resolve dependencies through the resolver, not through a container captured in
+/// > the factory: only the resolver carries the chain, so only it can name the path in an error
+/// > and detect a cycle before it recurses.
+public struct Resolver: ~Copyable {
+  unowned(unsafe) let container: Container
+  let frame: UnsafePointer<Frame>
+
+  init(container: Container, frame: UnsafePointer<Frame>) {
+    self.container = container
+    self.frame = frame
+  }
+
+  /// Returns the instance bound to `type`.
+  ///
+  /// ```swift
+  /// let client = try resolver.resolve(HTTPClient.self)
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve; inferred from context when omitted.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError`` with the path through this factory.
+  public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
+    try container.resolve(T.self, parent: frame)
+  }
+
+  /// Returns the instance bound to `type` under `tag`, falling back to the untagged binding
+  /// unless `matching` is ``TagMatching/exact``.
+  ///
+  /// ```swift
+  /// let cache = try resolver.resolve(Cache.self, tag: "disk")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolve<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) throws(ResolutionError) -> T {
+    try container.resolve(T.self, tag: Tag(tag), matching: matching, parent: frame)
+  }
+
+  /// Returns a new instance from a binding that takes runtime arguments.
+  ///
+  /// ```swift
+  /// let download = try resolver.resolve(Download.self, arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - arguments: The runtime arguments.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolve<T, each Argument>(
+    _ type: T.Type = T.self, arguments: repeat each Argument
+  ) throws(ResolutionError) -> T {
+    try container.resolve(
+      T.self, tag: nil, matching: .allowingFallback, arguments: repeat each arguments,
+      parent: frame)
+  }
+
+  /// Returns a new instance from a tagged binding that takes runtime arguments.
+  ///
+  /// ```swift
+  /// let download = try resolver.resolve(Download.self, tag: "background", arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  ///   - arguments: The runtime arguments.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolve<T, each Argument>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback, arguments: repeat each Argument
+  ) throws(ResolutionError) -> T {
+    try container.resolve(
+      T.self, tag: Tag(tag), matching: matching, arguments: repeat each arguments, parent: frame)
+  }
+
+  /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
+  ///
+  /// ```swift
+  /// let tracker = try resolver.resolveIfBound(Tracker.self)
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
+    try container.resolveIfBound(T.self, tag: nil, matching: .allowingFallback, parent: frame)
+  }
+
+  /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`.
+  ///
+  /// ```swift
+  /// let audit = try resolver.resolveIfBound(Logger.self, tag: "audit")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  public func resolveIfBound<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) throws(ResolutionError) -> T? {
+    try container.resolveIfBound(T.self, tag: Tag(tag), matching: matching, parent: frame)
+  }
+}
+
+@available(*, unavailable, message: "A Resolver is lent to one factory call on one thread.")
+extension Resolver: Sendable {}
