@@ -13,7 +13,9 @@ let package = Package(
     .library(name: "Joinery", targets: ["Joinery"])
   ],
   targets: [
-    .target(name: "Joinery", swiftSettings: strictSettings),
+    .target(name: "Joinery", dependencies: ["JoineryPlatform"], swiftSettings: strictSettings),
+    // The few facts about threads that Swift cannot ask the C library for directly.
+    .target(name: "JoineryPlatform"),
     .testTarget(name: "JoineryTests", dependencies: ["Joinery"], swiftSettings: strictSettings),
     .executableTarget(
       name: "FeedApp",

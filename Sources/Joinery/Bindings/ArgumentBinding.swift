@@ -4,7 +4,7 @@ final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
   let factory: @Sendable (borrowing Resolver, repeat each Argument) throws -> T
 
   init(
-    key: BindingKey, location: SourceLocation, registerType: Any.Type, isOverride: Bool,
+    key: BindingKey, location: BindingLocation, registerType: Any.Type, isOverride: Bool,
     factory: @escaping @Sendable (borrowing Resolver, repeat each Argument) throws -> T
   ) {
     self.factory = factory
@@ -17,7 +17,7 @@ final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
 
   func resolve(
     arguments: repeat each Argument, in container: Container, parent: UnsafePointer<Frame>?,
-    fallbackTag: Tag?
+    fallbackTag: BindingTag?
   ) throws(ResolutionError) -> T {
     try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
       frame throws(ResolutionError) in

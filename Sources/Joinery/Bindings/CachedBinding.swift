@@ -13,7 +13,7 @@ final class CachedBinding<T>: Binding<T>, CacheMember, @unchecked Sendable {
   private(set) unowned(unsafe) var group: CacheGroupState!
 
   init(
-    key: BindingKey, lifetime: Lifetime, location: SourceLocation, registerType: Any.Type,
+    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, factory: @escaping Factory<T>
   ) {
     self.factory = factory
@@ -30,7 +30,7 @@ final class CachedBinding<T>: Binding<T>, CacheMember, @unchecked Sendable {
   }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: Tag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
   ) throws(ResolutionError) -> T {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)

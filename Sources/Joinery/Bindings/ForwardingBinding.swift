@@ -12,7 +12,7 @@ final class ForwardingBinding<T>: Binding<T>, @unchecked Sendable {
   private let gate = Mutex<Void>(())
   @exclusivity(unchecked) private var converted: T?
 
-  init(key: BindingKey, targetKey: BindingKey, location: SourceLocation, registerType: Any.Type, isOverride: Bool)
+  init(key: BindingKey, targetKey: BindingKey, location: BindingLocation, registerType: Any.Type, isOverride: Bool)
   {
     self.targetKey = targetKey
     super.init(
@@ -33,7 +33,7 @@ final class ForwardingBinding<T>: Binding<T>, @unchecked Sendable {
   }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: Tag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
   ) throws(ResolutionError) -> T {
     if isReady.load(ordering: .acquiring) { return converted.unsafelyUnwrapped }
     let made = try target.resolveAny(in: container, parent: parent, fallbackTag: nil)

@@ -13,7 +13,7 @@ final class TransientBinding<T>: Binding<T>, @unchecked Sendable {
   private let bits: UnsafeMutableRawPointer
 
   init(
-    key: BindingKey, lifetime: Lifetime, location: SourceLocation, registerType: Any.Type,
+    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, factory: @escaping Factory<T>
   ) {
     self.factory = factory
@@ -31,7 +31,7 @@ final class TransientBinding<T>: Binding<T>, @unchecked Sendable {
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: Tag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
   ) throws(ResolutionError) -> T {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)

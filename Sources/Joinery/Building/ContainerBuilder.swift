@@ -18,16 +18,17 @@ public struct ContainerBuilder {
   private var overrides: [any DependencyRegister] = []
 
   /// How many bindings deep one resolution may go before it fails with
-  /// ``ResolutionError/Code/depthLimitExceeded``; 500 by default.
+  /// ``ResolutionError/Code/depthLimitExceeded``; 1,000 by default.
   ///
-  /// Each level uses stack space on the resolving thread, so the limit turns a runaway chain into
-  /// an error instead of a stack overflow.
+  /// Independently of this limit, a resolution that nears the end of its thread's stack fails
+  /// with the same error instead of overflowing it; threads with small stacks (512 KiB) reach
+  /// that point first, after a few hundred levels.
   ///
   /// ```swift
   /// var builder = ContainerBuilder(AppAssembly())
   /// builder.maximumResolutionDepth = 2_000  // a deliberately deep chain, on a large stack
   /// ```
-  public var maximumResolutionDepth = 500
+  public var maximumResolutionDepth = 1_000
 
   /// Creates an empty builder.
   ///

@@ -67,8 +67,8 @@ public struct Registrar: ~Copyable {
     override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping Factory<T>
   ) {
-    let key = BindingKey(T.self, tag: tag.map { Tag($0) })
-    let location = SourceLocation(fileID: fileID, line: line)
+    let key = BindingKey(T.self, tag: tag.map { BindingTag($0) })
+    let location = BindingLocation(fileID: fileID, line: line)
     let isOverride = isOverride || isOverriding
     let binding: Binding<T>
     switch lifetime.kind {
@@ -149,9 +149,9 @@ public struct Registrar: ~Copyable {
   ) {
     collector.add(
       ForwardingBinding<T>(
-        key: BindingKey(T.self, tag: tag.map { Tag($0) }),
-        targetKey: BindingKey(Target.self, tag: targetTag.map { Tag($0) }),
-        location: SourceLocation(fileID: fileID, line: line), registerType: registerType,
+        key: BindingKey(T.self, tag: tag.map { BindingTag($0) }),
+        targetKey: BindingKey(Target.self, tag: targetTag.map { BindingTag($0) }),
+        location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
         isOverride: isOverride || isOverriding))
   }
 
@@ -183,8 +183,8 @@ public struct Registrar: ~Copyable {
     collector.add(
       ArgumentBinding<T, First, repeat each Argument>(
         key: BindingKey(
-          T.self, tag: tag.map { Tag($0) }, argumentTypes: (First, repeat each Argument).self),
-        location: SourceLocation(fileID: fileID, line: line), registerType: registerType,
+          T.self, tag: tag.map { BindingTag($0) }, argumentTypes: (First, repeat each Argument).self),
+        location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
         isOverride: isOverride || isOverriding, factory: factory))
   }
 }

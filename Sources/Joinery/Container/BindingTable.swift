@@ -69,13 +69,13 @@ extension ObjectIdentifier {
 /// Every binding of one type.
 final class TypeEntry: Sendable {
   let untagged: AnyBinding?
-  let tagged: [Tag: AnyBinding]
+  let tagged: [BindingTag: AnyBinding]
   /// Bindings that take runtime arguments, any tag, in key order.
   let withArguments: [AnyBinding]
 
   init(_ bindings: [AnyBinding]) {
     var untagged: AnyBinding?
-    var tagged: [Tag: AnyBinding] = [:]
+    var tagged: [BindingTag: AnyBinding] = [:]
     var withArguments: [AnyBinding] = []
     for binding in bindings {
       if binding.key.argumentTypes != nil {
@@ -93,7 +93,7 @@ final class TypeEntry: Sendable {
 
   /// The binding for a tag, falling back to the untagged one when allowed.
   @inline(__always)
-  func binding(tag: Tag, allowsFallback: Bool) -> (binding: AnyBinding, fellBack: Bool)? {
+  func binding(tag: BindingTag, allowsFallback: Bool) -> (binding: AnyBinding, fellBack: Bool)? {
     if let binding = tagged[tag] { return (binding, false) }
     if allowsFallback, let untagged { return (untagged, true) }
     return nil
@@ -101,9 +101,9 @@ final class TypeEntry: Sendable {
 
   /// The argument binding for a tag and argument tuple type, falling back to the untagged one.
   func argumentBinding(
-    tag: Tag?, signature: ObjectIdentifier, allowsFallback: Bool
+    tag: BindingTag?, signature: ObjectIdentifier, allowsFallback: Bool
   ) -> (binding: AnyBinding, fellBack: Bool)? {
-    func matches(_ binding: AnyBinding, _ tag: Tag?) -> Bool {
+    func matches(_ binding: AnyBinding, _ tag: BindingTag?) -> Bool {
       binding.key.tag == tag && binding.key.argumentTypes.map(ObjectIdentifier.init) == signature
     }
     if let found = withArguments.first(where: { matches($0, tag) }) { return (found, false) }

@@ -35,7 +35,7 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
-    try resolve(T.self, tag: Tag(tag), matching: matching, parent: nil)
+    try resolve(T.self, tag: BindingTag(tag), matching: matching, parent: nil)
   }
 
   /// Returns a new instance from a binding that takes runtime arguments.
@@ -80,7 +80,7 @@ extension Container {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
     try resolve(
-      T.self, tag: Tag(tag), matching: matching, arguments: repeat each arguments, parent: nil)
+      T.self, tag: BindingTag(tag), matching: matching, arguments: repeat each arguments, parent: nil)
   }
 
   /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
@@ -115,6 +115,6 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T? {
-    try resolveIfBound(T.self, tag: Tag(tag), matching: matching, parent: nil)
+    try resolveIfBound(T.self, tag: BindingTag(tag), matching: matching, parent: nil)
   }
 }

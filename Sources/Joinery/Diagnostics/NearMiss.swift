@@ -41,8 +41,22 @@ public struct NearMiss: Sendable, CustomStringConvertible {
       let tag = key.tag.map { "with tag \($0)" } ?? "untagged"
       return "\(key.typeName) is bound \(tag) — \(place)"
     default:
-      return "\(TypeName.qualified(key.type)) is bound\(key.tag.map { " with tag \($0)" } ?? "") — \(place)"
+      return "\(displayName) is bound\(key.tag.map { " with tag \($0)" } ?? "") — \(place)"
     }
+  }
+
+  /// The binding's type name, module-qualified when a same-named type was requested.
+  var displayName: String {
+    sameShortName ? TypeName.qualified(binding.key.type) : binding.key.typeName
+  }
+
+  /// Whether the binding's type has the requested type's short name (another module's type).
+  let sameShortName: Bool
+
+  init(kind: Kind, binding: BindingInfo, sameShortName: Bool = false) {
+    self.kind = kind
+    self.binding = binding
+    self.sameShortName = sameShortName
   }
 
   static func find(for requested: BindingKey, in container: Container) -> [NearMiss] {
@@ -64,7 +78,10 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     var similar: [NearMiss] = []
     for binding in container.bindings where binding.key.type != requested.type {
       if wanted.isSimilar(to: SimilarName(binding.key.type)) {
-        similar.append(NearMiss(kind: .similarType, binding: binding))
+        similar.append(
+          NearMiss(
+            kind: .similarType, binding: binding,
+            sameShortName: binding.key.typeName == requested.typeName))
       }
     }
     similar.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
@@ -97,7 +114,17 @@ private struct SimilarName {
     if min(a.count, b.count) >= 4, a.hasPrefix(b) || b.hasPrefix(a) || a.contains(b) || b.contains(a) {
       return true
     }
+    if let suffix = lastWord(of: short), suffix.count >= 4, suffix == lastWord(of: other.short) {
+      return true
+    }
     return max(a.count, b.count) <= 40 && editDistance(Array(a.utf8), Array(b.utf8), limit: 2) <= 2
+  }
+
+  /// The last capitalised word of a type name: `Client` in `URLSessionClient`.
+  private func lastWord(of name: String) -> Substring? {
+    guard let start = name.lastIndex(where: { $0.isUppercase }) else { return nil }
+    let word = name[start...]
+    return word.allSatisfy { $0.isLetter } ? word : nil
   }
 }
 

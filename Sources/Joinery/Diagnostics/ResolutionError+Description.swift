@@ -79,7 +79,7 @@ extension ResolutionError {
       }
       for miss in misses where miss.kind == .similarType {
         fixes.append(
-          "Or, if you meant \(TypeName.qualified(miss.binding.key.type)), request that type, "
+          "Or, if you meant \(miss.displayName), request that type, "
             + "or forward \(name) to it: registrar.bind(\(name).self, forwardingTo: "
             + "\(miss.binding.key.typeName).self).")
       }

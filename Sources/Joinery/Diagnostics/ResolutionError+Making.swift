@@ -28,7 +28,7 @@ extension ResolutionError {
   }
 
   static func cycle(
-    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>,
+    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>,
     in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -38,7 +38,7 @@ extension ResolutionError {
   }
 
   static func reentrantCreation(
-    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
     in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -53,7 +53,7 @@ extension ResolutionError {
   }
 
   static func crossThreadCycle(
-    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
     waitingChain: [BindingKey], in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -69,14 +69,17 @@ extension ResolutionError {
   }
 
   static func depthLimit(
-    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>,
-    in container: Container
+    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>,
+    stackExhausted: Bool, in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
+    let depth = parent.pointee.depth + 1
     return ResolutionError(
       .depthLimitExceeded, requested: step.requested, path: Frame.steps(to: parent) + [step],
       binding: binding.info,
-      detail: "The chain is more than \(container.maximumDepth) bindings deep.",
+      detail: stackExhausted
+        ? "At depth \(depth) the resolving thread's stack is nearly exhausted; going on would crash."
+        : "The chain is more than \(container.maximumDepth) bindings deep.",
       container: container)
   }
 
@@ -102,7 +105,7 @@ extension ResolutionError {
   }
 
   static func forwardingMismatch(
-    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
     instanceType: Any.Type, in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -124,7 +127,7 @@ extension ResolutionError {
       detail: "Its lifetime is \(binding.info.lifetime).", container: container)
   }
 
-  private static func requestedKey(_ binding: AnyBinding, _ fallbackTag: Tag?) -> BindingKey {
+  private static func requestedKey(_ binding: AnyBinding, _ fallbackTag: BindingTag?) -> BindingKey {
     let key = binding.info.key
     guard let fallbackTag else { return key }
     return BindingKey(key.type, tag: fallbackTag, argumentTypes: key.argumentTypes)

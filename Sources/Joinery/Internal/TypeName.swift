@@ -5,9 +5,10 @@ enum TypeName {
     _typeName(type, qualified: false)
   }
 
-  /// The module-qualified name, used to tell apart types that share a short name.
+  /// The module-qualified name, used to tell apart types that share a short name. Private
+  /// declaration contexts, whose names change between builds, are left out.
   static func qualified(_ type: Any.Type) -> String {
-    _typeName(type, qualified: true)
+    _typeName(type, qualified: true).replacing(/\(unknown context at \$[0-9a-f]+\)\./, with: "")
   }
 
   /// The names of the element types of an argument tuple type, `()` for none.

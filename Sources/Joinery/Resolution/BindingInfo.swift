@@ -13,7 +13,7 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   /// Its lifetime. A forwarding binding reports its target's lifetime.
   public let lifetime: Lifetime
   /// Where it was declared.
-  public let location: SourceLocation
+  public let location: BindingLocation
   /// The type of the register (assembly) that declared it.
   public let registerType: Any.Type
   /// Whether it was declared as an override.

@@ -12,7 +12,7 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
   /// The type a resolve asks for.
   public let type: Any.Type
   /// The tag, or `nil` for an untagged binding.
-  public let tag: Tag?
+  public let tag: BindingTag?
   /// The tuple type of the runtime arguments, or `nil` when the binding takes none.
   public let argumentTypes: Any.Type?
 
@@ -26,7 +26,7 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
   ///   - type: The provided type.
   ///   - tag: The tag, if any.
   ///   - argumentTypes: The runtime argument types as a tuple type, if any.
-  public init(_ type: Any.Type, tag: Tag? = nil, argumentTypes: Any.Type? = nil) {
+  public init(_ type: Any.Type, tag: BindingTag? = nil, argumentTypes: Any.Type? = nil) {
     self.type = type
     self.tag = tag
     self.argumentTypes = argumentTypes

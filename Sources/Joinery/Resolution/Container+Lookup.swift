@@ -13,7 +13,7 @@ extension Container {
 
   @inline(__always)
   func resolve<T>(
-    _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
+    _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
     guard
       let found = table.entry(for: ObjectIdentifier(T.self))?
@@ -27,7 +27,7 @@ extension Container {
   }
 
   func resolveIfBound<T>(
-    _ type: T.Type, tag: Tag?, matching: TagMatching, parent: UnsafePointer<Frame>?
+    _ type: T.Type, tag: BindingTag?, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else { return nil }
     if let tag {
@@ -43,7 +43,7 @@ extension Container {
   }
 
   func resolve<T, each Argument>(
-    _ type: T.Type, tag: Tag?, matching: TagMatching, arguments: repeat each Argument,
+    _ type: T.Type, tag: BindingTag?, matching: TagMatching, arguments: repeat each Argument,
     parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
     let signature: Any.Type = (repeat each Argument).self

@@ -5,7 +5,7 @@
 struct Frame {
   unowned(unsafe) let binding: AnyBinding
   /// The tag the request asked for when it was served by the untagged binding (fallback).
-  let fallbackTag: Tag?
+  let fallbackTag: BindingTag?
   let parent: UnsafePointer<Frame>?
   let depth: Int
   /// State shared by the whole top-level resolution.
@@ -25,6 +25,8 @@ struct Frame {
 struct RootState {
   /// Instances of `graph` bindings made in this resolution, created on first use.
   var graph: GraphScope?
+  /// The lowest safe stack address of the resolving thread: 0 until read, `.max` if unknown.
+  var stackLimit: UInt = 0
 }
 
 /// The instances of `graph` bindings made during one top-level resolution.
@@ -59,12 +61,17 @@ extension Frame {
   /// Throws if `binding` is already being built in this chain, or the chain is too deep.
   @inline(__always)
   static func check(
-    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>,
+    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>,
     in container: Container
   ) throws(ResolutionError) {
     let depth = parent.pointee.depth + 1
     if depth > container.maximumDepth {
-      throw .depthLimit(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+      throw .depthLimit(
+        binding, fallbackTag: fallbackTag, parent: parent, stackExhausted: false, in: container)
+    }
+    if depth & 7 == 0, stackIsNearlyExhausted(root: parent.pointee.root) {
+      throw .depthLimit(
+        binding, fallbackTag: fallbackTag, parent: parent, stackExhausted: true, in: container)
     }
     var current: UnsafePointer<Frame>? = parent
     while let frame = current {
@@ -75,10 +82,21 @@ extension Frame {
     }
   }
 
+  /// Whether the resolving thread is close to the end of its stack. Checked every eighth level.
+  @inline(never)
+  static func stackIsNearlyExhausted(root: UnsafeMutablePointer<RootState>) -> Bool {
+    if root.pointee.stackLimit == 0 {
+      let limit = StackBounds.currentLimit()
+      root.pointee.stackLimit = limit == 0 ? .max : limit
+    }
+    let limit = root.pointee.stackLimit
+    return limit != .max && StackBounds.currentPosition() < limit
+  }
+
   /// Runs `body` with a new frame for `binding` pushed on the chain.
   @inline(__always)
   static func enter<R>(
-    _ binding: AnyBinding, fallbackTag: Tag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
     in container: Container,
     _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {

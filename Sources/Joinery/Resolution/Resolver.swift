@@ -55,7 +55,7 @@ public struct Resolver: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
-    try container.resolve(T.self, tag: Tag(tag), matching: matching, parent: frame)
+    try container.resolve(T.self, tag: BindingTag(tag), matching: matching, parent: frame)
   }
 
   /// Returns a new instance from a binding that takes runtime arguments.
@@ -95,7 +95,7 @@ public struct Resolver: ~Copyable {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
     try container.resolve(
-      T.self, tag: Tag(tag), matching: matching, arguments: repeat each arguments, parent: frame)
+      T.self, tag: BindingTag(tag), matching: matching, arguments: repeat each arguments, parent: frame)
   }
 
   /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
@@ -127,7 +127,7 @@ public struct Resolver: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T? {
-    try container.resolveIfBound(T.self, tag: Tag(tag), matching: matching, parent: frame)
+    try container.resolveIfBound(T.self, tag: BindingTag(tag), matching: matching, parent: frame)
   }
 }
 

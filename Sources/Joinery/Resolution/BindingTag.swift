@@ -1,7 +1,7 @@
 /// A name that tells apart several bindings of the same type.
 ///
 /// Any `Hashable & Sendable` value can be a tag: a string, an enum case, a struct. APIs that take
-/// a tag accept the plain value and wrap it for you; use `Tag` directly when you want a typed
+/// a tag accept the plain value and wrap it for you; use `BindingTag` directly when you want a typed
 /// constant.
 ///
 /// ```swift
@@ -10,24 +10,24 @@
 /// registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { _ in DiskCache() }
 /// let cache = try container.resolve(Cache.self, tag: Store.disk)
 ///
-/// extension Tag { static let analytics: Tag = "analytics" }
-/// let logger = try container.resolve(Logger.self, tag: Tag.analytics)
+/// extension BindingTag { static let analytics: BindingTag = "analytics" }
+/// let logger = try container.resolve(Logger.self, tag: BindingTag.analytics)
 /// ```
 ///
 /// Two tags are equal when they wrap values of the same type that compare equal, so the string
 /// `"disk"` and the enum case `Store.disk` are different tags.
-public struct Tag: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct BindingTag: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
   @usableFromInline let value: any Hashable & Sendable
 
-  /// Wraps a value as a tag; wrapping a `Tag` returns it unchanged.
+  /// Wraps a value as a tag; wrapping a `BindingTag` returns it unchanged.
   ///
   /// ```swift
-  /// let tag = Tag(Store.disk)
+  /// let tag = BindingTag(Store.disk)
   /// ```
   ///
   /// - Parameter value: Any hashable, sendable value.
   public init(_ value: some Hashable & Sendable) {
-    if let tag = value as? Tag {
+    if let tag = value as? BindingTag {
       self = tag
     } else {
       self.value = value
@@ -37,7 +37,7 @@ public struct Tag: Hashable, Sendable, CustomStringConvertible, ExpressibleByStr
   /// Creates a string tag from a literal.
   ///
   /// ```swift
-  /// let tag: Tag = "analytics"
+  /// let tag: BindingTag = "analytics"
   /// ```
   ///
   /// - Parameter value: The tag's text.
@@ -48,7 +48,7 @@ public struct Tag: Hashable, Sendable, CustomStringConvertible, ExpressibleByStr
   /// The wrapped value.
   public var base: any Hashable & Sendable { value }
 
-  public static func == (lhs: Tag, rhs: Tag) -> Bool {
+  public static func == (lhs: BindingTag, rhs: BindingTag) -> Bool {
     lhs.value.isEqual(to: rhs.value)
   }
 

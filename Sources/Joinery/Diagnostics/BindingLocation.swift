@@ -3,10 +3,10 @@
 /// Captured by default arguments of every `bind` method, so you rarely create one yourself.
 ///
 /// ```swift
-/// let here = SourceLocation()  // this file and line
+/// let here = BindingLocation()  // this file and line
 /// print(here)                  // "MyApp/AppAssembly.swift:12"
 /// ```
-public struct SourceLocation: Hashable, Sendable, CustomStringConvertible, Comparable {
+public struct BindingLocation: Hashable, Sendable, CustomStringConvertible, Comparable {
   @usableFromInline let file: StaticString
   /// The line of the declaration.
   public let line: UInt
@@ -26,7 +26,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible, Compa
 
   public var description: String { "\(file):\(line)" }
 
-  public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+  public static func == (lhs: BindingLocation, rhs: BindingLocation) -> Bool {
     lhs.line == rhs.line && lhs.fileID == rhs.fileID
   }
 
@@ -35,7 +35,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible, Compa
     hasher.combine(line)
   }
 
-  public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+  public static func < (lhs: BindingLocation, rhs: BindingLocation) -> Bool {
     (lhs.fileID, lhs.line) < (rhs.fileID, rhs.line)
   }
 }

@@ -1,0 +1,176 @@
+import Joinery
+import Testing
+
+private final class Download: Sendable {
+  let url: String
+  let retries: Int
+  let verbose: Bool
+  let client: ServiceC
+  init(url: String, retries: Int, verbose: Bool, client: ServiceC) {
+    self.url = url
+    self.retries = retries
+    self.verbose = verbose
+    self.client = client
+  }
+}
+
+@Suite("Binding forms")
+struct BindingFormsTests {
+  @Test("A factory receives a resolver for its own dependencies")
+  func factoryWithResolver() throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(tracker) }
+        registrar.bind(ServiceB.self) { resolver in ServiceB(c: try resolver.resolve()) }
+        registrar.bind(ServiceA.self) { resolver in
+          ServiceA(b: try resolver.resolve(), c: try resolver.resolve(ServiceC.self))
+        }
+      }
+    ).buildOrRecord()
+    let a = try container.resolve(ServiceA.self)
+    #expect(a.b.c === a.c)
+    #expect(tracker.madeCount == 1)
+  }
+
+  @Test("An instance given lazily is created on first resolve, at most once")
+  func lazyInstance() throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in registrar.bind(Tracked.self, instance: Tracked(tracker)) }
+    ).buildOrRecord()
+    #expect(tracker.madeCount == 0)
+    let first = try container.resolve(Tracked.self)
+    let second = try container.resolve(Tracked.self)
+    #expect(first === second)
+    #expect(tracker.madeCount == 1)
+  }
+
+  @Test("One implementation bound to several interfaces shares one instance")
+  func forwarding() throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceImpl.self, lifetime: .persistent) { _ in ServiceImpl(tracker) }
+        registrar.bind((any Service).self, forwardingTo: ServiceImpl.self)
+        registrar.bind((any Greeting).self, tag: "greeting", forwardingTo: ServiceImpl.self)
+      }
+    ).buildOrRecord()
+    let concrete = try container.resolve(ServiceImpl.self)
+    let service = try container.resolve((any Service).self)
+    let greeting = try container.resolve((any Greeting).self, tag: "greeting")
+    #expect(service === concrete)
+    #expect((greeting as? ServiceImpl) === concrete)
+    #expect(tracker.madeCount == 1)
+    let info = try #require(container.bindings.first { $0.key == BindingKey((any Service).self) })
+    #expect(info.lifetime == .persistent)
+    #expect(info.forwardedTo == BindingKey(ServiceImpl.self))
+  }
+
+  @Test("Forwarding follows the target's lifetime")
+  func forwardingEphemeral() throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceImpl.self) { _ in ServiceImpl(tracker) }
+        registrar.bind((any Service).self, forwardingTo: ServiceImpl.self)
+      }
+    ).buildOrRecord()
+    let first = try container.resolve((any Service).self)
+    let second = try container.resolve((any Service).self)
+    #expect(first !== second)
+  }
+
+  @Test("Forwarding to a type that does not conform throws a clear error")
+  func forwardingMismatch() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self) { _ in ServiceC(LifetimeTracker()) }
+        registrar.bind((any Service).self, forwardingTo: ServiceC.self)
+      }
+    ).buildOrRecord()
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolve((any Service).self)
+    }
+    #expect(error.code == .forwardingTypeMismatch)
+    #expect(error.description.contains("ServiceC"))
+  }
+
+  @Test("Forwarding to nothing, or to another forward, fails the build")
+  func forwardingTargets() throws {
+    let error = try #require(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bind(ServiceImpl.self) { _ in ServiceImpl(LifetimeTracker()) }
+          registrar.bind((any Service).self, forwardingTo: ServiceImpl.self)
+          registrar.bind((any Greeting).self, forwardingTo: (any Service).self)
+          registrar.bind(ServiceA.self, forwardingTo: ServiceB.self)
+        }
+      ).build()
+    }
+    #expect(error.diagnostics.map(\.code) == [.invalidForwardingTarget, .invalidForwardingTarget])
+  }
+
+  @Test("Runtime arguments of any arity are passed to the factory")
+  func runtimeArguments() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+        registrar.bind(Download.self) { (resolver, url: String) in
+          Download(url: url, retries: 0, verbose: false, client: try resolver.resolve())
+        }
+        registrar.bind(Download.self) { (resolver, url: String, retries: Int, verbose: Bool) in
+          Download(url: url, retries: retries, verbose: verbose, client: try resolver.resolve())
+        }
+        registrar.bind(Download.self, tag: "fast") { (resolver, url: String) in
+          Download(url: url, retries: 9, verbose: true, client: try resolver.resolve())
+        }
+      }
+    ).buildOrRecord()
+    let one = try container.resolve(Download.self, arguments: "https://a")
+    let three = try container.resolve(Download.self, arguments: "https://b", 3, true)
+    let tagged = try container.resolve(Download.self, tag: "fast", arguments: "https://c")
+    let fallback = try container.resolve(Download.self, tag: "slow", arguments: "https://d")
+    #expect((one.url, one.retries, one.verbose) == ("https://a", 0, false))
+    #expect((three.url, three.retries, three.verbose) == ("https://b", 3, true))
+    #expect(tagged.retries == 9)
+    #expect(fallback.url == "https://d" && fallback.retries == 0)
+    #expect(one !== (try container.resolve(Download.self, arguments: "https://a")))
+    #expect(one.client === three.client)
+  }
+
+  @Test("Wrong argument types give an error naming expected and given types")
+  func wrongArgumentTypes() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+        registrar.bind(Download.self) { (resolver, url: String, retries: Int) in
+          Download(url: url, retries: retries, verbose: false, client: try resolver.resolve())
+        }
+      }
+    ).buildOrRecord()
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolve(Download.self, arguments: 3, "https://a")
+    }
+    #expect(error.code == .argumentMismatch)
+    #expect(error.description.hasPrefix("Download takes (String, Int), but the resolve passed (Int, String)."))
+    let none = try #require(throws: ResolutionError.self) { try container.resolve(Download.self) }
+    #expect(none.code == .argumentMismatch)
+    #expect(none.description.hasPrefix("Download takes (String, Int), but the resolve passed ()."))
+  }
+
+  @Test("A factory that throws gives an error wrapping it, with the path")
+  func throwingFactory() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self) { _ in throw TestFailure(message: "disk full") }
+        registrar.bind(ServiceB.self) { resolver in ServiceB(c: try resolver.resolve()) }
+      }
+    ).buildOrRecord()
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(ServiceB.self) }
+    #expect(error.code == .factoryFailed)
+    #expect(error.underlyingError as? TestFailure == TestFailure(message: "disk full"))
+    #expect(error.path.map(\.requested.typeName) == ["ServiceB", "ServiceC"])
+    #expect(error.binding?.key == BindingKey(ServiceC.self))
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Joinery
+import Synchronization
+import Testing
+
+/// A slow-ish class so that racing threads really overlap inside the factory.
+private final class Slow: Sendable {
+  let tracked: Tracked
+  init(_ tracker: LifetimeTracker) {
+    var spin = 0
+    for i in 0..<2_000 { spin &+= i }
+    precondition(spin > 0)
+    tracked = Tracked(tracker)
+  }
+}
+
+private struct Cold: Sendable {
+  let container: Container
+  let tracker: LifetimeTracker
+}
+
+@Suite("Exactly once under contention", .serialized)
+struct ExactlyOnceTests {
+  private static func cold(_ lifetime: Lifetime) throws -> Cold {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Slow.self, lifetime: lifetime) { _ in Slow(tracker) }
+        registrar.bind(ServiceB.self, tag: "left") { resolver in
+          _ = try resolver.resolve(Slow.self)
+          return ServiceB(c: ServiceC(LifetimeTracker()))
+        }
+        registrar.bind(ServiceC.self, tag: "right") { resolver in
+          _ = try resolver.resolve(Slow.self, tag: "fallback")
+          return ServiceC(LifetimeTracker())
+        }
+      }
+    ).build()
+    return Cold(container: container, tracker: tracker)
+  }
+
+  private static func expectOne(_ round: Int, _ ids: [ObjectIdentifier], _ cold: Cold) {
+    if Set(ids).count != 1 || cold.tracker.madeCount != 1 {
+      Issue.record("round \(round): \(Set(ids).count) instances, factory ran \(cold.tracker.madeCount) times")
+    }
+  }
+
+  @Test("8 threads released together on a cold container get one instance", arguments: [Lifetime.persistent, .cached, .transient])
+  func directRequests(lifetime: Lifetime) async {
+    await Stress.run(
+      prepare: { _ in try Self.cold(lifetime) },
+      work: { cold, _ in
+        let instance = try cold.container.resolve(Slow.self)
+        return (ObjectIdentifier(instance), instance)
+      },
+      check: { round, results in
+        _ = results.map(\.1)  // keep the transient instances alive until checked
+        // Checked on the first thread, after all 8 finished; `cold` is captured via results.
+        if Set(results.map(\.0)).count != 1 {
+          Issue.record("round \(round): \(Set(results.map(\.0)).count) instances")
+        }
+      })
+  }
+
+  @Test("Tagged requests that fall back, and dependencies of two different roots, are made once")
+  func fallbackAndDiamond() async {
+    let total = Atomic<Int>(0)
+    await Stress.run(
+      prepare: { _ in try Self.cold(.persistent) },
+      work: { cold, thread in
+        switch thread % 3 {
+        case 0: _ = try cold.container.resolve(Slow.self, tag: "fallback")
+        case 1: _ = try cold.container.resolve(ServiceB.self, tag: "left")
+        default: _ = try cold.container.resolve(ServiceC.self, tag: "right")
+        }
+        return ObjectIdentifier(try cold.container.resolve(Slow.self))
+      },
+      check: { round, ids in
+        total.add(1, ordering: .relaxed)
+        if Set(ids).count != 1 { Issue.record("round \(round): \(Set(ids).count) instances") }
+      })
+    #expect(total.load(ordering: .relaxed) == Stress.rounds)
+  }
+
+  @Test("16 threads resolving the same acyclic graph never see a false cycle")
+  func noFalseCycles() async {
+    await Stress.run(
+      threads: 16, rounds: max(Stress.rounds / 4, 100),
+      prepare: { _ in
+        let tracker = LifetimeTracker()
+        return try ContainerBuilder(
+          Bindings { registrar in
+            registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(tracker) }
+            registrar.bind(ServiceB.self, lifetime: .transient) { resolver in
+              ServiceB(c: try resolver.resolve())
+            }
+            registrar.bind(ServiceA.self, lifetime: .cached) { resolver in
+              ServiceA(b: try resolver.resolve(), c: try resolver.resolve())
+            }
+          }
+        ).build()
+      },
+      work: { (container: Container, _: Int) in
+        ObjectIdentifier(try container.resolve(ServiceA.self).c)
+      },
+      check: { round, ids in
+        if Set(ids).count != 1 || ids.count != 16 {
+          Issue.record("round \(round): \(ids.count) results, \(Set(ids).count) instances")
+        }
+      })
+  }
+}

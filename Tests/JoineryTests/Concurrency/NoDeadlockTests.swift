@@ -1,0 +1,131 @@
+import Foundation
+import Joinery
+import Synchronization
+import Testing
+
+private final class SlowService: Sendable {}
+private final class Quick: Sendable {}
+private final class Left: Sendable {}
+private final class Right: Sendable {}
+private final class RootOne: Sendable {}
+private final class RootTwo: Sendable {}
+private final class Ping: Sendable {}
+private final class Pong: Sendable {}
+
+@Suite("No deadlocks, no global convoy", .serialized)
+struct NoDeadlockTests {
+  @Test("While a persistent factory sleeps 500 ms, an unrelated binding resolves at once")
+  func slowFactoryBlocksNobodyElse() async throws {
+    let entered = Atomic<Bool>(false)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(SlowService.self, lifetime: .persistent) { _ in
+          entered.store(true, ordering: .releasing)
+          Thread.sleep(forTimeInterval: 0.5)
+          return SlowService()
+        }
+        registrar.bind(Quick.self, lifetime: .persistent) { _ in Quick() }
+        registrar.bind(Left.self) { _ in Left() }
+      }
+    ).buildOrRecord()
+    _ = try container.resolve(Quick.self)
+    let slow = Thread { _ = try? container.resolve(SlowService.self) }
+    slow.start()
+    while !entered.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+    let elapsed = await Stress.onThread { () -> Duration in
+      let clock = ContinuousClock()
+      let start = clock.now
+      for _ in 0..<100 {
+        _ = try? container.resolve(Quick.self)
+        _ = try? container.resolve(Left.self)
+      }
+      return clock.now - start
+    }
+    let measured = try #require(elapsed)
+    // 200 resolves; blocked behind the sleeping factory they would take ≥ 400 ms.
+    #expect(measured < .milliseconds(100), "took \(measured)")
+  }
+
+  @Test("Two roots reaching shared persistent dependencies in opposite orders both finish")
+  func oppositeOrders() async {
+    await Stress.run(
+      threads: 2, rounds: max(Stress.rounds / 2, 500), timeout: .seconds(60),
+      prepare: { _ in
+        try ContainerBuilder(
+          Bindings { registrar in
+            registrar.bind(Left.self, lifetime: .persistent) { _ in Left() }
+            registrar.bind(Right.self, lifetime: .persistent) { _ in Right() }
+            registrar.bind(RootOne.self, lifetime: .persistent) { resolver in
+              _ = try resolver.resolve(Left.self)
+              _ = try resolver.resolve(Right.self)
+              return RootOne()
+            }
+            registrar.bind(RootTwo.self, lifetime: .persistent) { resolver in
+              _ = try resolver.resolve(Right.self)
+              _ = try resolver.resolve(Left.self)
+              return RootTwo()
+            }
+          }
+        ).build()
+      },
+      work: { container, thread in
+        if thread == 0 {
+          _ = try container.resolve(RootOne.self)
+        } else {
+          _ = try container.resolve(RootTwo.self)
+        }
+        return ObjectIdentifier(try container.resolve(Left.self))
+      },
+      check: { round, ids in
+        if Set(ids).count != 1 { Issue.record("round \(round): two Left instances") }
+      })
+  }
+
+  @Test("A cycle split across two threads throws instead of deadlocking")
+  func crossThreadCycle() async throws {
+    // Ping's factory waits until Pong's factory has started on the other thread, and vice
+    // versa, then each resolves the other: a wait ring only the wait registry can see.
+    let box = ContainerBox()
+    let started = Atomic<Int>(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Ping.self, lifetime: .persistent) { _ in
+          started.add(1, ordering: .acquiringAndReleasing)
+          while started.load(ordering: .acquiring) < 2 { sched_yield() }
+          _ = try box.container!.resolve(Pong.self)
+          return Ping()
+        }
+        registrar.bind(Pong.self, lifetime: .persistent) { _ in
+          started.add(1, ordering: .acquiringAndReleasing)
+          while started.load(ordering: .acquiring) < 2 { sched_yield() }
+          _ = try box.container!.resolve(Ping.self)
+          return Pong()
+        }
+      }
+    ).buildOrRecord()
+    box.container = container
+    let codes = Mutex<[ResolutionError.Code?]>([])
+    let done = Atomic<Int>(0)
+    for index in 0..<2 {
+      Thread {
+        let code: ResolutionError.Code?
+        do throws(ResolutionError) {
+          if index == 0 { _ = try container.resolve(Ping.self) } else { _ = try container.resolve(Pong.self) }
+          code = nil
+        } catch {
+          code = error.code
+        }
+        codes.withLock { $0.append(code) }
+        done.add(1, ordering: .releasing)
+      }.start()
+    }
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(10)
+    while done.load(ordering: .acquiring) < 2 && clock.now < deadline {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    let outcome = codes.withLock { $0 }
+    #expect(outcome.count == 2, "deadlocked")
+    #expect(outcome.contains(.cycle))
+  }
+}

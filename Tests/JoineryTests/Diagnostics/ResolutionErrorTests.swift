@@ -1,0 +1,75 @@
+import Joinery
+import Testing
+
+private protocol HTTPClient: Sendable {}
+private final class URLSessionClient: HTTPClient {}
+private final class FeedService: Sendable {
+  init(client: any HTTPClient) {}
+}
+private final class App: Sendable {
+  init(feed: FeedService) {}
+}
+
+private struct AppAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bind(App.self) { resolver in App(feed: try resolver.resolve()) }
+    registrar.bind(FeedService.self, lifetime: .persistent) { resolver in
+      FeedService(client: try resolver.resolve())
+    }
+    registrar.bind(URLSessionClient.self, lifetime: .persistent) { _ in URLSessionClient() }
+    registrar.bind((any HTTPClient).self, tag: "mock") { _ in URLSessionClient() }
+  }
+}
+
+@Suite("Resolution errors")
+struct ResolutionErrorTests {
+  @Test("A missing binding names the type, the path, the bindings on it and near misses")
+  func missingReport() throws {
+    let container = try ContainerBuilder(AppAssembly()).buildOrRecord()
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(App.self) }
+    #expect(error.code == .missingBinding)
+    #expect(error.requested == BindingKey((any HTTPClient).self))
+    #expect(error.description == "No binding for HTTPClient. [path: App → FeedService → HTTPClient]")
+    let expected = """
+      ResolutionError.missingBinding: No binding for HTTPClient.
+      Resolution path: App → FeedService → HTTPClient
+        App          [ephemeral] AppAssembly at JoineryTests/ResolutionErrorTests.swift:15
+        FeedService  [persistent] AppAssembly at JoineryTests/ResolutionErrorTests.swift:16
+        HTTPClient   (no binding)
+      Near misses:
+        - HTTPClient is bound with tag "mock" — AppAssembly at JoineryTests/ResolutionErrorTests.swift:20
+        - URLSessionClient is bound — AppAssembly at JoineryTests/ResolutionErrorTests.swift:19
+      To fix:
+        - Bind HTTPClient in the assembly of its feature: registrar.bind(HTTPClient.self) { resolver in … }.
+        - Or request the existing binding: resolve(HTTPClient.self, tag: "mock").
+        - Or, if you meant URLSessionClient, request that type, or forward HTTPClient to it: registrar.bind(HTTPClient.self, forwardingTo: URLSessionClient.self).
+        - Or change FeedService's factory not to need HTTPClient.
+      """
+    #expect(error.debugDescription == expected)
+  }
+
+  @Test("A failed resolve is cheap: nothing is formatted until the report is read")
+  func failureIsLazy() throws {
+    let container = try ContainerBuilder(AppAssembly()).buildOrRecord()
+    for _ in 0..<1_000 {
+      #expect(throws: ResolutionError.self) { try container.resolve(Double.self) }
+    }
+  }
+
+  @Test("resolveIfBound returns nil only when nothing is bound; factory errors still throw")
+  func optionalForm() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self) { _ in throw TestFailure(message: "boom") }
+        registrar.bind(Int.self, instance: 7)
+      }
+    ).buildOrRecord()
+    #expect(try container.resolveIfBound(String.self) == nil)
+    #expect(try container.resolveIfBound(Int.self) == 7)
+    #expect(try container.resolveIfBound(Int.self, tag: "x") == 7)
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolveIfBound(ServiceC.self)
+    }
+    #expect(error.code == .factoryFailed)
+  }
+}

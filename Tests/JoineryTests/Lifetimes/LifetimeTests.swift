@@ -1,0 +1,219 @@
+import Joinery
+import Testing
+
+extension CacheGroup {
+  fileprivate static let session = CacheGroup("session")
+}
+
+private func container(
+  _ lifetime: Lifetime, protocolTyped: Bool, tag: String?, tracker: LifetimeTracker
+) throws -> Container {
+  try ContainerBuilder(
+    Bindings { registrar in
+      if protocolTyped {
+        registrar.bind((any Service).self, tag: tag, lifetime: lifetime) { _ in ServiceImpl(tracker) }
+      } else {
+        registrar.bind(ServiceImpl.self, tag: tag, lifetime: lifetime) { _ in ServiceImpl(tracker) }
+      }
+    }
+  ).buildOrRecord()
+}
+
+private func resolve(_ container: Container, protocolTyped: Bool, tag: String?) throws -> AnyObject {
+  switch (protocolTyped, tag) {
+  case (true, nil): try container.resolve((any Service).self)
+  case (true, let tag?): try container.resolve((any Service).self, tag: tag)
+  case (false, nil): try container.resolve(ServiceImpl.self)
+  case (false, let tag?): try container.resolve(ServiceImpl.self, tag: tag)
+  }
+}
+
+@Suite("Lifetimes")
+struct LifetimeTests {
+  static let all: [Lifetime] = [.persistent, .transient, .ephemeral, .cached, .graph]
+
+  @Test(
+    "Two top-level resolves share an instance exactly for the shared lifetimes",
+    arguments: all, [false, true])
+  func sharing(lifetime: Lifetime, protocolTyped: Bool) throws {
+    for tag in [nil, "t"] as [String?] {
+      let tracker = LifetimeTracker()
+      let container = try container(lifetime, protocolTyped: protocolTyped, tag: tag, tracker: tracker)
+      let first = try resolve(container, protocolTyped: protocolTyped, tag: tag)
+      let second = try resolve(container, protocolTyped: protocolTyped, tag: tag)
+      let shared = [Lifetime.persistent, .transient, .cached].contains(lifetime)
+      #expect((first === second) == shared, "\(lifetime), tag \(tag ?? "none")")
+      #expect(tracker.madeCount == (shared ? 1 : 2))
+    }
+  }
+
+  @Test("A transient instance is rebuilt after its last outside reference goes", arguments: [false, true])
+  func transientRebuilds(protocolTyped: Bool) throws {
+    for tag in [nil, "t"] as [String?] {
+      let tracker = LifetimeTracker()
+      let container = try container(.transient, protocolTyped: protocolTyped, tag: tag, tracker: tracker)
+      var held: AnyObject? = try resolve(container, protocolTyped: protocolTyped, tag: tag)
+      let firstID = ObjectIdentifier(try #require(held))
+      #expect(tracker.aliveCount == 1)
+      held = nil
+      #expect(tracker.aliveCount == 0, "the container must not keep a transient instance alive")
+      let next = try resolve(container, protocolTyped: protocolTyped, tag: tag)
+      #expect(tracker.madeCount == 2)
+      #expect((next as? any Service)?.serial == 2)
+      _ = firstID
+    }
+  }
+
+  @Test("Ephemeral instances are never retained by the container")
+  func ephemeralNotRetained() throws {
+    let tracker = LifetimeTracker()
+    let container = try container(.ephemeral, protocolTyped: false, tag: nil, tracker: tracker)
+    for _ in 0..<100 { _ = try container.resolve(ServiceImpl.self) }
+    #expect(tracker.madeCount == 100)
+    #expect(tracker.aliveCount == 0)
+  }
+
+  @Test("Transient on a value type fails the build")
+  func transientValueTypeAtBuild() throws {
+    let error = try #require(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bind(ValueGreeting.self, lifetime: .transient) { _ in ValueGreeting(text: "x") }
+        }
+      ).build()
+    }
+    #expect(error.diagnostics.map(\.code) == [.transientValueType])
+  }
+
+  @Test("Transient on a protocol implemented by a struct throws at first creation")
+  func transientValueTypeAtCreation() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Greeting).self, lifetime: .transient) { _ in ValueGreeting(text: "x") }
+      }
+    ).buildOrRecord()
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolve((any Greeting).self)
+    }
+    #expect(error.code == .transientValueType)
+    #expect(error.debugDescription.contains("The factory returned a ValueGreeting, which is a value type."))
+  }
+
+  @Test("The graph lifetime shares one instance inside a resolve and makes a new one next time")
+  func graphLifetime() throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .graph) { _ in ServiceC(tracker) }
+        registrar.bind(ServiceB.self) { resolver in ServiceB(c: try resolver.resolve()) }
+        registrar.bind(ServiceA.self) { resolver in
+          ServiceA(b: try resolver.resolve(), c: try resolver.resolve())
+        }
+      }
+    ).buildOrRecord()
+    let first = try container.resolve(ServiceA.self)
+    let second = try container.resolve(ServiceA.self)
+    #expect(first.b.c === first.c)
+    #expect(second.b.c === second.c)
+    #expect(first.c !== second.c)
+    #expect(tracker.madeCount == 2)
+  }
+
+  @Test("Eager persistent bindings are created by build")
+  func eager() throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .persistent(eager: true)) { _ in ServiceC(tracker) }
+      }
+    ).buildOrRecord()
+    #expect(tracker.madeCount == 1)
+    _ = try container.resolve(ServiceC.self)
+    #expect(tracker.madeCount == 1)
+  }
+
+  @Test("An eager factory that fails makes build fail with its error")
+  func eagerFailure() throws {
+    let error = try #require(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bind(ServiceC.self, lifetime: .persistent(eager: true)) { _ in
+            throw TestFailure(message: "no config file")
+          }
+        }
+      ).build()
+    }
+    let finding = try #require(error.diagnostics.first)
+    #expect(finding.code == .eagerCreationFailed)
+    #expect(finding.message.contains("no config file"))
+  }
+}
+
+@Suite("Cached lifetime and reset")
+struct CachedLifetimeTests {
+  private func makeContainer(_ tracker: LifetimeTracker) throws -> Container {
+    try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Tracked.self, lifetime: .cached(in: .session)) { _ in Tracked(tracker) }
+        registrar.bind(Tracked.self, tag: "default", lifetime: .cached) { _ in Tracked(tracker) }
+        registrar.bind(Tracked.self, tag: "persistent", lifetime: .persistent) { _ in Tracked(tracker) }
+      }
+    ).buildOrRecord()
+  }
+
+  @Test("Reset drops the group's instances only; caching works after it")
+  func resetGroup() throws {
+    let tracker = LifetimeTracker()
+    let container = try makeContainer(tracker)
+    let session = try container.resolve(Tracked.self)
+    let other = try container.resolve(Tracked.self, tag: "default")
+    let persistent = try container.resolve(Tracked.self, tag: "persistent")
+    #expect(try container.resolve(Tracked.self) === session)
+
+    container.reset(.session)
+    let renewed = try container.resolve(Tracked.self)
+    #expect(renewed !== session)
+    #expect(try container.resolve(Tracked.self) === renewed)
+    #expect(try container.resolve(Tracked.self, tag: "default") === other)
+    #expect(try container.resolve(Tracked.self, tag: "persistent") === persistent)
+
+    container.reset()
+    #expect(try container.resolve(Tracked.self, tag: "default") !== other)
+    #expect(try container.resolve(Tracked.self, tag: "persistent") === persistent)
+  }
+
+  @Test("After a reset the old instance can deallocate")
+  func resetReleases() throws {
+    let tracker = LifetimeTracker()
+    let container = try makeContainer(tracker)
+    _ = try container.resolve(Tracked.self)
+    #expect(tracker.aliveCount == 1)
+    container.reset(.session)
+    #expect(tracker.aliveCount == 0)
+  }
+
+  @Test("A stored instance is returned until the group is reset")
+  func store() throws {
+    let tracker = LifetimeTracker()
+    let container = try makeContainer(tracker)
+    let loggedIn = Tracked(tracker)
+    try container.store(loggedIn, for: Tracked.self)
+    #expect(try container.resolve(Tracked.self) === loggedIn)
+    container.reset(.session)
+    #expect(try container.resolve(Tracked.self) !== loggedIn)
+  }
+
+  @Test("Storing into a binding that is not cached throws")
+  func storeNotCached() throws {
+    let tracker = LifetimeTracker()
+    let container = try makeContainer(tracker)
+    let error = try #require(throws: ResolutionError.self) {
+      try container.store(Tracked(tracker), for: Tracked.self, tag: "persistent")
+    }
+    #expect(error.code == .notCached)
+    let missing = try #require(throws: ResolutionError.self) {
+      try container.store(1, for: Int.self)
+    }
+    #expect(missing.code == .missingBinding)
+  }
+}

@@ -1,0 +1,116 @@
+import Joinery
+import Testing
+
+private final class NodeA: Sendable { init(_ b: NodeB) {} }
+private final class NodeB: Sendable { init(_ c: NodeC) {} }
+private final class NodeC: Sendable { init(_ a: NodeA) {} }
+
+@Suite("Cycles and depth")
+struct CycleTests {
+  @Test("A → B → C → A throws with the whole cycle", arguments: [Lifetime.ephemeral, .persistent, .cached, .transient, .graph])
+  func cycleReported(lifetime: Lifetime) throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(NodeA.self, lifetime: lifetime) { resolver in NodeA(try resolver.resolve()) }
+        registrar.bind(NodeB.self, lifetime: lifetime) { resolver in NodeB(try resolver.resolve()) }
+        registrar.bind(NodeC.self, lifetime: lifetime) { resolver in NodeC(try resolver.resolve()) }
+      }
+    ).buildOrRecord()
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(NodeB.self) }
+    #expect(error.code == .cycle)
+    #expect(error.cycle.map(\.typeName) == ["NodeB", "NodeC", "NodeA", "NodeB"])
+    #expect(error.description.hasPrefix("Dependency cycle: NodeB → NodeC → NodeA → NodeB."))
+    // Nothing is left half-built: a second attempt reports the same cycle.
+    let again = try #require(throws: ResolutionError.self) { try container.resolve(NodeA.self) }
+    #expect(again.cycle.map(\.typeName) == ["NodeA", "NodeB", "NodeC", "NodeA"])
+  }
+
+  @Test("A factory that resolves itself through the captured container is a cycle, not a deadlock")
+  func reentrantThroughContainer() async throws {
+    let box = ContainerBox()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(NodeA.self, lifetime: .persistent) { _ in
+          NodeA(NodeB(NodeC(try box.container!.resolve(NodeA.self))))
+        }
+      }
+    ).buildOrRecord()
+    box.container = container
+    let outcome = await Stress.onThread { () -> ResolutionError.Code? in
+      do throws(ResolutionError) {
+        _ = try container.resolve(NodeA.self)
+        return nil
+      } catch {
+        return error.code
+      }
+    }
+    #expect(outcome == .cycle)
+  }
+
+  @Test("Factories resolving others 50 levels deep work")
+  func deepChain() throws {
+    let container = try ContainerBuilder(Chain(depth: 50)).buildOrRecord()
+    #expect(try container.resolve(Int.self, tag: 0) == 50)
+  }
+
+  @Test("A chain deeper than the limit fails with a depth error, not a stack overflow")
+  func depthLimit() async throws {
+    var builder = ContainerBuilder(Chain(depth: 10_000))
+    builder.maximumResolutionDepth = 300
+    let container = try builder.buildOrRecord()
+    let code = await Stress.onThread(stackSize: 512 << 10) { () -> ResolutionError.Code? in
+      do throws(ResolutionError) {
+        _ = try container.resolve(Int.self, tag: 0)
+        return nil
+      } catch {
+        return error.code
+      }
+    }
+    #expect(code == .depthLimitExceeded)
+  }
+
+  @Test("Near the end of a small thread stack the resolution stops with a depth error")
+  func stackGuard() async throws {
+    let container = try ContainerBuilder(Chain(depth: 10_000)).buildOrRecord()
+    let error = await Stress.onThread(stackSize: 512 << 10) { () -> ResolutionError? in
+      do throws(ResolutionError) {
+        _ = try container.resolve(Int.self, tag: 0)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    #expect(error??.code == .depthLimitExceeded)
+    #expect(error??.debugDescription.contains("stack is nearly exhausted") == true)
+    let shallow = try ContainerBuilder(Chain(depth: 100)).buildOrRecord()
+    let value = await Stress.onThread(stackSize: 512 << 10) { try? shallow.resolve(Int.self, tag: 0) }
+    #expect(value == 100)
+  }
+
+  @Test("A 10,000-deep chain resolves on a thread with a large stack")
+  func tenThousandDeep() async throws {
+    var builder = ContainerBuilder(Chain(depth: 10_000))
+    builder.maximumResolutionDepth = 20_000
+    let container = try builder.buildOrRecord()
+    let value = await Stress.onThread(stackSize: 256 << 20) { try? container.resolve(Int.self, tag: 0) }
+    #expect(value == 10_000)
+  }
+}
+
+/// Int tagged n depends on Int tagged n + 1, down to `depth`.
+struct Chain: Assembly {
+  let depth: Int
+  func register(in registrar: inout Registrar) {
+    for level in 0..<depth {
+      registrar.bind(Int.self, tag: level) { resolver in
+        try resolver.resolve(Int.self, tag: level + 1, matching: .exact) + 1
+      }
+    }
+    registrar.bind(Int.self, tag: depth, instance: 0)
+  }
+}
+
+final class ContainerBox: @unchecked Sendable {
+  // Set once before any resolve; only tests use it.
+  var container: Container?
+}

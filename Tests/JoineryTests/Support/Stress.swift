@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A reusable barrier that releases all its threads together.
+final class SpinBarrier: Sendable {
+  let parties: Int
+  private let arrived = Atomic<Int>(0)
+  private let generation = Atomic<Int>(0)
+
+  init(parties: Int) { self.parties = parties }
+
+  func wait() {
+    let current = generation.load(ordering: .acquiring)
+    if arrived.add(1, ordering: .acquiringAndReleasing).newValue == parties {
+      arrived.store(0, ordering: .relaxed)
+      generation.add(1, ordering: .releasing)
+    } else {
+      while generation.load(ordering: .acquiring) == current { sched_yield() }
+    }
+  }
+}
+
+enum Stress {
+  /// Rounds per stress case; `JOINERY_STRESS_ROUNDS` overrides it.
+  static var rounds: Int {
+    ProcessInfo.processInfo.environment["JOINERY_STRESS_ROUNDS"].flatMap(Int.init) ?? 2_000
+  }
+
+  /// Runs `rounds` rounds on `threads` real threads. Each round, one thread calls `prepare`,
+  /// then all threads are released together to call `work`, and `check` sees every result of
+  /// the round. Fails the test, instead of hanging, if it takes longer than `timeout`.
+  static func run<State: Sendable, Result: Sendable>(
+    threads: Int = 8, rounds: Int = Stress.rounds, timeout: Duration = .seconds(120),
+    prepare: @escaping @Sendable (Int) throws -> State,
+    work: @escaping @Sendable (State, Int) throws -> Result,
+    check: @escaping @Sendable (Int, [Result]) -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let barrier = SpinBarrier(parties: threads)
+    let state = Mutex<State?>(nil)
+    let results = Mutex<[Int: Result]>([:])
+    let failures = Mutex<[String]>([])
+    let finished = Atomic<Int>(0)
+    for thread in 0..<threads {
+      let worker = Thread {
+        for round in 0..<rounds {
+          if thread == 0 {
+            do {
+              let prepared = try prepare(round)
+              state.withLock { $0 = prepared }
+            } catch {
+              failures.withLock { $0.append("prepare \(round): \(error)") }
+            }
+          }
+          barrier.wait()
+          if let current = state.withLock({ $0 }) {
+            do {
+              let result = try work(current, thread)
+              results.withLock { $0[thread] = result }
+            } catch {
+              failures.withLock { $0.append("round \(round) thread \(thread): \(error)") }
+            }
+          }
+          barrier.wait()
+          if thread == 0 {
+            let all = results.withLock { results in
+              defer { results.removeAll(keepingCapacity: true) }
+              return (0..<threads).compactMap { results[$0] }
+            }
+            check(round, all)
+            state.withLock { $0 = nil }
+          }
+          barrier.wait()
+        }
+        finished.add(1, ordering: .releasing)
+      }
+      worker.stackSize = 1 << 20
+      worker.start()
+    }
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while finished.load(ordering: .acquiring) < threads {
+      if clock.now > deadline {
+        Issue.record("Stress run did not finish within \(timeout): deadlock?", sourceLocation: sourceLocation)
+        return
+      }
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    for failure in failures.withLock({ $0 }).prefix(5) {
+      Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+    }
+  }
+
+  /// Runs `body` on a new thread and waits for it, failing instead of hanging after `timeout`.
+  static func onThread<R: Sendable>(
+    timeout: Duration = .seconds(30), stackSize: Int = 1 << 20,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () -> R
+  ) async -> R? {
+    let result = Mutex<R?>(nil)
+    let done = Atomic<Bool>(false)
+    let thread = Thread {
+      let value = body()
+      result.withLock { $0 = value }
+      done.store(true, ordering: .releasing)
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while !done.load(ordering: .acquiring) {
+      if clock.now > deadline {
+        Issue.record("Thread did not finish within \(timeout): deadlock?", sourceLocation: sourceLocation)
+        return nil
+      }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return result.withLock { $0 }
+  }
+}
