@@ -71,7 +71,7 @@ protocol CacheMember: AnyObject, Sendable {
 final class CacheGroupState: Sendable {
   let group: CacheGroup
   let generation = Atomic<UInt64>(1)
-  private let members = Mutex<[any CacheMember]>([])
+  private let members = Protected<[any CacheMember]>([])
 
   init(group: CacheGroup) { self.group = group }
 

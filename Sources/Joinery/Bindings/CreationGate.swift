@@ -6,7 +6,7 @@ import Synchronization
 /// binding. The gate records which thread holds it, which turns a re-entrant request into a
 /// cycle error and lets ``WaitRegistry`` refuse a wait that would deadlock.
 struct CreationGate: ~Copyable {
-  let mutex = Mutex<Void>(())
+  let mutex = Lock.make()
   let owner = Atomic<UInt>(0)
 
   /// Runs `body` holding the gate; waits for another thread that holds it, unless that wait
@@ -16,33 +16,29 @@ struct CreationGate: ~Copyable {
     in container: Container, _ body: () throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let me = ThreadIdentity.current
-    var result: R?
-    var failure: ResolutionError?
-    let acquired: Void? = mutex.withLockIfAvailable { _ in
-      owner.store(me, ordering: .relaxed)
-      defer { owner.store(0, ordering: .relaxed) }
-      do throws(ResolutionError) { result = try body() } catch { failure = error }
-    }
-    if acquired == nil {
+    if !mutex.tryLock() {
       if owner.load(ordering: .relaxed) == me {
         throw .reentrantCreation(binding, fallbackTag: fallbackTag, parent: parent, in: container)
       }
       try container.waits.beginWaiting(
         thread: me, for: binding, fallbackTag: fallbackTag, parent: parent, in: container)
-      defer { container.waits.endWaiting(thread: me) }
-      mutex.withLock { _ in
-        owner.store(me, ordering: .relaxed)
-        defer { owner.store(0, ordering: .relaxed) }
-        do throws(ResolutionError) { result = try body() } catch { failure = error }
-      }
+      mutex.lock()
+      container.waits.endWaiting(thread: me)
     }
-    if let failure { throw failure }
-    return result.unsafelyUnwrapped
+    owner.store(me, ordering: .relaxed)
+    defer {
+      owner.store(0, ordering: .relaxed)
+      mutex.unlock()
+    }
+    return try body()
   }
 
   /// Runs `body` if no thread holds the gate; returns whether it ran.
   func ifAvailable(_ body: () -> Void) -> Bool {
-    mutex.withLockIfAvailable { _ in body() } != nil
+    guard mutex.tryLock() else { return false }
+    defer { mutex.unlock() }
+    body()
+    return true
   }
 }
 
@@ -50,7 +46,7 @@ struct CreationGate: ~Copyable {
 ///
 /// Touched only when a thread finds a gate taken, never on the fast path.
 final class WaitRegistry: Sendable {
-  private let waits = Mutex<[UInt: AnyBinding]>([:])
+  private let waits = Protected<[UInt: AnyBinding]>([:])
 
   func beginWaiting(
     thread: UInt, for binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,

@@ -9,11 +9,13 @@ final class ForwardingBinding<T>: Binding<T>, @unchecked Sendable {
   private(set) unowned(unsafe) var target: AnyBinding!
   /// For a persistent target the converted instance is kept, so later resolves skip the cast.
   private let isReady = Atomic<Bool>(false)
-  private let gate = Mutex<Void>(())
+  private let gate = Lock.make()
   @exclusivity(unchecked) private var converted: T?
 
-  init(key: BindingKey, targetKey: BindingKey, location: BindingLocation, registerType: Any.Type, isOverride: Bool)
-  {
+  init(
+    key: BindingKey, targetKey: BindingKey, location: BindingLocation, registerType: Any.Type,
+    isOverride: Bool
+  ) {
     self.targetKey = targetKey
     super.init(
       key: key, lifetime: .ephemeral, location: location, registerType: registerType,
@@ -43,7 +45,7 @@ final class ForwardingBinding<T>: Binding<T>, @unchecked Sendable {
         in: container)
     }
     if target.lifetime.kind == .persistent {
-      gate.withLock { _ in
+      gate.withLock {
         if !isReady.load(ordering: .relaxed) {
           converted = value
           isReady.store(true, ordering: .releasing)

@@ -140,10 +140,10 @@ public struct ContainerBuilder {
     let warnings = findings.sorted(by: Diagnostic.ordered)
     let container = Container(
       bindings: winners, maximumDepth: maximumResolutionDepth, warnings: warnings)
-    for binding in container.ordered
-    where binding.lifetime.kind == .persistent && binding.lifetime.isEager
-      && binding.forwardTargetKey == nil
-    {
+    let eager = container.all.filter {
+      $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
+    }
+    for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
       do {
         _ = try binding.resolveAny(in: container, parent: nil, fallbackTag: nil)
       } catch {

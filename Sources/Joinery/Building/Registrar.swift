@@ -22,12 +22,6 @@ public struct Registrar: ~Copyable {
   let registerType: Any.Type
   let isOverriding: Bool
 
-  init(collector: BindingCollector, registerType: Any.Type, isOverriding: Bool) {
-    self.collector = collector
-    self.registerType = registerType
-    self.isOverriding = isOverriding
-  }
-
   /// Includes another register; one reached twice (a diamond of modules) registers once.
   ///
   /// Bindings of an included register are overrides when this register was added with
@@ -183,7 +177,8 @@ public struct Registrar: ~Copyable {
     collector.add(
       ArgumentBinding<T, First, repeat each Argument>(
         key: BindingKey(
-          T.self, tag: tag.map { BindingTag($0) }, argumentTypes: (First, repeat each Argument).self),
+          T.self, tag: tag.map { BindingTag($0) }, argumentTypes: (First, repeat each Argument).self
+        ),
         location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
         isOverride: isOverride || isOverriding, factory: factory))
   }

@@ -88,7 +88,9 @@ final class TypeEntry: Sendable {
     }
     self.untagged = untagged
     self.tagged = tagged
-    self.withArguments = withArguments.sorted { $0.key.sortKey < $1.key.sortKey }
+    self.withArguments =
+      withArguments.count < 2
+      ? withArguments : withArguments.sorted { $0.key.sortKey < $1.key.sortKey }
   }
 
   /// The binding for a tag, falling back to the untagged one when allowed.

@@ -80,7 +80,8 @@ extension Container {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
     try resolve(
-      T.self, tag: BindingTag(tag), matching: matching, arguments: repeat each arguments, parent: nil)
+      T.self, tag: BindingTag(tag), matching: matching, arguments: repeat each arguments,
+      parent: nil)
   }
 
   /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.

@@ -19,8 +19,8 @@
 /// blocks unrelated resolves.
 public final class Container: Sendable {
   let table: BindingTable
-  /// The bindings that won, sorted by key.
-  let ordered: [AnyBinding]
+  /// The bindings that won, in registration order.
+  let all: [AnyBinding]
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
   let maximumDepth: Int
@@ -33,7 +33,7 @@ public final class Container: Sendable {
   public let warnings: [Diagnostic]
 
   init(bindings: [AnyBinding], maximumDepth: Int, warnings: [Diagnostic]) {
-    ordered = bindings.sorted { $0.key.sortKey < $1.key.sortKey }
+    all = bindings
     table = BindingTable(bindings)
     var groups: [CacheGroup: CacheGroupState] = [:]
     for binding in bindings where binding.lifetime.kind == .cached {
@@ -43,7 +43,7 @@ public final class Container: Sendable {
     cacheGroups = groups
     self.maximumDepth = maximumDepth
     self.warnings = warnings
-    for binding in ordered { binding.link(in: self) }
+    for binding in bindings { binding.link(in: self) }
   }
 
   /// Every binding in the container, sorted by type name, tag and arguments.
@@ -53,7 +53,12 @@ public final class Container: Sendable {
   ///   print(binding.key, binding.location)
   /// }
   /// ```
-  public var bindings: [BindingInfo] { ordered.map(\.info) }
+  public var bindings: [BindingInfo] { sortedBindings.map(\.info) }
+
+  /// The bindings sorted by key, computed when asked (never on the build path).
+  var sortedBindings: [AnyBinding] {
+    all.map { ($0.key.sortKey, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+  }
 
   func cacheGroupState(for group: CacheGroup) -> CacheGroupState {
     // Created in init for every group a cached binding names.

@@ -85,7 +85,9 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   public var debugDescription: String {
     var lines = [description]
     lines += locations.map { "    at \($0)" }
-    if let underlyingError { lines.append("    underlying error: \(String(reflecting: underlyingError))") }
+    if let underlyingError {
+      lines.append("    underlying error: \(String(reflecting: underlyingError))")
+    }
     lines += fixes.map { "    fix: \($0)" }
     return lines.joined(separator: "\n")
   }
@@ -121,7 +123,8 @@ public struct BuildError: Error, Sendable, CustomStringConvertible, CustomDebugS
   public var description: String {
     let errors = errors
     let first = errors.first.map { " First: \($0.message)" } ?? ""
-    return "Container build failed with \(errors.count) error\(errors.count == 1 ? "" : "s").\(first)"
+    return
+      "Container build failed with \(errors.count) error\(errors.count == 1 ? "" : "s").\(first)"
   }
 
   public var debugDescription: String {

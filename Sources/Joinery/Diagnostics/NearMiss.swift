@@ -76,7 +76,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     }
     let wanted = SimilarName(requested.type)
     var similar: [NearMiss] = []
-    for binding in container.bindings where binding.key.type != requested.type {
+    for binding in container.all.lazy.map(\.info) where binding.key.type != requested.type {
       if wanted.isSimilar(to: SimilarName(binding.key.type)) {
         similar.append(
           NearMiss(
@@ -85,7 +85,9 @@ public struct NearMiss: Sendable, CustomStringConvertible {
       }
     }
     similar.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
-    return misses.sorted { $0.binding.key.sortKey < $1.binding.key.sortKey } + similar.prefix(5)
+    misses.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
+    return Array(misses.filter { $0.kind == .otherArguments }.prefix(8))
+      + misses.filter { $0.kind == .otherTag }.prefix(8) + similar.prefix(8)
   }
 }
 
@@ -111,7 +113,9 @@ private struct SimilarName {
     if short == other.short { return qualified != other.qualified }
     let (a, b) = (folded, other.folded)
     if a == b { return true }
-    if min(a.count, b.count) >= 4, a.hasPrefix(b) || b.hasPrefix(a) || a.contains(b) || b.contains(a) {
+    if min(a.count, b.count) >= 4,
+      a.hasPrefix(b) || b.hasPrefix(a) || a.contains(b) || b.contains(a)
+    {
       return true
     }
     if let suffix = lastWord(of: short), suffix.count >= 4, suffix == lastWord(of: other.short) {

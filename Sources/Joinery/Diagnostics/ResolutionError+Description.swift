@@ -75,7 +75,8 @@ extension ResolutionError {
       }
       for miss in misses where miss.kind == .otherArguments {
         let arguments = miss.binding.key.argumentTypes.map(TypeName.arguments) ?? "()"
-        fixes.append("Or pass its runtime arguments \(arguments): resolve(\(name).self, arguments: …).")
+        fixes.append(
+          "Or pass its runtime arguments \(arguments): resolve(\(name).self, arguments: …).")
       }
       for miss in misses where miss.kind == .similarType {
         fixes.append(
@@ -84,7 +85,8 @@ extension ResolutionError {
             + "\(miss.binding.key.typeName).self).")
       }
       if path.count > 1 {
-        fixes.append("Or change \(path[path.count - 2].requested.typeName)'s factory not to need \(name).")
+        fixes.append(
+          "Or change \(path[path.count - 2].requested.typeName)'s factory not to need \(name).")
       }
       return fixes
     case .argumentMismatch:

@@ -127,7 +127,8 @@ extension ResolutionError {
       detail: "Its lifetime is \(binding.info.lifetime).", container: container)
   }
 
-  private static func requestedKey(_ binding: AnyBinding, _ fallbackTag: BindingTag?) -> BindingKey {
+  private static func requestedKey(_ binding: AnyBinding, _ fallbackTag: BindingTag?) -> BindingKey
+  {
     let key = binding.info.key
     guard let fallbackTag else { return key }
     return BindingKey(key.type, tag: fallbackTag, argumentTypes: key.argumentTypes)

@@ -16,7 +16,9 @@
 ///
 /// Building the report costs nothing until you read it: a failed resolve does no work
 /// proportional to the number of bindings.
-public struct ResolutionError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct ResolutionError: Error, Sendable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// What kind of failure happened. A struct with static members, so new codes can be added
   /// without breaking a `switch`.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -90,9 +92,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, CustomD
   }
 
   /// Bindings close to what was requested: the same type under another tag or with runtime
-  /// arguments, or a type with a similar name. Computed when you read it.
+  /// arguments, or a type with a similar name; at most eight of each kind. Computed when you
+  /// read it, for missing bindings and argument mismatches.
   public var nearMisses: [NearMiss] {
-    guard let container = storage.container else { return [] }
+    guard code == .missingBinding || code == .argumentMismatch,
+      let container = storage.container
+    else { return [] }
     return NearMiss.find(for: requested, in: container)
   }
 

@@ -34,7 +34,8 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
 
   public static func == (lhs: BindingKey, rhs: BindingKey) -> Bool {
     ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.tag == rhs.tag
-      && lhs.argumentTypes.map(ObjectIdentifier.init) == rhs.argumentTypes.map(ObjectIdentifier.init)
+      && lhs.argumentTypes.map(ObjectIdentifier.init)
+        == rhs.argumentTypes.map(ObjectIdentifier.init)
   }
 
   public func hash(into hasher: inout Hasher) {

@@ -20,11 +20,6 @@ public struct Resolver: ~Copyable {
   unowned(unsafe) let container: Container
   let frame: UnsafePointer<Frame>
 
-  init(container: Container, frame: UnsafePointer<Frame>) {
-    self.container = container
-    self.frame = frame
-  }
-
   /// Returns the instance bound to `type`.
   ///
   /// ```swift
@@ -95,7 +90,8 @@ public struct Resolver: ~Copyable {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
     try container.resolve(
-      T.self, tag: BindingTag(tag), matching: matching, arguments: repeat each arguments, parent: frame)
+      T.self, tag: BindingTag(tag), matching: matching, arguments: repeat each arguments,
+      parent: frame)
   }
 
   /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.

@@ -153,7 +153,9 @@ struct BindingFormsTests {
       try container.resolve(Download.self, arguments: 3, "https://a")
     }
     #expect(error.code == .argumentMismatch)
-    #expect(error.description.hasPrefix("Download takes (String, Int), but the resolve passed (Int, String)."))
+    #expect(
+      error.description.hasPrefix(
+        "Download takes (String, Int), but the resolve passed (Int, String)."))
     let none = try #require(throws: ResolutionError.self) { try container.resolve(Download.self) }
     #expect(none.code == .argumentMismatch)
     #expect(none.description.hasPrefix("Download takes (String, Int), but the resolve passed ()."))

@@ -107,7 +107,8 @@ struct OverrideTests {
       var builder = ContainerBuilder()
       for index in permutation { builder.add(registers[index]) }
       let container = try builder.buildOrRecord()
-      let text = try "\(container.resolve(String.self)) \(container.resolve(Int.self)) "
+      let text =
+        try "\(container.resolve(String.self)) \(container.resolve(Int.self)) "
         + "\(container.resolve(Bool.self, tag: "flag")) \(container.bindings.map(\.description))"
       outcomes.insert(text)
     }

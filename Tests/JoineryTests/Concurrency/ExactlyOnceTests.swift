@@ -41,11 +41,14 @@ struct ExactlyOnceTests {
 
   private static func expectOne(_ round: Int, _ ids: [ObjectIdentifier], _ cold: Cold) {
     if Set(ids).count != 1 || cold.tracker.madeCount != 1 {
-      Issue.record("round \(round): \(Set(ids).count) instances, factory ran \(cold.tracker.madeCount) times")
+      Issue.record(
+        "round \(round): \(Set(ids).count) instances, factory ran \(cold.tracker.madeCount) times")
     }
   }
 
-  @Test("8 threads released together on a cold container get one instance", arguments: [Lifetime.persistent, .cached, .transient])
+  @Test(
+    "8 threads released together on a cold container get one instance",
+    arguments: [Lifetime.persistent, .cached, .transient])
   func directRequests(lifetime: Lifetime) async {
     await Stress.run(
       prepare: { _ in try Self.cold(lifetime) },

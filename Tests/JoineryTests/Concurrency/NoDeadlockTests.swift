@@ -104,13 +104,17 @@ struct NoDeadlockTests {
       }
     ).buildOrRecord()
     box.container = container
-    let codes = Mutex<[ResolutionError.Code?]>([])
+    let codes = Locked<[ResolutionError.Code?]>([])
     let done = Atomic<Int>(0)
     for index in 0..<2 {
       Thread {
         let code: ResolutionError.Code?
         do throws(ResolutionError) {
-          if index == 0 { _ = try container.resolve(Ping.self) } else { _ = try container.resolve(Pong.self) }
+          if index == 0 {
+            _ = try container.resolve(Ping.self)
+          } else {
+            _ = try container.resolve(Pong.self)
+          }
           code = nil
         } catch {
           code = error.code

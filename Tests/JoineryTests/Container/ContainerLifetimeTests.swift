@@ -12,7 +12,9 @@ struct ContainerLifetimeTests {
         Bindings { registrar in
           registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(tracker) }
           registrar.bind(Tracked.self, lifetime: .cached) { _ in Tracked(tracker) }
-          registrar.bind(ServiceB.self, lifetime: .graph) { resolver in ServiceB(c: try resolver.resolve()) }
+          registrar.bind(ServiceB.self, lifetime: .graph) { resolver in
+            ServiceB(c: try resolver.resolve())
+          }
         }
       ).buildOrRecord()
       weakContainer = container

@@ -29,7 +29,8 @@ struct ResolutionErrorTests {
     let error = try #require(throws: ResolutionError.self) { try container.resolve(App.self) }
     #expect(error.code == .missingBinding)
     #expect(error.requested == BindingKey((any HTTPClient).self))
-    #expect(error.description == "No binding for HTTPClient. [path: App → FeedService → HTTPClient]")
+    #expect(
+      error.description == "No binding for HTTPClient. [path: App → FeedService → HTTPClient]")
     let expected = """
       ResolutionError.missingBinding: No binding for HTTPClient.
       Resolution path: App → FeedService → HTTPClient

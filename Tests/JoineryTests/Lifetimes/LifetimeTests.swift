@@ -11,7 +11,8 @@ private func container(
   try ContainerBuilder(
     Bindings { registrar in
       if protocolTyped {
-        registrar.bind((any Service).self, tag: tag, lifetime: lifetime) { _ in ServiceImpl(tracker) }
+        registrar.bind((any Service).self, tag: tag, lifetime: lifetime) { _ in ServiceImpl(tracker)
+        }
       } else {
         registrar.bind(ServiceImpl.self, tag: tag, lifetime: lifetime) { _ in ServiceImpl(tracker) }
       }
@@ -19,7 +20,8 @@ private func container(
   ).buildOrRecord()
 }
 
-private func resolve(_ container: Container, protocolTyped: Bool, tag: String?) throws -> AnyObject {
+private func resolve(_ container: Container, protocolTyped: Bool, tag: String?) throws -> AnyObject
+{
   switch (protocolTyped, tag) {
   case (true, nil): try container.resolve((any Service).self)
   case (true, let tag?): try container.resolve((any Service).self, tag: tag)
@@ -38,7 +40,8 @@ struct LifetimeTests {
   func sharing(lifetime: Lifetime, protocolTyped: Bool) throws {
     for tag in [nil, "t"] as [String?] {
       let tracker = LifetimeTracker()
-      let container = try container(lifetime, protocolTyped: protocolTyped, tag: tag, tracker: tracker)
+      let container = try container(
+        lifetime, protocolTyped: protocolTyped, tag: tag, tracker: tracker)
       let first = try resolve(container, protocolTyped: protocolTyped, tag: tag)
       let second = try resolve(container, protocolTyped: protocolTyped, tag: tag)
       let shared = [Lifetime.persistent, .transient, .cached].contains(lifetime)
@@ -47,11 +50,14 @@ struct LifetimeTests {
     }
   }
 
-  @Test("A transient instance is rebuilt after its last outside reference goes", arguments: [false, true])
+  @Test(
+    "A transient instance is rebuilt after its last outside reference goes",
+    arguments: [false, true])
   func transientRebuilds(protocolTyped: Bool) throws {
     for tag in [nil, "t"] as [String?] {
       let tracker = LifetimeTracker()
-      let container = try container(.transient, protocolTyped: protocolTyped, tag: tag, tracker: tracker)
+      let container = try container(
+        .transient, protocolTyped: protocolTyped, tag: tag, tracker: tracker)
       var held: AnyObject? = try resolve(container, protocolTyped: protocolTyped, tag: tag)
       let firstID = ObjectIdentifier(try #require(held))
       #expect(tracker.aliveCount == 1)
@@ -96,7 +102,9 @@ struct LifetimeTests {
       try container.resolve((any Greeting).self)
     }
     #expect(error.code == .transientValueType)
-    #expect(error.debugDescription.contains("The factory returned a ValueGreeting, which is a value type."))
+    #expect(
+      error.debugDescription.contains(
+        "The factory returned a ValueGreeting, which is a value type."))
   }
 
   @Test("The graph lifetime shares one instance inside a resolve and makes a new one next time")
@@ -156,7 +164,9 @@ struct CachedLifetimeTests {
       Bindings { registrar in
         registrar.bind(Tracked.self, lifetime: .cached(in: .session)) { _ in Tracked(tracker) }
         registrar.bind(Tracked.self, tag: "default", lifetime: .cached) { _ in Tracked(tracker) }
-        registrar.bind(Tracked.self, tag: "persistent", lifetime: .persistent) { _ in Tracked(tracker) }
+        registrar.bind(Tracked.self, tag: "persistent", lifetime: .persistent) { _ in
+          Tracked(tracker)
+        }
       }
     ).buildOrRecord()
   }

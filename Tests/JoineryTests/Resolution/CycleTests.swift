@@ -7,7 +7,9 @@ private final class NodeC: Sendable { init(_ a: NodeA) {} }
 
 @Suite("Cycles and depth")
 struct CycleTests {
-  @Test("A → B → C → A throws with the whole cycle", arguments: [Lifetime.ephemeral, .persistent, .cached, .transient, .graph])
+  @Test(
+    "A → B → C → A throws with the whole cycle",
+    arguments: [Lifetime.ephemeral, .persistent, .cached, .transient, .graph])
   func cycleReported(lifetime: Lifetime) throws {
     let container = try ContainerBuilder(
       Bindings { registrar in
@@ -83,7 +85,9 @@ struct CycleTests {
     #expect(error??.code == .depthLimitExceeded)
     #expect(error??.debugDescription.contains("stack is nearly exhausted") == true)
     let shallow = try ContainerBuilder(Chain(depth: 100)).buildOrRecord()
-    let value = await Stress.onThread(stackSize: 512 << 10) { try? shallow.resolve(Int.self, tag: 0) }
+    let value = await Stress.onThread(stackSize: 512 << 10) {
+      try? shallow.resolve(Int.self, tag: 0)
+    }
     #expect(value == 100)
   }
 
@@ -92,7 +96,9 @@ struct CycleTests {
     var builder = ContainerBuilder(Chain(depth: 10_000))
     builder.maximumResolutionDepth = 20_000
     let container = try builder.buildOrRecord()
-    let value = await Stress.onThread(stackSize: 256 << 20) { try? container.resolve(Int.self, tag: 0) }
+    let value = await Stress.onThread(stackSize: 256 << 20) {
+      try? container.resolve(Int.self, tag: 0)
+    }
     #expect(value == 10_000)
   }
 }

@@ -10,7 +10,9 @@ struct TagTests {
       Bindings { registrar in
         registrar.bind(Tracked.self, lifetime: .persistent) { _ in Tracked(tracker) }
         if tagged {
-          registrar.bind(Tracked.self, tag: Channel.audit, lifetime: .persistent) { _ in Tracked(tracker) }
+          registrar.bind(Tracked.self, tag: Channel.audit, lifetime: .persistent) { _ in
+            Tracked(tracker)
+          }
         }
       }
     ).buildOrRecord()
@@ -34,7 +36,9 @@ struct TagTests {
       Bindings { registrar in
         registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(tracker) }
         registrar.bind(ServiceB.self, tag: "a") { resolver in ServiceB(c: try resolver.resolve()) }
-        registrar.bind(ServiceB.self, tag: "b") { resolver in ServiceB(c: try resolver.resolve(tag: "b")) }
+        registrar.bind(ServiceB.self, tag: "b") { resolver in
+          ServiceB(c: try resolver.resolve(tag: "b"))
+        }
       }
     ).buildOrRecord()
     let a = try container.resolve(ServiceB.self, tag: "a")

@@ -1,0 +1,113 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#elseif os(Windows)
+  import WinSDK
+#endif
+
+#if canImport(Darwin)
+  typealias PlatformLock = os_unfair_lock
+#elseif os(Windows)
+  typealias PlatformLock = SRWLOCK
+#else
+  typealias PlatformLock = pthread_mutex_t
+#endif
+
+/// A non-recursive mutual-exclusion lock whose primitive lives at a stable address (the tail of a
+/// `ManagedBuffer`).
+///
+/// Built on the platform primitive (`os_unfair_lock`, `pthread_mutex_t`, `SRWLOCK`) rather than
+/// `Synchronization.Mutex` because ThreadSanitizer understands these: on Linux it cannot see the
+/// futex inside `Mutex`, and would report every access the lock protects as a race.
+final class Lock: ManagedBuffer<Void, PlatformLock> {
+  /// Creates an unlocked lock.
+  static func make() -> Lock {
+    let buffer = Lock.create(minimumCapacity: 1) { _ in }
+    let lock = unsafeDowncast(buffer, to: Lock.self)
+    lock.withUnsafeMutablePointerToElements { primitive in
+      #if canImport(Darwin)
+        primitive.initialize(to: os_unfair_lock())
+      #elseif os(Windows)
+        InitializeSRWLock(primitive)
+      #else
+        primitive.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(primitive, nil)
+        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+      #endif
+    }
+    return lock
+  }
+
+  deinit {
+    withUnsafeMutablePointerToElements { primitive in
+      #if !canImport(Darwin) && !os(Windows)
+        _ = pthread_mutex_destroy(primitive)
+      #endif
+      _ = primitive.deinitialize(count: 1)
+    }
+  }
+
+  @inline(__always)
+  func lock() {
+    withUnsafeMutablePointerToElements { primitive in
+      #if canImport(Darwin)
+        os_unfair_lock_lock(primitive)
+      #elseif os(Windows)
+        AcquireSRWLockExclusive(primitive)
+      #else
+        _ = pthread_mutex_lock(primitive)
+      #endif
+    }
+  }
+
+  @inline(__always)
+  func tryLock() -> Bool {
+    withUnsafeMutablePointerToElements { primitive in
+      #if canImport(Darwin)
+        return os_unfair_lock_trylock(primitive)
+      #elseif os(Windows)
+        return TryAcquireSRWLockExclusive(primitive) != 0
+      #else
+        return pthread_mutex_trylock(primitive) == 0
+      #endif
+    }
+  }
+
+  @inline(__always)
+  func unlock() {
+    withUnsafeMutablePointerToElements { primitive in
+      #if canImport(Darwin)
+        os_unfair_lock_unlock(primitive)
+      #elseif os(Windows)
+        ReleaseSRWLockExclusive(primitive)
+      #else
+        _ = pthread_mutex_unlock(primitive)
+      #endif
+    }
+  }
+
+  /// Runs `body` holding the lock.
+  @inline(__always)
+  func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+}
+
+/// A value protected by a ``Lock``: the state lives inside, reachable only while locked.
+final class Protected<State>: @unchecked Sendable {
+  private let lock = Lock.make()
+  private var state: State
+
+  init(_ state: State) { self.state = state }
+
+  func withLock<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+    try lock.withLock { () throws(E) -> R in try body(&state) }
+  }
+}
