@@ -39,11 +39,12 @@ struct ExactlyOnceTests {
     return Cold(container: container, tracker: tracker)
   }
 
-  private static func expectOne(_ round: Int, _ ids: [ObjectIdentifier], _ cold: Cold) {
-    if Set(ids).count != 1 || cold.tracker.madeCount != 1 {
-      Issue.record(
-        "round \(round): \(Set(ids).count) instances, factory ran \(cold.tracker.madeCount) times")
-    }
+  private static func oneInstance(
+    _ round: Int, _ ids: [ObjectIdentifier], _ cold: Cold
+  ) -> String? {
+    guard Set(ids).count != 1 || cold.tracker.madeCount != 1 else { return nil }
+    return
+      "round \(round): \(Set(ids).count) instances, factory ran \(cold.tracker.madeCount) times"
   }
 
   @Test(
@@ -56,12 +57,11 @@ struct ExactlyOnceTests {
         let instance = try cold.container.resolve(Slow.self)
         return (ObjectIdentifier(instance), instance)
       },
-      check: { round, results in
-        _ = results.map(\.1)  // keep the transient instances alive until checked
-        // Checked on the first thread, after all 8 finished; `cold` is captured via results.
-        if Set(results.map(\.0)).count != 1 {
-          Issue.record("round \(round): \(Set(results.map(\.0)).count) instances")
-        }
+      check: { round, cold, results in
+        // The results hold the instances, so a transient one stays alive until checked.
+        results.count == 8
+          ? Self.oneInstance(round, results.map(\.0), cold)
+          : "round \(round): \(results.count) results"
       })
   }
 
@@ -78,9 +78,9 @@ struct ExactlyOnceTests {
         }
         return ObjectIdentifier(try cold.container.resolve(Slow.self))
       },
-      check: { round, ids in
+      check: { round, cold, ids in
         total.add(1, ordering: .relaxed)
-        if Set(ids).count != 1 { Issue.record("round \(round): \(Set(ids).count) instances") }
+        return Self.oneInstance(round, ids, cold)
       })
     #expect(total.load(ordering: .relaxed) == Stress.rounds)
   }
@@ -106,10 +106,35 @@ struct ExactlyOnceTests {
       work: { (container: Container, _: Int) in
         ObjectIdentifier(try container.resolve(ServiceA.self).c)
       },
-      check: { round, ids in
-        if Set(ids).count != 1 || ids.count != 16 {
-          Issue.record("round \(round): \(ids.count) results, \(Set(ids).count) instances")
-        }
+      check: { round, _, ids in
+        Set(ids).count == 1 && ids.count == 16
+          ? nil : "round \(round): \(ids.count) results, \(Set(ids).count) instances"
       })
+  }
+
+  @Test(
+    "8 tasks released together on a cold container get one instance",
+    arguments: [Lifetime.persistent, .cached])
+  func tasks(lifetime: Lifetime) async throws {
+    for round in 0..<max(Stress.rounds / 4, 100) {
+      let cold = try Self.cold(lifetime)
+      let barrier = TaskBarrier(parties: 8)
+      let ids = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+        for index in 0..<8 {
+          group.addTask {
+            await barrier.arriveAndWait()
+            let instance =
+              index.isMultiple(of: 2)
+              ? try cold.container.resolve(Slow.self)
+              : try cold.container.resolve(Slow.self, tag: "fallback")
+            return ObjectIdentifier(instance)
+          }
+        }
+        return try await group.reduce(into: [ObjectIdentifier]()) { $0.append($1) }
+      }
+      if let failure = Self.oneInstance(round, ids, cold) {
+        Issue.record(Comment(rawValue: failure))
+      }
+    }
   }
 }

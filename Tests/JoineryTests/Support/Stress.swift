@@ -29,12 +29,13 @@ enum Stress {
 
   /// Runs `rounds` rounds on `threads` real threads. Each round, one thread calls `prepare`,
   /// then all threads are released together to call `work`, and `check` sees every result of
-  /// the round. Fails the test, instead of hanging, if it takes longer than `timeout`.
+  /// the round and returns a failure message, if any. Failures are recorded on the test's own
+  /// task at the end. Fails the test, instead of hanging, if it takes longer than `timeout`.
   static func run<State: Sendable, Result: Sendable>(
     threads: Int = 8, rounds: Int = Stress.rounds, timeout: Duration = .seconds(120),
     prepare: @escaping @Sendable (Int) throws -> State,
     work: @escaping @Sendable (State, Int) throws -> Result,
-    check: @escaping @Sendable (Int, [Result]) -> Void,
+    check: @escaping @Sendable (Int, State, [Result]) -> String?,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async {
     let barrier = SpinBarrier(parties: threads)
@@ -68,7 +69,9 @@ enum Stress {
               defer { results.removeAll(keepingCapacity: true) }
               return (0..<threads).compactMap { results[$0] }
             }
-            check(round, all)
+            if let current = state.withLock({ $0 }), let failure = check(round, current, all) {
+              failures.withLock { $0.append(failure) }
+            }
             state.withLock { $0 = nil }
           }
           barrier.wait()
@@ -88,8 +91,12 @@ enum Stress {
       }
       try? await Task.sleep(for: .milliseconds(2))
     }
-    for failure in failures.withLock({ $0 }).prefix(5) {
+    let all = failures.withLock { $0 }
+    for failure in all.prefix(5) {
       Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+    }
+    if all.count > 5 {
+      Issue.record("…and \(all.count - 5) more failed rounds", sourceLocation: sourceLocation)
     }
   }
 
@@ -134,5 +141,24 @@ final class Locked<Value>: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)
+  }
+}
+
+/// Releases a fixed number of tasks together once all of them have arrived.
+actor TaskBarrier {
+  private let parties: Int
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(parties: Int) { self.parties = parties }
+
+  func arriveAndWait() async {
+    await withCheckedContinuation { continuation in
+      waiting.append(continuation)
+      if waiting.count == parties {
+        let released = waiting
+        waiting.removeAll()
+        for waiter in released { waiter.resume() }
+      }
+    }
   }
 }
