@@ -43,7 +43,7 @@ class AnyBinding: @unchecked Sendable {
 
   /// Resolves as `Any`, for eager creation and checks that do not know the type.
   func resolveAny(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> Any {
     preconditionFailure("\(Self.self) must override resolveAny")
   }
@@ -57,13 +57,13 @@ class AnyBinding: @unchecked Sendable {
 class Binding<T>: AnyBinding, @unchecked Sendable {
   /// Produces the instance for a request, according to the lifetime.
   func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     preconditionFailure("\(Self.self) must override resolve")
   }
 
   override final func resolveAny(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> Any {
     try resolve(in: container, parent: parent, fallbackTag: fallbackTag)
   }
@@ -77,7 +77,7 @@ extension AnyBinding {
   @inline(__always)
   func run<T>(
     _ factory: Factory<T>, in container: Container, parent: UnsafePointer<Frame>?,
-    fallbackTag: BindingTag?
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
       frame throws(ResolutionError) in

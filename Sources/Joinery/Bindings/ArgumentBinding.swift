@@ -17,7 +17,7 @@ final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
 
   func resolve(
     arguments: repeat each Argument, in container: Container, parent: UnsafePointer<Frame>?,
-    fallbackTag: BindingTag?
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
       frame throws(ResolutionError) in

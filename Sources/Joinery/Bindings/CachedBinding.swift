@@ -30,7 +30,7 @@ final class CachedBinding<T>: Binding<T>, CacheMember, @unchecked Sendable {
   }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)

@@ -12,7 +12,7 @@ struct CreationGate: ~Copyable {
   /// Runs `body` holding the gate; waits for another thread that holds it, unless that wait
   /// would never end.
   func withLock<R>(
-    for binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
+    for binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     in container: Container, _ body: () throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let me = ThreadIdentity.current
@@ -49,7 +49,8 @@ final class WaitRegistry: Sendable {
   private let waits = Protected<[UInt: AnyBinding]>([:])
 
   func beginWaiting(
-    thread: UInt, for binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
+    thread: UInt, for binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: UnsafePointer<Frame>?,
     in container: Container
   ) throws(ResolutionError) {
     let ring: [BindingKey]? = waits.withLock { waits in

@@ -35,7 +35,7 @@ final class ForwardingBinding<T>: Binding<T>, @unchecked Sendable {
   }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     if isReady.load(ordering: .acquiring) { return converted.unsafelyUnwrapped }
     let made = try target.resolveAny(in: container, parent: parent, fallbackTag: nil)

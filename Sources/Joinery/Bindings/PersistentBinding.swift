@@ -23,7 +23,7 @@ final class PersistentBinding<T>: Binding<T>, @unchecked Sendable {
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     if isReady.load(ordering: .acquiring) { return instance.unsafelyUnwrapped }
     return try create(in: container, parent: parent, fallbackTag: fallbackTag)
@@ -36,7 +36,7 @@ final class PersistentBinding<T>: Binding<T>, @unchecked Sendable {
 
   @inline(never)
   private func create(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
@@ -69,7 +69,7 @@ final class EphemeralBinding<T>: Binding<T>, @unchecked Sendable {
   }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try run(factory, in: container, parent: parent, fallbackTag: fallbackTag)
   }
@@ -91,7 +91,7 @@ final class GraphBinding<T>: Binding<T>, @unchecked Sendable {
   }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     if let parent, let scope = parent.pointee.root.pointee.graph,
       let existing = scope.instance(for: self)

@@ -31,7 +31,7 @@ final class TransientBinding<T>: Binding<T>, @unchecked Sendable {
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: BindingTag?
+    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)

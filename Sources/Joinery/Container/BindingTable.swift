@@ -57,7 +57,7 @@ struct BindingTable: Sendable {
       return entry.withArguments.first { $0.key == key }
     }
     guard let tag = key.tag else { return entry.untagged }
-    return entry.tagged[tag]
+    return entry.tagged.first { $0.key.tag == tag }
   }
 }
 
@@ -69,54 +69,79 @@ extension ObjectIdentifier {
 /// Every binding of one type.
 final class TypeEntry: Sendable {
   let untagged: AnyBinding?
-  let tagged: [BindingTag: AnyBinding]
-  /// Bindings that take runtime arguments, any tag, in key order.
-  let withArguments: [AnyBinding]
+  /// Tagged bindings, in registration order.
+  let tagged: ContiguousArray<AnyBinding>
+  /// For types with many tags: tag hash → indices into `tagged`.
+  let taggedByHash: [Int: [Int]]?
+  /// Bindings that take runtime arguments, any tag, in registration order.
+  let withArguments: ContiguousArray<AnyBinding>
+
+  /// Up to this many tags are compared one by one, without hashing the requested tag.
+  static let linearTagLimit = 8
 
   init(_ bindings: [AnyBinding]) {
     var untagged: AnyBinding?
-    var tagged: [BindingTag: AnyBinding] = [:]
-    var withArguments: [AnyBinding] = []
+    var tagged: ContiguousArray<AnyBinding> = []
+    var withArguments: ContiguousArray<AnyBinding> = []
     for binding in bindings {
       if binding.key.argumentTypes != nil {
         withArguments.append(binding)
-      } else if let tag = binding.key.tag {
-        tagged[tag] = binding
+      } else if binding.key.tag != nil {
+        tagged.append(binding)
       } else {
         untagged = binding
       }
     }
     self.untagged = untagged
     self.tagged = tagged
-    self.withArguments =
-      withArguments.count < 2
-      ? withArguments : withArguments.sorted { $0.key.sortKey < $1.key.sortKey }
+    self.withArguments = withArguments
+    if tagged.count > Self.linearTagLimit {
+      var index: [Int: [Int]] = [:]
+      for (position, binding) in tagged.enumerated() {
+        index[binding.key.tag.unsafelyUnwrapped.box.hash, default: []].append(position)
+      }
+      taggedByHash = index
+    } else {
+      taggedByHash = nil
+    }
   }
 
-  /// The binding for a tag, falling back to the untagged one when allowed.
+  /// The binding tagged exactly `tag`.
   @inline(__always)
-  func binding(tag: BindingTag, allowsFallback: Bool) -> (binding: AnyBinding, fellBack: Bool)? {
-    if let binding = tagged[tag] { return (binding, false) }
-    if allowsFallback, let untagged { return (untagged, true) }
+  func binding<Tag: Hashable & Sendable>(tag: Tag) -> AnyBinding? {
+    if let taggedByHash {
+      let hash = tagHash(tag)
+      for position in taggedByHash[hash] ?? []
+      where tagged[position].key.tag.unsafelyUnwrapped.matches(tag, hash: hash) {
+        return tagged[position]
+      }
+      return nil
+    }
+    for binding in tagged where binding.key.tag.unsafelyUnwrapped.matches(tag) {
+      return binding
+    }
     return nil
   }
 
   /// The argument binding for a tag and argument tuple type, falling back to the untagged one.
-  func argumentBinding(
-    tag: BindingTag?, signature: ObjectIdentifier, allowsFallback: Bool
+  func argumentBinding<Tag: Hashable & Sendable>(
+    tag: Tag?, signature: ObjectIdentifier, allowsFallback: Bool
   ) -> (binding: AnyBinding, fellBack: Bool)? {
-    func matches(_ binding: AnyBinding, _ tag: BindingTag?) -> Bool {
-      binding.key.tag == tag && binding.key.argumentTypes.map(ObjectIdentifier.init) == signature
+    var untagged: AnyBinding?
+    for binding in withArguments
+    where ObjectIdentifier(binding.key.argumentTypes.unsafelyUnwrapped) == signature {
+      switch (binding.key.tag, tag) {
+      case (nil, nil): return (binding, false)
+      case (nil, _?): untagged = binding
+      case (let bound?, let requested?) where bound.matches(requested): return (binding, false)
+      default: continue
+      }
     }
-    if let found = withArguments.first(where: { matches($0, tag) }) { return (found, false) }
-    if tag != nil, allowsFallback, let found = withArguments.first(where: { matches($0, nil) }) {
-      return (found, true)
-    }
+    if allowsFallback, let untagged { return (untagged, true) }
     return nil
   }
 
   var allBindings: [AnyBinding] {
-    (untagged.map { [$0] } ?? []) + tagged.values.sorted { $0.key.sortKey < $1.key.sortKey }
-      + withArguments
+    (untagged.map { [$0] } ?? []) + tagged + withArguments
   }
 }

@@ -35,7 +35,7 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
-    try resolve(T.self, tag: BindingTag(tag), matching: matching, parent: nil)
+    try resolve(T.self, tag: tag, matching: matching, parent: nil)
   }
 
   /// Returns a new instance from a binding that takes runtime arguments.
@@ -59,7 +59,8 @@ extension Container {
     _ type: T.Type = T.self, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
     try resolve(
-      T.self, tag: nil, matching: .allowingFallback, arguments: repeat each arguments, parent: nil)
+      T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+      arguments: repeat each arguments, parent: nil)
   }
 
   /// Returns a new instance from a tagged binding that takes runtime arguments.
@@ -80,7 +81,7 @@ extension Container {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
     try resolve(
-      T.self, tag: BindingTag(tag), matching: matching, arguments: repeat each arguments,
+      T.self, tag: tag, matching: matching, arguments: repeat each arguments,
       parent: nil)
   }
 
@@ -96,7 +97,7 @@ extension Container {
   /// - Returns: The instance, or `nil`.
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
-    try resolveIfBound(T.self, tag: nil, matching: .allowingFallback, parent: nil)
+    try resolveIfBound(T.self, parent: nil)
   }
 
   /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`
@@ -116,6 +117,6 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T? {
-    try resolveIfBound(T.self, tag: BindingTag(tag), matching: matching, parent: nil)
+    try resolveIfBound(T.self, tag: tag, matching: matching, parent: nil)
   }
 }

@@ -28,7 +28,7 @@ extension ResolutionError {
   }
 
   static func cycle(
-    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
     in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -38,7 +38,7 @@ extension ResolutionError {
   }
 
   static func reentrantCreation(
-    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -53,7 +53,7 @@ extension ResolutionError {
   }
 
   static func crossThreadCycle(
-    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     waitingChain: [BindingKey], in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -69,7 +69,7 @@ extension ResolutionError {
   }
 
   static func depthLimit(
-    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
     stackExhausted: Bool, in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -105,7 +105,7 @@ extension ResolutionError {
   }
 
   static func forwardingMismatch(
-    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     instanceType: Any.Type, in container: Container
   ) -> ResolutionError {
     let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
@@ -127,10 +127,11 @@ extension ResolutionError {
       detail: "Its lifetime is \(binding.info.lifetime).", container: container)
   }
 
-  private static func requestedKey(_ binding: AnyBinding, _ fallbackTag: BindingTag?) -> BindingKey
+  private static func requestedKey(_ binding: AnyBinding, _ fallbackTag: RequestedTag?)
+    -> BindingKey
   {
     let key = binding.info.key
     guard let fallbackTag else { return key }
-    return BindingKey(key.type, tag: fallbackTag, argumentTypes: key.argumentTypes)
+    return BindingKey(key.type, tag: fallbackTag.tag, argumentTypes: key.argumentTypes)
   }
 }

@@ -10,6 +10,11 @@ enum TypeShape: Equatable {
   /// A protocol existential: the instance decides, so the check happens at first creation.
   case existential
 
+  /// Whether `type` is an enum (not an optional), whose values describe themselves as a case name.
+  static func isEnum(_ type: Any.Type) -> Bool {
+    !(type is AnyObject.Type) && unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee == 0x201
+  }
+
   init(of type: Any.Type) {
     if type is AnyObject.Type {
       self = .reference

@@ -1,8 +1,7 @@
 /// A name that tells apart several bindings of the same type.
 ///
 /// Any `Hashable & Sendable` value can be a tag: a string, an enum case, a struct. APIs that take
-/// a tag accept the plain value and wrap it for you; use `BindingTag` directly when you want a typed
-/// constant.
+/// a tag accept the plain value; use `BindingTag` when you want named constants.
 ///
 /// ```swift
 /// enum Store: Hashable, Sendable { case memory, disk }
@@ -17,7 +16,7 @@
 /// Two tags are equal when they wrap values of the same type that compare equal, so the string
 /// `"disk"` and the enum case `Store.disk` are different tags.
 public struct BindingTag: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-  @usableFromInline let value: any Hashable & Sendable
+  let box: AnyTagBox
 
   /// Wraps a value as a tag; wrapping a `BindingTag` returns it unchanged.
   ///
@@ -26,12 +25,16 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   /// ```
   ///
   /// - Parameter value: Any hashable, sendable value.
-  public init(_ value: some Hashable & Sendable) {
-    if let tag = value as? BindingTag {
-      self = tag
+  public init<Value: Hashable & Sendable>(_ value: Value) {
+    if Value.self == BindingTag.self {
+      self = unsafeBitCast(value, to: BindingTag.self)
     } else {
-      self.value = value
+      box = TagBox(value)
     }
+  }
+
+  init(box: AnyTagBox) {
+    self.box = box
   }
 
   /// Creates a string tag from a literal.
@@ -42,40 +45,82 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   ///
   /// - Parameter value: The tag's text.
   public init(stringLiteral value: String) {
-    self.value = value
+    box = TagBox(value)
   }
 
   /// The wrapped value.
-  public var base: any Hashable & Sendable { value }
+  public var base: any Hashable & Sendable { box.base }
 
   public static func == (lhs: BindingTag, rhs: BindingTag) -> Bool {
-    lhs.value.isEqual(to: rhs.value)
+    lhs.box === rhs.box || (lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box))
   }
 
   public func hash(into hasher: inout Hasher) {
-    value.hash(into: &hasher)
+    hasher.combine(box.hash)
   }
 
-  /// The tag as written at a call site: strings quoted, other values as they describe themselves.
-  public var description: String {
-    if let text = value as? String {
-      return "\"\(text)\""
-    }
-    return "\(type(of: value) as Any.Type).\(value)".replacingPrefix(ofType: type(of: value))
+  /// The tag as written at a call site: strings quoted, enum cases as `.case`.
+  public var description: String { box.description }
+
+  /// Whether this tag wraps `value`, without hashing or allocating: the hot path of a lookup
+  /// among a few tags.
+  @inline(__always)
+  func matches<Value: Hashable>(_ value: Value) -> Bool {
+    if Value.self == BindingTag.self { return self == unsafeBitCast(value, to: BindingTag.self) }
+    return box.valueType == ObjectIdentifier(Value.self)
+      && unsafeDowncast(box, to: TagBox<Value>.self).value == value
+  }
+
+  /// Whether this tag wraps `value`, whose `tagHash` is `hash`.
+  @inline(__always)
+  func matches<Value: Hashable>(_ value: Value, hash: Int) -> Bool {
+    box.hash == hash && matches(value)
   }
 }
 
-extension Hashable {
-  fileprivate func isEqual(to other: any Hashable) -> Bool {
-    guard let other = other as? Self else { return false }
-    return self == other
-  }
+/// The hash a tagged lookup compares first; a `BindingTag` hashes as the value it wraps.
+@inline(__always)
+func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
+  if Value.self == BindingTag.self { return unsafeBitCast(value, to: BindingTag.self).box.hash }
+  return value.hashValue
 }
 
-extension String {
-  /// Shortens `Module.Type.case` descriptions of enum tags to `.case`.
-  fileprivate func replacingPrefix(ofType type: Any.Type) -> String {
-    let prefix = "\(type)."
-    return hasPrefix(prefix) ? "." + dropFirst(prefix.count) : self
+/// The type-erased storage of a tag: made once per binding, compared by value type and hash
+/// before the value itself.
+class AnyTagBox: @unchecked Sendable {
+  let valueType: ObjectIdentifier
+  let hash: Int
+
+  init(valueType: ObjectIdentifier, hash: Int) {
+    self.valueType = valueType
+    self.hash = hash
+  }
+
+  var base: any Hashable & Sendable { preconditionFailure("abstract") }
+  var description: String { preconditionFailure("abstract") }
+  func isEqual(to other: AnyTagBox) -> Bool { preconditionFailure("abstract") }
+}
+
+// Immutable: holds one value, `Sendable` by every API that makes a tag.
+final class TagBox<Value: Hashable>: AnyTagBox, @unchecked Sendable {
+  let value: Value
+
+  init(_ value: Value) {
+    self.value = value
+    super.init(valueType: ObjectIdentifier(Value.self), hash: value.hashValue)
+  }
+
+  // Tags are made only from `Hashable & Sendable` values.
+  override var base: any Hashable & Sendable {
+    unsafeBitCast(value as any Hashable, to: (any Hashable & Sendable).self)
+  }
+
+  override var description: String {
+    if let text = value as? String { return "\"\(text)\"" }
+    return TypeShape.isEnum(Value.self) ? ".\(value)" : "\(value)"
+  }
+
+  override func isEqual(to other: AnyTagBox) -> Bool {
+    other.valueType == valueType && unsafeDowncast(other, to: TagBox<Value>.self).value == value
   }
 }

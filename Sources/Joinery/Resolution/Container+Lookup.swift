@@ -12,38 +12,45 @@ extension Container {
   }
 
   @inline(__always)
-  func resolve<T>(
-    _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: UnsafePointer<Frame>?
+  func resolve<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
-    guard
-      let found = table.entry(for: ObjectIdentifier(T.self))?
-        .binding(tag: tag, allowsFallback: matching.allowsFallback)
+    guard let binding = try resolveIfBound(T.self, tag: tag, matching: matching, parent: parent)
     else {
       throw missing(
-        BindingKey(T.self, tag: tag), triedFallback: matching.allowsFallback, parent: parent)
+        BindingKey(T.self, tag: BindingTag(tag)), triedFallback: matching.allowsFallback,
+        parent: parent)
     }
-    return try unsafeDowncast(found.binding, to: Binding<T>.self)
-      .resolve(in: self, parent: parent, fallbackTag: found.fellBack ? tag : nil)
+    return binding
   }
 
+  @inline(__always)
   func resolveIfBound<T>(
-    _ type: T.Type, tag: BindingTag?, matching: TagMatching, parent: UnsafePointer<Frame>?
+    _ type: T.Type, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
-    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else { return nil }
-    if let tag {
-      guard let found = entry.binding(tag: tag, allowsFallback: matching.allowsFallback) else {
-        return nil
-      }
-      return try unsafeDowncast(found.binding, to: Binding<T>.self)
-        .resolve(in: self, parent: parent, fallbackTag: found.fellBack ? tag : nil)
-    }
-    guard let binding = entry.untagged else { return nil }
+    guard let binding = table.entry(for: ObjectIdentifier(T.self))?.untagged else { return nil }
     return try unsafeDowncast(binding, to: Binding<T>.self)
       .resolve(in: self, parent: parent, fallbackTag: nil)
   }
 
-  func resolve<T, each Argument>(
-    _ type: T.Type, tag: BindingTag?, matching: TagMatching, arguments: repeat each Argument,
+  @inline(__always)
+  func resolveIfBound<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
+  ) throws(ResolutionError) -> T? {
+    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else { return nil }
+    if let binding = entry.binding(tag: tag) {
+      return try unsafeDowncast(binding, to: Binding<T>.self)
+        .resolve(in: self, parent: parent, fallbackTag: nil)
+    }
+    guard matching.allowsFallback, let untagged = entry.untagged else { return nil }
+    return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
+      try unsafeDowncast(untagged, to: Binding<T>.self).resolve(
+        in: self, parent: parent, fallbackTag: RequestedTag(value: pointer, type: Tag.self))
+    }
+  }
+
+  func resolve<T, Tag: Hashable & Sendable, each Argument>(
+    _ type: T.Type, tag: Tag?, matching: TagMatching, arguments: repeat each Argument,
     parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
     let signature: Any.Type = (repeat each Argument).self
@@ -51,21 +58,25 @@ extension Container {
       guard let tag else { return try resolve(T.self, parent: parent) }
       return try resolve(T.self, tag: tag, matching: matching, parent: parent)
     }
-    let requested = BindingKey(T.self, tag: tag, argumentTypes: signature)
-    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
-      throw missing(requested, triedFallback: tag != nil && matching.allowsFallback, parent: parent)
-    }
+    let triedFallback = tag != nil && matching.allowsFallback
     guard
-      let found = entry.argumentBinding(
+      let found = table.entry(for: ObjectIdentifier(T.self))?.argumentBinding(
         tag: tag, signature: ObjectIdentifier(signature), allowsFallback: matching.allowsFallback)
     else {
-      throw missing(requested, triedFallback: tag != nil && matching.allowsFallback, parent: parent)
+      let requested = BindingKey(T.self, tag: tag.map(BindingTag.init), argumentTypes: signature)
+      throw missing(requested, triedFallback: triedFallback, parent: parent)
     }
     // The signature matched, so the binding was declared with exactly these argument types.
-    return try unsafeDowncast(found.binding, to: ArgumentBinding<T, repeat each Argument>.self)
-      .resolve(
+    let binding = unsafeDowncast(found.binding, to: ArgumentBinding<T, repeat each Argument>.self)
+    guard found.fellBack, let tag else {
+      return try binding.resolve(
+        arguments: repeat each arguments, in: self, parent: parent, fallbackTag: nil)
+    }
+    return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
+      try binding.resolve(
         arguments: repeat each arguments, in: self, parent: parent,
-        fallbackTag: found.fellBack ? tag : nil)
+        fallbackTag: RequestedTag(value: pointer, type: Tag.self))
+    }
   }
 
   /// A missing-binding error, or an argument mismatch when the type is bound with other
@@ -75,11 +86,11 @@ extension Container {
     _ requested: BindingKey, triedFallback: Bool, parent: UnsafePointer<Frame>?
   ) -> ResolutionError {
     if let entry = table.entry(for: ObjectIdentifier(requested.type)) {
-      let sameTagOtherArguments =
+      let boundWithOtherArguments =
         requested.argumentTypes == nil
         ? !entry.withArguments.isEmpty
         : (entry.untagged != nil || !entry.withArguments.isEmpty)
-      if sameTagOtherArguments {
+      if boundWithOtherArguments {
         return .argumentMismatch(requested, parent: parent, in: self)
       }
     }

@@ -5,7 +5,7 @@
 struct Frame {
   unowned(unsafe) let binding: AnyBinding
   /// The tag the request asked for when it was served by the untagged binding (fallback).
-  let fallbackTag: BindingTag?
+  let fallbackTag: RequestedTag?
   let parent: UnsafePointer<Frame>?
   let depth: Int
   /// State shared by the whole top-level resolution.
@@ -15,7 +15,9 @@ struct Frame {
   var step: ResolutionStep {
     let info = binding.info
     let requested =
-      fallbackTag.map { BindingKey(info.key.type, tag: $0, argumentTypes: info.key.argumentTypes) }
+      fallbackTag.map {
+        BindingKey(info.key.type, tag: $0.tag, argumentTypes: info.key.argumentTypes)
+      }
       ?? info.key
     return ResolutionStep(requested: requested, binding: info)
   }
@@ -61,7 +63,7 @@ extension Frame {
   /// Throws if `binding` is already being built in this chain, or the chain is too deep.
   @inline(__always)
   static func check(
-    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
     in container: Container
   ) throws(ResolutionError) {
     let depth = parent.pointee.depth + 1
@@ -96,7 +98,7 @@ extension Frame {
   /// Runs `body` with a new frame for `binding` pushed on the chain.
   @inline(__always)
   static func enter<R>(
-    _ binding: AnyBinding, fallbackTag: BindingTag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     in container: Container,
     _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {

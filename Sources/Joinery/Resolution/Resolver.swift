@@ -50,7 +50,7 @@ public struct Resolver: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
-    try container.resolve(T.self, tag: BindingTag(tag), matching: matching, parent: frame)
+    try container.resolve(T.self, tag: tag, matching: matching, parent: frame)
   }
 
   /// Returns a new instance from a binding that takes runtime arguments.
@@ -68,7 +68,8 @@ public struct Resolver: ~Copyable {
     _ type: T.Type = T.self, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
     try container.resolve(
-      T.self, tag: nil, matching: .allowingFallback, arguments: repeat each arguments,
+      T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+      arguments: repeat each arguments,
       parent: frame)
   }
 
@@ -90,7 +91,7 @@ public struct Resolver: ~Copyable {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
     try container.resolve(
-      T.self, tag: BindingTag(tag), matching: matching, arguments: repeat each arguments,
+      T.self, tag: tag, matching: matching, arguments: repeat each arguments,
       parent: frame)
   }
 
@@ -104,7 +105,7 @@ public struct Resolver: ~Copyable {
   /// - Returns: The instance, or `nil`.
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
-    try container.resolveIfBound(T.self, tag: nil, matching: .allowingFallback, parent: frame)
+    try container.resolveIfBound(T.self, parent: frame)
   }
 
   /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`.
@@ -123,7 +124,7 @@ public struct Resolver: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T? {
-    try container.resolveIfBound(T.self, tag: BindingTag(tag), matching: matching, parent: frame)
+    try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: frame)
   }
 }
 
