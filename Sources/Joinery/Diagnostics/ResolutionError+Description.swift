@@ -96,8 +96,9 @@ extension ResolutionError {
       ]
     case .cycle:
       return [
-        "Break the cycle: let one of these depend on a Provider or Lazy of the other, or on a "
-          + "narrower protocol that does not lead back.",
+        "Break the cycle: let one of them get the other after construction (a property set "
+          + "later, or a closure that resolves it on first use), or depend on a narrower protocol "
+          + "that does not lead back.",
         "Or move the shared state into a third binding both can depend on.",
       ]
     case .factoryFailed:
