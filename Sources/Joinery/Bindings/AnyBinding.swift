@@ -1,25 +1,47 @@
-/// The type-erased part of a binding: its description and what the container needs to manage it
-/// without knowing its type.
+import Synchronization
+
+/// One binding of a container: its description, and the lifetime logic that makes or finds its
+/// instance.
+///
+/// Bindings are not generic: the bound type is known only to the closures made when it was
+/// declared (``Maker`` and ``ValueLayout``) and to the generic resolve call, which passes memory
+/// for the instance and a function that copies one. So a container of 10,000 types creates no
+/// per-type class metadata, and a resolve from another module needs no runtime generic lookup.
 ///
 /// A binding is created by a ``Registrar`` during `build()`, owned by exactly one container, and
-/// never changes its description afterwards. Subclasses own the lifetime state (locks, instance
-/// slots) and synchronize it themselves, hence `@unchecked Sendable`.
+/// never changes its description afterwards. Subclasses own the lifetime state and synchronize it
+/// themselves, hence `@unchecked Sendable`.
 class AnyBinding: @unchecked Sendable {
   let key: BindingKey
   let lifetime: Lifetime
   let location: BindingLocation
   let registerType: Any.Type
   let isOverride: Bool
+  let layout: ValueLayout
+
+  /// Set (release) once `storage` holds an instance that never changes again: a built
+  /// persistent instance, or a forward's converted one. Resolves then read it without a lock.
+  let isReady = Atomic<Bool>(false)
+  /// Memory for one instance of the bound type, for lifetimes that keep one.
+  @exclusivity(unchecked) var storage: UnsafeMutableRawPointer?
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool
+    isOverride: Bool, layout: ValueLayout
   ) {
     self.key = key
     self.lifetime = lifetime
     self.location = location
     self.registerType = registerType
     self.isOverride = isOverride
+    self.layout = layout
+  }
+
+  deinit {
+    if let storage {
+      if isReady.load(ordering: .acquiring) { layout.destroy(storage) }
+      storage.deallocate()
+    }
   }
 
   /// The public description.
@@ -41,56 +63,73 @@ class AnyBinding: @unchecked Sendable {
   /// Called once by `build()` after every binding of the container exists.
   func link(in container: Container) {}
 
-  /// Resolves as `Any`, for eager creation and checks that do not know the type.
-  func resolveAny(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> Any {
-    preconditionFailure("\(Self.self) must override resolveAny")
-  }
-}
-
-/// A binding that provides values of type `T` without runtime arguments.
-///
-/// The container stores it under a key whose type is `T`, so a lookup by `T` can downcast without
-/// a dynamic check.
-// Lifetime state lives in subclasses, each synchronized by its own gate or atomics.
-class Binding<T>: AnyBinding, @unchecked Sendable {
-  /// Produces the instance for a request, according to the lifetime.
+  /// Writes the instance for one request into `out`, uninitialized memory for the bound type.
+  /// `copy` initializes its second argument with a copy of the instance at its first.
   func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> T {
-    preconditionFailure("\(Self.self) must override resolve")
+    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
+    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    preconditionFailure("\(Self.self) must override resolve(into:)")
   }
 
-  override final func resolveAny(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> Any {
-    try resolve(in: container, parent: parent, fallbackTag: fallbackTag)
+  /// Memory for one instance, allocated on first use.
+  final func allocateStorage() -> UnsafeMutableRawPointer {
+    if let storage { return storage }
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: layout.size, alignment: layout.alignment)
+    storage = memory
+    return memory
   }
 }
+
+/// Copies an instance of the bound type from the first address to the second (uninitialized).
+typealias Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+
+/// Builds an instance of the bound type into uninitialized memory, from a resolver.
+typealias Maker = @Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws -> Void
 
 /// A factory that builds `T` from a resolver.
 public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
 
+/// What the container needs to hold instances of a type it does not know statically.
+struct ValueLayout: Sendable {
+  let size: Int
+  let alignment: Int
+  /// Deinitializes an instance in place.
+  let destroy: @Sendable (UnsafeMutableRawPointer) -> Void
+
+  init<T>(of type: T.Type) {
+    size = Swift.max(MemoryLayout<T>.size, 1)
+    alignment = MemoryLayout<T>.alignment
+    destroy = { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+  }
+
+  /// A maker that calls `factory` and stores its result.
+  static func maker<T>(_ factory: @escaping Factory<T>) -> Maker {
+    { resolver, out in out.initializeMemory(as: T.self, to: try factory(resolver)) }
+  }
+}
+
 extension AnyBinding {
-  /// Calls a user's factory in a new frame, wrapping what it throws with the path.
+  /// Calls a maker in a new frame, wrapping what it throws with the path.
   @inline(__always)
-  func run<T>(
-    _ factory: Factory<T>, in container: Container, parent: UnsafePointer<Frame>?,
-    fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> T {
+  func make(
+    _ maker: Maker, into out: UnsafeMutableRawPointer, in container: Container,
+    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
     try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
       frame throws(ResolutionError) in
-      try invoke(factory, frame: frame, in: container)
+      try invoke(maker, into: out, frame: frame, in: container)
     }
   }
 
   @inline(__always)
-  func invoke<T>(
-    _ factory: Factory<T>, frame: UnsafePointer<Frame>, in container: Container
-  ) throws(ResolutionError) -> T {
+  func invoke(
+    _ maker: Maker, into out: UnsafeMutableRawPointer, frame: UnsafePointer<Frame>,
+    in container: Container
+  ) throws(ResolutionError) {
     do {
-      return try factory(Resolver(container: container, frame: frame))
+      try maker(Resolver(container: container, frame: frame), out)
     } catch let error as ResolutionError {
       throw error
     } catch {

@@ -10,7 +10,7 @@ final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
     self.factory = factory
     super.init(
       key: key, lifetime: .ephemeral, location: location, registerType: registerType,
-      isOverride: isOverride)
+      isOverride: isOverride, layout: ValueLayout(of: T.self))
   }
 
   override var needsArguments: Bool { true }

@@ -1,25 +1,28 @@
 import Synchronization
 
 /// Like persistent, but dropped when its cache group is reset.
-// `instance` and `generation` are only touched holding `gate`.
-final class CachedBinding<T>: Binding<T>, CacheMember, @unchecked Sendable {
-  let factory: Factory<T>
+// `storage`, `hasInstance` and `generation` are only touched holding `gate`.
+final class CachedBinding: AnyBinding, CacheMember, @unchecked Sendable {
+  let maker: Maker
   let gate = CreationGate()
-  /// Guarded by `gate`.
-  @exclusivity(unchecked) private var instance: T?
-  /// The group generation `instance` belongs to; guarded by `gate`.
+  @exclusivity(unchecked) private var hasInstance = false
+  /// The group generation the instance belongs to.
   @exclusivity(unchecked) private var generation: UInt64 = 0
   /// Set once by `link(in:)`; the container owns the group.
   private(set) unowned(unsafe) var group: CacheGroupState!
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, factory: @escaping Factory<T>
+    isOverride: Bool, layout: ValueLayout, maker: @escaping Maker
   ) {
-    self.factory = factory
+    self.maker = maker
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride)
+      isOverride: isOverride, layout: layout)
+  }
+
+  deinit {
+    if hasInstance, let storage { layout.destroy(storage) }
   }
 
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
@@ -30,34 +33,50 @@ final class CachedBinding<T>: Binding<T>, CacheMember, @unchecked Sendable {
   }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> T {
+    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
+    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }
-    return try gate.withLock(
-      for: self, fallbackTag: fallbackTag, parent: parent, in: container
-    ) { () throws(ResolutionError) -> T in
+    try gate.withLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+      () throws(ResolutionError) in
       let current = group.generation.load(ordering: .acquiring)
-      if let instance, generation == current { return instance }
-      instance = nil
-      let made = try run(factory, in: container, parent: parent, fallbackTag: fallbackTag)
-      instance = made
+      let memory = allocateStorage()
+      if hasInstance {
+        if generation == current {
+          copy(memory, out)
+          return
+        }
+        dropInstance()
+      }
+      try make(maker, into: memory, in: container, parent: parent, fallbackTag: fallbackTag)
+      hasInstance = true
       generation = current
-      return made
+      copy(memory, out)
     }
   }
 
-  /// Puts an instance in, as if the factory had made it now.
-  func store(_ value: T, in container: Container) throws(ResolutionError) {
+  /// Puts an instance in, as if the factory had made it now; `write` initializes the memory.
+  func store(
+    in container: Container, _ write: (UnsafeMutableRawPointer) -> Void
+  ) throws(ResolutionError) {
     try gate.withLock(for: self, fallbackTag: nil, parent: nil, in: container) {
-      instance = value
+      let memory = allocateStorage()
+      if hasInstance { dropInstance() }
+      write(memory)
+      hasInstance = true
       generation = group.generation.load(ordering: .acquiring)
     }
   }
 
   func dropInstanceIfIdle() {
-    _ = gate.ifAvailable { instance = nil }
+    _ = gate.ifAvailable { if hasInstance { dropInstance() } }
+  }
+
+  private func dropInstance() {
+    layout.destroy(storage.unsafelyUnwrapped)
+    hasInstance = false
   }
 }
 

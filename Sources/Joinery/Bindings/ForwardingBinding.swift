@@ -1,25 +1,30 @@
-import Synchronization
-
 /// Provides `T` by converting the instance of another binding (type forwarding): one
 /// implementation bound to several interfaces, sharing its lifetime and instance.
-// `target` is set once before the container is shared; `converted` is published by `isReady`.
-final class ForwardingBinding<T>: Binding<T>, @unchecked Sendable {
+// `target` is set once before the container is shared; `storage` is published by `isReady`.
+final class ForwardingBinding: AnyBinding, @unchecked Sendable {
+  /// Resolves `target` and writes the converted instance into the memory given; returns the
+  /// instance's dynamic type when it does not convert.
+  typealias Converter =
+    @Sendable (
+      _ target: AnyBinding, _ container: Container, _ parent: UnsafePointer<Frame>?,
+      _ out: UnsafeMutableRawPointer
+    ) throws(ResolutionError) -> Any.Type?
+
   let targetKey: BindingKey
+  let convert: Converter
   /// Set once by `link(in:)`; the container owns the target.
   private(set) unowned(unsafe) var target: AnyBinding!
-  /// For a persistent target the converted instance is kept, so later resolves skip the cast.
-  private let isReady = Atomic<Bool>(false)
   private let gate = Lock.make()
-  @exclusivity(unchecked) private var converted: T?
 
   init(
     key: BindingKey, targetKey: BindingKey, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool
+    isOverride: Bool, layout: ValueLayout, convert: @escaping Converter
   ) {
     self.targetKey = targetKey
+    self.convert = convert
     super.init(
       key: key, lifetime: .ephemeral, location: location, registerType: registerType,
-      isOverride: isOverride)
+      isOverride: isOverride, layout: layout)
   }
 
   override var forwardTargetKey: BindingKey? { targetKey }
@@ -35,23 +40,37 @@ final class ForwardingBinding<T>: Binding<T>, @unchecked Sendable {
   }
 
   override func resolve(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> T {
-    if isReady.load(ordering: .acquiring) { return converted.unsafelyUnwrapped }
-    let made = try target.resolveAny(in: container, parent: parent, fallbackTag: nil)
-    guard let value = made as? T else {
+    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
+    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    if isReady.load(ordering: .acquiring) {
+      copy(storage.unsafelyUnwrapped, out)
+      return
+    }
+    if let instanceType = try convert(target, container, parent, out) {
       throw .forwardingMismatch(
-        self, fallbackTag: fallbackTag, parent: parent, instanceType: type(of: made),
+        self, fallbackTag: fallbackTag, parent: parent, instanceType: instanceType,
         in: container)
     }
+    // A persistent target's instance never changes: keep the converted one.
     if target.lifetime.kind == .persistent {
       gate.withLock {
         if !isReady.load(ordering: .relaxed) {
-          converted = value
+          copy(out, allocateStorage())
           isReady.store(true, ordering: .releasing)
         }
       }
     }
-    return value
+  }
+
+  /// The converter from `Target` to `T`, checked when the first instance is made.
+  static func converter<T, Target>(from _: Target.Type, to _: T.Type) -> Converter {
+    { target, container, parent, out throws(ResolutionError) -> Any.Type? in
+      let value: Target = try container.instance(
+        of: target, as: Target.self, parent: parent, fallbackTag: nil)
+      guard let converted = value as? T else { return type(of: value as Any) }
+      out.initializeMemory(as: T.self, to: converted)
+      return nil
+    }
   }
 }

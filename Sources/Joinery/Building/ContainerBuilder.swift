@@ -144,8 +144,8 @@ public struct ContainerBuilder {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
-      do {
-        _ = try binding.resolveAny(in: container, parent: nil, fallbackTag: nil)
+      do throws(ResolutionError) {
+        try (binding as? PersistentBinding)?.create(in: container, parent: nil, fallbackTag: nil)
       } catch {
         findings.append(
           Diagnostic(

@@ -64,28 +64,31 @@ public struct Registrar: ~Copyable {
     let key = BindingKey(T.self, tag: tag.map { BindingTag($0) })
     let location = BindingLocation(fileID: fileID, line: line)
     let isOverride = isOverride || isOverriding
-    let binding: Binding<T>
+    let layout = ValueLayout(of: T.self)
+    let maker = ValueLayout.maker(factory)
+    let binding: AnyBinding
     switch lifetime.kind {
     case .persistent:
       binding = PersistentBinding(
         key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, factory: factory)
+        isOverride: isOverride, layout: layout, maker: maker)
     case .transient:
       binding = TransientBinding(
         key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, factory: factory)
+        isOverride: isOverride, layout: layout, maker: maker,
+        object: TransientBinding.objectReader(for: T.self))
     case .ephemeral:
       binding = EphemeralBinding(
         key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, factory: factory)
+        isOverride: isOverride, layout: layout, maker: maker)
     case .cached:
       binding = CachedBinding(
         key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, factory: factory)
+        isOverride: isOverride, layout: layout, maker: maker)
     case .graph:
       binding = GraphBinding(
         key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, factory: factory)
+        isOverride: isOverride, layout: layout, maker: maker)
     }
     collector.add(binding)
   }
@@ -142,11 +145,12 @@ public struct Registrar: ~Copyable {
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
     collector.add(
-      ForwardingBinding<T>(
+      ForwardingBinding(
         key: BindingKey(T.self, tag: tag.map { BindingTag($0) }),
         targetKey: BindingKey(Target.self, tag: targetTag.map { BindingTag($0) }),
         location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
-        isOverride: isOverride || isOverriding))
+        isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
+        convert: ForwardingBinding.converter(from: Target.self, to: T.self)))
   }
 
   /// Binds `type` to a factory that takes runtime arguments; every resolve makes a new instance

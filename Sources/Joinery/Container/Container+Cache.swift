@@ -66,9 +66,9 @@ extension Container {
     guard let binding = table.binding(for: key) else {
       throw .missing(key, triedFallback: false, parent: nil, in: self)
     }
-    guard let cached = binding as? CachedBinding<T> else {
+    guard let cached = binding as? CachedBinding else {
       throw .notCached(binding, in: self)
     }
-    try cached.store(instance, in: self)
+    try cached.store(in: self) { $0.initializeMemory(as: T.self, to: instance) }
   }
 }

@@ -1,14 +1,45 @@
 /// The one resolution path that ``Container`` and ``Resolver`` share. `parent` is the frame of
 /// the binding whose factory asks, or `nil` for a top-level request.
 extension Container {
+  /// The instance `binding` gives for one request, as the `T` it was declared for.
+  @inline(__always)
+  func instance<T>(
+    of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) -> T {
+    // A built persistent instance (or a forward's converted one) never changes: no lock.
+    if binding.isReady.load(ordering: .acquiring) {
+      return binding.storage.unsafelyUnwrapped.load(as: T.self)
+    }
+    return try makeInstance(of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)
+  }
+
+  /// The path that may build: kept out of line so that the fast path above needs no more
+  /// generic metadata than `T` itself.
+  @inline(never)
+  func makeInstance<T>(
+    of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) -> T {
+    try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
+      buffer throws(ResolutionError) -> T in
+      let out = buffer.baseAddress.unsafelyUnwrapped
+      try binding.resolve(
+        into: UnsafeMutableRawPointer(out),
+        copy: { source, destination in
+          destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+        },
+        in: self, parent: parent, fallbackTag: fallbackTag)
+      return out.move()
+    }
+  }
+
   @inline(__always)
   func resolve<T>(_ type: T.Type, parent: UnsafePointer<Frame>?) throws(ResolutionError) -> T {
     guard let binding = table.entry(for: ObjectIdentifier(T.self))?.untagged else {
       throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
     }
-    // Only `Binding<T>` subclasses are stored untagged under `T`.
-    return try unsafeDowncast(binding, to: Binding<T>.self)
-      .resolve(in: self, parent: parent, fallbackTag: nil)
+    return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
   }
 
   @inline(__always)
@@ -29,8 +60,7 @@ extension Container {
     _ type: T.Type, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
     guard let binding = table.entry(for: ObjectIdentifier(T.self))?.untagged else { return nil }
-    return try unsafeDowncast(binding, to: Binding<T>.self)
-      .resolve(in: self, parent: parent, fallbackTag: nil)
+    return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
   }
 
   @inline(__always)
@@ -39,13 +69,13 @@ extension Container {
   ) throws(ResolutionError) -> T? {
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else { return nil }
     if let binding = entry.binding(tag: tag) {
-      return try unsafeDowncast(binding, to: Binding<T>.self)
-        .resolve(in: self, parent: parent, fallbackTag: nil)
+      return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
     guard matching.allowsFallback, let untagged = entry.untagged else { return nil }
     return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
-      try unsafeDowncast(untagged, to: Binding<T>.self).resolve(
-        in: self, parent: parent, fallbackTag: RequestedTag(value: pointer, type: Tag.self))
+      try instance(
+        of: untagged, as: T.self, parent: parent,
+        fallbackTag: RequestedTag(value: pointer, type: Tag.self))
     }
   }
 

@@ -31,20 +31,34 @@ struct RootState {
   var stackLimit: UInt = 0
 }
 
-/// The instances of `graph` bindings made during one top-level resolution.
+/// The instances of `graph` bindings made during one top-level resolution, destroyed with it.
 final class GraphScope {
-  private var entries: ContiguousArray<(ObjectIdentifier, Any)> = []
+  private var entries:
+    ContiguousArray<(binding: Unmanaged<AnyBinding>, instance: UnsafeMutableRawPointer)> = []
 
   init() { entries.reserveCapacity(4) }
 
-  func instance(for binding: AnyBinding) -> Any? {
-    let id = ObjectIdentifier(binding)
-    for entry in entries where entry.0 == id { return entry.1 }
+  deinit {
+    for entry in entries {
+      entry.binding._withUnsafeGuaranteedRef { $0.layout.destroy(entry.instance) }
+      entry.instance.deallocate()
+    }
+  }
+
+  func instance(for binding: AnyBinding) -> UnsafeRawPointer? {
+    for entry in entries
+    where entry.binding.toOpaque() == Unmanaged.passUnretained(binding).toOpaque() {
+      return UnsafeRawPointer(entry.instance)
+    }
     return nil
   }
 
-  func store(_ instance: Any, for binding: AnyBinding) {
-    entries.append((ObjectIdentifier(binding), instance))
+  /// Keeps a copy of the instance at `value` for the rest of the resolution.
+  func store(copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: Copier) {
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: binding.layout.size, alignment: binding.layout.alignment)
+    copy(value, memory)
+    entries.append((Unmanaged.passUnretained(binding), memory))
   }
 }
 
