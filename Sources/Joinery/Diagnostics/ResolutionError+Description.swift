@@ -13,8 +13,12 @@ extension ResolutionError {
       lines.append("  Underlying error: \(String(reflecting: underlyingError))")
     }
     lines.append("Resolution path: \(path.arrowText)")
-    let width = path.map(\.description.count).max() ?? 0
-    for step in path {
+    let shown = path.count > 40 ? Array(path.prefix(10)) + Array(path.suffix(10)) : path
+    let width = shown.map(\.description.count).max() ?? 0
+    for (index, step) in shown.enumerated() {
+      if path.count > 40 && index == 10 {
+        lines.append("  … \(path.count - 20) more steps …")
+      }
       let name = step.description + String(repeating: " ", count: width - step.description.count)
       if let binding = step.binding {
         lines.append("  \(name)  [\(binding.lifetime)] \(binding.assembly) at \(binding.location)")

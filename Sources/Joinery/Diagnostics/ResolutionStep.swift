@@ -29,6 +29,12 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
 }
 
 extension [ResolutionStep] {
-  /// `App → FeedService → HTTPClient`.
-  var arrowText: String { map(\.description).joined(separator: " → ") }
+  /// `App → FeedService → HTTPClient`; a path longer than 12 steps keeps its first and last
+  /// five, with the number left out between them.
+  var arrowText: String {
+    guard count > 12 else { return map(\.description).joined(separator: " → ") }
+    let head = prefix(5).map(\.description)
+    let tail = suffix(5).map(\.description)
+    return (head + ["… \(count - 10) more …"] + tail).joined(separator: " → ")
+  }
 }
