@@ -25,6 +25,10 @@ class AnyBinding: @unchecked Sendable {
   /// Memory for one instance of the bound type, for lifetimes that keep one.
   @exclusivity(unchecked) var storage: UnsafeMutableRawPointer?
 
+  /// What the binding says it depends on, or `nil` for a factory that declared nothing
+  /// ("unchecked"). Set by the registrar before the container exists, never after.
+  var dependencies: [DeclaredDependency]?
+
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, layout: ValueLayout
@@ -60,6 +64,11 @@ class AnyBinding: @unchecked Sendable {
   /// Whether resolving needs runtime arguments.
   var needsArguments: Bool { false }
 
+  /// A binding with the same declaration and no instances, for a throwaway container.
+  func fresh() -> AnyBinding {
+    preconditionFailure("\(Self.self) must override fresh()")
+  }
+
   /// Called once by `build()` after every binding of the container exists.
   func link(in container: Container) {}
 
@@ -91,17 +100,40 @@ typealias Maker = @Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws
 /// A factory that builds `T` from a resolver.
 public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
 
-/// What the container needs to hold instances of a type it does not know statically.
+/// What the container needs to hold instances of a type it does not know statically: one
+/// closure, made where the type was known, that copies or destroys an instance in place.
 struct ValueLayout: Sendable {
+  enum Operation { case copy, destroy }
+
   let size: Int
   let alignment: Int
-  /// Deinitializes an instance in place.
-  let destroy: @Sendable (UnsafeMutableRawPointer) -> Void
+  /// The bound type.
+  let type: Any.Type
+  private let witness: @Sendable (Operation, UnsafeRawPointer, UnsafeMutableRawPointer?) -> Void
 
   init<T>(of type: T.Type) {
     size = Swift.max(MemoryLayout<T>.size, 1)
     alignment = MemoryLayout<T>.alignment
-    destroy = { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+    self.type = T.self
+    witness = { operation, source, destination in
+      switch operation {
+      case .copy:
+        destination.unsafelyUnwrapped.initializeMemory(as: T.self, to: source.load(as: T.self))
+      case .destroy:
+        UnsafeMutableRawPointer(mutating: source).assumingMemoryBound(to: T.self)
+          .deinitialize(count: 1)
+      }
+    }
+  }
+
+  /// Deinitializes an instance in place.
+  func destroy(_ instance: UnsafeMutableRawPointer) {
+    witness(.destroy, instance, nil)
+  }
+
+  /// Initializes `destination` with a copy of the instance at `source`.
+  func copy(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer) {
+    witness(.copy, source, destination)
   }
 
   /// A maker that calls `factory` and stores its result.

@@ -15,6 +15,14 @@ final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
 
   override var needsArguments: Bool { true }
 
+  override func fresh() -> AnyBinding {
+    let copy = ArgumentBinding(
+      key: key, location: location, registerType: registerType, isOverride: isOverride,
+      factory: factory)
+    copy.dependencies = dependencies
+    return copy
+  }
+
   func resolve(
     arguments: repeat each Argument, in container: Container, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?

@@ -25,6 +25,14 @@ final class CachedBinding: AnyBinding, CacheMember, @unchecked Sendable {
     if hasInstance, let storage { layout.destroy(storage) }
   }
 
+  override func fresh() -> AnyBinding {
+    let copy = CachedBinding(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, maker: maker)
+    copy.dependencies = dependencies
+    return copy
+  }
+
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func link(in container: Container) {

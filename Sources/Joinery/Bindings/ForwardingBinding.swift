@@ -27,6 +27,14 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
       isOverride: isOverride, layout: layout)
   }
 
+  override func fresh() -> AnyBinding {
+    let copy = ForwardingBinding(
+      key: key, targetKey: targetKey, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, convert: convert)
+    copy.dependencies = dependencies
+    return copy
+  }
+
   override var forwardTargetKey: BindingKey? { targetKey }
 
   override var info: BindingInfo {

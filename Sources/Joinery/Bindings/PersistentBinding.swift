@@ -14,6 +14,14 @@ final class PersistentBinding: AnyBinding, @unchecked Sendable {
       isOverride: isOverride, layout: layout)
   }
 
+  override func fresh() -> AnyBinding {
+    let copy = PersistentBinding(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, maker: maker)
+    copy.dependencies = dependencies
+    return copy
+  }
+
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func resolve(
@@ -59,6 +67,14 @@ final class EphemeralBinding: AnyBinding, @unchecked Sendable {
       isOverride: isOverride, layout: layout)
   }
 
+  override func fresh() -> AnyBinding {
+    let copy = EphemeralBinding(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, maker: maker)
+    copy.dependencies = dependencies
+    return copy
+  }
+
   override func resolve(
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
@@ -80,6 +96,14 @@ final class GraphBinding: AnyBinding, @unchecked Sendable {
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, layout: layout)
+  }
+
+  override func fresh() -> AnyBinding {
+    let copy = GraphBinding(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, maker: maker)
+    copy.dependencies = dependencies
+    return copy
   }
 
   override func resolve(

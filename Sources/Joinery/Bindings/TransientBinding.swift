@@ -26,6 +26,14 @@ final class TransientBinding: AnyBinding, @unchecked Sendable {
   // The bits in `storage` never owned a reference; `isReady` stays false, so the base class
   // only deallocates them.
 
+  override func fresh() -> AnyBinding {
+    let copy = TransientBinding(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, maker: maker, object: object)
+    copy.dependencies = dependencies
+    return copy
+  }
+
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func resolve(

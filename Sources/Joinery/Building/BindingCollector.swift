@@ -1,6 +1,8 @@
 /// Collects the bindings of every register during one `build()`.
 final class BindingCollector {
   private(set) var bindings: [AnyBinding] = []
+  /// Captive dependencies declared intended, with the reason given.
+  var allowedCaptives: [CaptiveKey: String] = [:]
   private var seen: Set<RegisterIdentity> = []
 
   /// Runs `register` and, through it, its includes; a register already seen is skipped.
@@ -14,4 +16,10 @@ final class BindingCollector {
   func add(_ binding: AnyBinding) {
     bindings.append(binding)
   }
+}
+
+/// A consumer binding and one dependency it declares.
+struct CaptiveKey: Hashable {
+  let consumer: BindingKey
+  let dependency: BindingKey
 }

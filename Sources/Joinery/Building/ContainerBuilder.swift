@@ -30,6 +30,16 @@ public struct ContainerBuilder {
   /// ```
   public var maximumResolutionDepth = 1_000
 
+  /// Whether a tagged dependency must be served by a binding with that tag: when `true`,
+  /// `build()` reports each declared tagged dependency that only the untagged fallback serves.
+  /// `false` by default.
+  ///
+  /// ```swift
+  /// var builder = ContainerBuilder(AppAssembly())
+  /// builder.requiresExactTags = true
+  /// ```
+  public var requiresExactTags = false
+
   /// Creates an empty builder.
   ///
   /// ```swift
@@ -119,8 +129,9 @@ public struct ContainerBuilder {
   /// ```
   ///
   /// - Returns: A new, independent container.
-  /// - Throws: ``BuildError`` listing every problem found — duplicates, invalid forwards,
-  ///   weak lifetimes on value types, eager factories that failed — each with its register and
+  /// - Throws: ``BuildError`` listing every problem found — duplicates, missing dependencies,
+  ///   cycles and captive dependencies among declared dependencies, invalid forwards, weak
+  ///   lifetimes on value types, eager factories that failed — each with its register and
   ///   source location.
   public func build() throws(BuildError) -> Container {
     let collector = BindingCollector()
@@ -129,10 +140,15 @@ public struct ContainerBuilder {
 
     var findings: [Diagnostic] = []
     let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
-    let graph = DeclaredGraph(winners)
+    let graph = DeclaredGraph(
+      winners, allowedCaptives: collector.allowedCaptives, requiresExactTags: requiresExactTags)
     let validators: [any BuildValidator] = [
       TransientValueTypeValidator(),
       ForwardingTargetValidator(),
+      MissingDependencyValidator(),
+      ExactTagValidator(),
+      CycleValidator(),
+      CaptiveDependencyValidator(),
     ]
     for validator in validators { validator.validate(graph, into: &findings) }
     try Self.failIfErrors(findings)

@@ -41,10 +41,14 @@ public struct Registrar: ~Copyable {
   /// ```swift
   /// registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in URLSessionClient() }
   /// registrar.bind(Logger.self, tag: "audit", lifetime: .persistent) { _ in FileLogger("audit") }
-  /// registrar.bind(FeedService.self) { resolver in
-  ///   FeedService(client: try resolver.resolve(), logger: try resolver.resolve(tag: "audit"))
+  /// registrar.bind(FeedService.self, dependsOn: [BindingKey(HTTPClient.self)]) { resolver in
+  ///   FeedService(client: try resolver.resolve())
   /// }
   /// ```
+  ///
+  /// A closure is opaque to `build()`: declare what it resolves with `dependsOn` so the graph
+  /// is checked, or bind an initializer with ``bind(_:tag:lifetime:override:fileID:line:to:)``,
+  /// which declares its parameters itself. Without either the binding is *unchecked*.
   ///
   /// - Parameters:
   ///   - type: The type resolves ask for, often a protocol.
@@ -52,20 +56,159 @@ public struct Registrar: ~Copyable {
   ///   - lifetime: How long instances live; ``Lifetime/ephemeral`` (new every time) by default.
   ///   - isOverride: `true` to replace a binding of the same type and tag declared elsewhere.
   ///     Without it, two bindings of one key fail the build.
+  ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the
+  ///     binding unchecked.
   ///   - fileID: The file of the declaration, captured for diagnostics.
   ///   - line: The line of the declaration, captured for diagnostics.
   ///   - factory: Builds an instance; it may resolve other bindings through its resolver and
   ///     may throw.
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line, _ factory: @escaping Factory<T>
+  ) {
+    add(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: dependencies.map {
+        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
+      },
+      maker: ValueLayout.maker(factory))
+  }
+
+  /// Binds `type` to an initializer (or any function) whose parameters are resolved by type:
+  /// autowiring. The parameters are the binding's declared dependencies, so `build()` checks
+  /// that each is bound and that they form no cycle.
+  ///
+  /// ```swift
+  /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init(client:cache:))
+  /// registrar.bind((any FeedServicing).self, to: FeedService.init(client:cache:))
+  /// ```
+  ///
+  /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with
+  /// ``bind(_:tag:lifetime:override:fileID:line:to:dependencies:)``.
+  ///
+  /// - Parameters:
+  ///   - type: The bound type; the initializer's result converts to it.
+  ///   - tag: An optional tag.
+  ///   - lifetime: How long instances live.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: The function that builds the instance from its dependencies.
+  public mutating func bind<T, each Parameter>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping Factory<T>
+    to initializer: @escaping @Sendable (repeat each Parameter) throws -> T
+  ) {
+    var dependencies: [DeclaredDependency] = []
+    for parameter in repeat (each Parameter).self {
+      dependencies.append(
+        DeclaredDependency(key: BindingKey(parameter), matching: .allowingFallback))
+    }
+    add(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: dependencies,
+      maker: { resolver, out in
+        out.initializeMemory(
+          as: T.self, to: try initializer(repeat try resolver.resolve((each Parameter).self)))
+      })
+  }
+
+  /// Binds `type` to an initializer whose parameters are resolved as `dependencies` say, one
+  /// per parameter, in order: untagged or with a tag.
+  ///
+  /// ```swift
+  /// registrar.bind(
+  ///   FeedService.self, lifetime: .persistent,
+  ///   to: FeedService.init(client:cache:),
+  ///   dependencies: .untagged, .tagged("disk"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag of the binding itself (never passed on to its dependencies).
+  ///   - lifetime: How long instances live.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: The function that builds the instance.
+  ///   - dependencies: How each parameter is resolved.
+  public mutating func bind<T, each Parameter>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @Sendable (repeat each Parameter) throws -> T,
+    dependencies: repeat Dependency<each Parameter>
+  ) {
+    let specification = (repeat each dependencies)
+    var declared: [DeclaredDependency] = []
+    for dependency in repeat each dependencies { declared.append(dependency.declared) }
+    add(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      maker: { resolver, out in
+        out.initializeMemory(
+          as: T.self, to: try initializer(repeat try resolver.resolve(each specification)))
+      })
+  }
+
+  /// Binds `type` to an instance that is made on first resolve, at most once, and shared
+  /// (a persistent binding).
+  ///
+  /// ```swift
+  /// registrar.bind(Config.self, instance: Config(baseURL: "https://example.com"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - instance: The expression making the instance, evaluated lazily, once.
+  public mutating func bind<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    instance: @autoclosure @escaping @Sendable () -> T
+  ) {
+    add(
+      T.self, tag: tag, lifetime: .persistent, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: [],
+      maker: { _, out in out.initializeMemory(as: T.self, to: instance()) })
+  }
+
+  /// Declares that `consumer` holding on to `dependency` is intended, although `dependency`
+  /// lives shorter than `consumer` (a captive dependency, which `build()` otherwise reports).
+  ///
+  /// ```swift
+  /// // The audit log keeps the session it started in, on purpose.
+  /// registrar.allowCaptive(AuditLog.self, dependency: Session.self, because: "one log per launch")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - consumer: The longer-lived binding's type.
+  ///   - consumerTag: Its tag.
+  ///   - dependency: The shorter-lived dependency's type.
+  ///   - dependencyTag: Its tag, as declared by the consumer.
+  ///   - reason: Why it is intended; shown in graph exports.
+  public mutating func allowCaptive<Consumer, Captive>(
+    _ consumer: Consumer.Type, tag consumerTag: (any Hashable & Sendable)? = nil,
+    dependency: Captive.Type, dependencyTag: (any Hashable & Sendable)? = nil,
+    because reason: String
+  ) {
+    collector.allowedCaptives[
+      CaptiveKey(
+        consumer: BindingKey(Consumer.self, tag: consumerTag.map { BindingTag($0) }),
+        dependency: BindingKey(Captive.self, tag: dependencyTag.map { BindingTag($0) }))] = reason
+  }
+
+  private func add<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
+    location: BindingLocation, dependencies: [DeclaredDependency]?, maker: @escaping Maker
   ) {
     let key = BindingKey(T.self, tag: tag.map { BindingTag($0) })
-    let location = BindingLocation(fileID: fileID, line: line)
     let isOverride = isOverride || isOverriding
     let layout = ValueLayout(of: T.self)
-    let maker = ValueLayout.maker(factory)
     let binding: AnyBinding
     switch lifetime.kind {
     case .persistent:
@@ -90,31 +233,8 @@ public struct Registrar: ~Copyable {
         key: key, lifetime: lifetime, location: location, registerType: registerType,
         isOverride: isOverride, layout: layout, maker: maker)
     }
+    binding.dependencies = dependencies
     collector.add(binding)
-  }
-
-  /// Binds `type` to an instance that is made on first resolve, at most once, and shared
-  /// (a persistent binding).
-  ///
-  /// ```swift
-  /// registrar.bind(Config.self, instance: Config(baseURL: "https://example.com"))
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: An optional tag.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - instance: The expression making the instance, evaluated lazily, once.
-  public mutating func bind<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    instance: @autoclosure @escaping @Sendable () -> T
-  ) {
-    bind(
-      T.self, tag: tag, lifetime: .persistent, override: isOverride, fileID: fileID, line: line
-    ) { _ in instance() }
   }
 
   /// Binds `type` to the instance of another binding, converted to `type`: one implementation
@@ -144,13 +264,14 @@ public struct Registrar: ~Copyable {
     targetTag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    collector.add(
-      ForwardingBinding(
-        key: BindingKey(T.self, tag: tag.map { BindingTag($0) }),
-        targetKey: BindingKey(Target.self, tag: targetTag.map { BindingTag($0) }),
-        location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
-        isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
-        convert: ForwardingBinding.converter(from: Target.self, to: T.self)))
+    let targetKey = BindingKey(Target.self, tag: targetTag.map { BindingTag($0) })
+    let binding = ForwardingBinding(
+      key: BindingKey(T.self, tag: tag.map { BindingTag($0) }), targetKey: targetKey,
+      location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
+      isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
+      convert: ForwardingBinding.converter(from: Target.self, to: T.self))
+    binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
+    collector.add(binding)
   }
 
   /// Binds `type` to a factory that takes runtime arguments; every resolve makes a new instance
@@ -170,20 +291,25 @@ public struct Registrar: ~Copyable {
   ///   - type: The bound type.
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
   public mutating func bind<T, First, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver, First, repeat each Argument) throws -> T
   ) {
-    collector.add(
-      ArgumentBinding<T, First, repeat each Argument>(
-        key: BindingKey(
-          T.self, tag: tag.map { BindingTag($0) }, argumentTypes: (First, repeat each Argument).self
-        ),
-        location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
-        isOverride: isOverride || isOverriding, factory: factory))
+    let binding = ArgumentBinding<T, First, repeat each Argument>(
+      key: BindingKey(
+        T.self, tag: tag.map { BindingTag($0) }, argumentTypes: (First, repeat each Argument).self
+      ),
+      location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
+      isOverride: isOverride || isOverriding, factory: factory)
+    binding.dependencies = dependencies.map {
+      $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
+    }
+    collector.add(binding)
   }
 }

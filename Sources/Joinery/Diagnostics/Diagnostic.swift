@@ -27,6 +27,14 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let transientValueType = Code(name: "transientValueType", rank: 20)
     /// A forwarding binding whose target is not bound, or is itself a forward.
     public static let invalidForwardingTarget = Code(name: "invalidForwardingTarget", rank: 30)
+    /// A declared dependency that no binding serves.
+    public static let missingDependency = Code(name: "missingDependency", rank: 40)
+    /// With exact tags required, a tagged dependency that only the untagged binding serves.
+    public static let fallbackDependency = Code(name: "fallbackDependency", rank: 45)
+    /// Declared dependencies that form a cycle.
+    public static let dependencyCycle = Code(name: "dependencyCycle", rank: 50)
+    /// A binding that keeps its instance depends on a shorter-lived one.
+    public static let captiveDependency = Code(name: "captiveDependency", rank: 60)
     /// An eager persistent binding failed when `build()` created it.
     public static let eagerCreationFailed = Code(name: "eagerCreationFailed", rank: 90)
     /// An override that replaces nothing (a warning).

@@ -60,23 +60,31 @@ public struct NearMiss: Sendable, CustomStringConvertible {
   }
 
   static func find(for requested: BindingKey, in container: Container) -> [NearMiss] {
+    find(
+      for: requested,
+      sameType: container.table.entry(for: ObjectIdentifier(requested.type))?.allBindings ?? [],
+      all: container.all)
+  }
+
+  /// Near misses among `all`, given the bindings of the requested type.
+  static func find(
+    for requested: BindingKey, sameType: [AnyBinding], all: [AnyBinding]
+  ) -> [NearMiss] {
     var misses: [NearMiss] = []
-    if let entry = container.table.entry(for: ObjectIdentifier(requested.type)) {
-      for binding in entry.allBindings {
-        let key = binding.info.key
-        if key == requested { continue }
-        if ObjectIdentifier(key.argumentTypes ?? Void.self)
-          != ObjectIdentifier(requested.argumentTypes ?? Void.self)
-        {
-          misses.append(NearMiss(kind: .otherArguments, binding: binding.info))
-        } else if key.tag != requested.tag {
-          misses.append(NearMiss(kind: .otherTag, binding: binding.info))
-        }
+    for binding in sameType {
+      let key = binding.info.key
+      if key == requested { continue }
+      if ObjectIdentifier(key.argumentTypes ?? Void.self)
+        != ObjectIdentifier(requested.argumentTypes ?? Void.self)
+      {
+        misses.append(NearMiss(kind: .otherArguments, binding: binding.info))
+      } else if key.tag != requested.tag {
+        misses.append(NearMiss(kind: .otherTag, binding: binding.info))
       }
     }
     let wanted = SimilarName(requested.type)
     var similar: [NearMiss] = []
-    for binding in container.all.lazy.map(\.info) where binding.key.type != requested.type {
+    for binding in all.lazy.map(\.info) where binding.key.type != requested.type {
       if wanted.isSimilar(to: SimilarName(binding.key.type)) {
         similar.append(
           NearMiss(

@@ -84,11 +84,12 @@ struct CycleTests {
     }
     #expect(error??.code == .depthLimitExceeded)
     #expect(error??.debugDescription.contains("stack is nearly exhausted") == true)
-    let shallow = try ContainerBuilder(Chain(depth: 100)).buildOrRecord()
+    #expect(error??.description.contains("… ") == true, "a long path is abbreviated")
+    let shallow = try ContainerBuilder(Chain(depth: 50)).buildOrRecord()
     let value = await Stress.onThread(stackSize: 512 << 10) {
       try? shallow.resolve(Int.self, tag: 0)
     }
-    #expect(value == 100)
+    #expect(value == 50)
   }
 
   @Test("A 10,000-deep chain resolves on a thread with a large stack")

@@ -1,0 +1,30 @@
+/// Every declared dependency must be served by a binding: its own key, or (for a tagged
+/// dependency that allows it) the untagged binding of its type.
+struct MissingDependencyValidator: BuildValidator {
+  func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
+    for (index, edges) in graph.edges.enumerated() {
+      let binding = graph.bindings[index]
+      // A forward's target is checked by ForwardingTargetValidator.
+      if binding.forwardTargetKey != nil { continue }
+      for edge in edges where edge.target == nil {
+        let wanted = edge.dependency.key
+        let misses = NearMiss.find(
+          for: wanted, sameType: graph.byType[ObjectIdentifier(wanted.type)] ?? [],
+          all: graph.bindings)
+        var fixes = ["Bind \(wanted) in the assembly that owns it."]
+        fixes += misses.map { "Or use the near miss: \($0)." }
+        if wanted.tag != nil, !edge.dependency.matching.allowsFallback {
+          fixes.append("Or allow the fallback to the untagged \(wanted.typeName).")
+        }
+        let fallback =
+          wanted.tag != nil && edge.dependency.matching.allowsFallback
+          ? " (nor untagged, for the fallback)" : ""
+        findings.append(
+          Diagnostic(
+            .missingDependency, .error, key: binding.key, bindings: [binding.info],
+            message: "\(binding.key) depends on \(wanted), which is not bound\(fallback).",
+            fixes: fixes))
+      }
+    }
+  }
+}
