@@ -24,6 +24,8 @@ public final class Container: Sendable {
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
   let maximumDepth: Int
+  /// Records which binding's factory resolved which, in containers made by `verify()` only.
+  let recorder: EdgeRecorder?
 
   /// Findings of `build()` that did not stop it, such as an override with nothing to replace.
   ///
@@ -32,7 +34,11 @@ public final class Container: Sendable {
   /// ```
   public let warnings: [Diagnostic]
 
-  init(bindings: [AnyBinding], maximumDepth: Int, warnings: [Diagnostic]) {
+  init(
+    bindings: [AnyBinding], maximumDepth: Int, warnings: [Diagnostic],
+    recorder: EdgeRecorder? = nil
+  ) {
+    self.recorder = recorder
     all = bindings
     table = BindingTable(bindings)
     var groups: [CacheGroup: CacheGroupState] = [:]

@@ -25,7 +25,9 @@ enum OverrideResolution {
       if overrides.count > 1 {
         findings.append(duplicate(.duplicateOverride, key: key, overrides))
       }
-      if let override = overrides.first {
+      // Among duplicates the earliest declaration (file, then line) stands in for the key in
+      // later findings, so the report does not depend on the order registers were added in.
+      if let override = overrides.min(by: { $0.location < $1.location }) {
         if regular.isEmpty {
           findings.append(
             Diagnostic(
@@ -37,7 +39,9 @@ enum OverrideResolution {
               ]))
         }
         winners.append(override)
-      } else if let first = regular.first {
+      } else if let first = regular.count == 1
+        ? regular.first : regular.min(by: { $0.location < $1.location })
+      {
         winners.append(first)
       }
     }

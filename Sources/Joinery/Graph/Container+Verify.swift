@@ -1,0 +1,121 @@
+extension Container {
+  /// Creates every binding that needs no runtime arguments in a throwaway copy of this
+  /// container, and reports every failure at once.
+  ///
+  /// The copy has the same bindings and none of this container's instances, so verifying
+  /// never creates, replaces or shares an instance of the real container (factories do run, so
+  /// their side effects happen). It also records which bindings each factory resolved, so
+  /// unchecked closure factories show their real edges in ``VerificationReport/graph``.
+  ///
+  /// ```swift
+  /// @Test func productionGraphResolves() throws {
+  ///   let container = try ContainerBuilder(AppAssembly()).build()
+  ///   let report = try container.verify()
+  ///   #expect(report.skipped.isEmpty)
+  /// }
+  /// ```
+  ///
+  /// Bindings that take runtime arguments cannot be created without them; they are listed in
+  /// ``VerificationReport/skipped``.
+  ///
+  /// - Returns: What was verified, what was skipped, and the graph with observed edges.
+  /// - Throws: ``VerificationError`` with every failure, when any binding fails.
+  public func verify() throws(VerificationError) -> VerificationReport {
+    let recorder = EdgeRecorder()
+    let copies = all.map { $0.fresh() }
+    let copy = Container(
+      bindings: copies, maximumDepth: maximumDepth, warnings: warnings, recorder: recorder)
+    var verified: [BindingKey] = []
+    var skipped: [BindingInfo] = []
+    var failures: [ResolutionError] = []
+    let ordered = copies.map { ($0.key.sortKey, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    for binding in ordered {
+      if binding.needsArguments {
+        skipped.append(binding.info)
+        continue
+      }
+      let memory = UnsafeMutableRawPointer.allocate(
+        byteCount: binding.layout.size, alignment: binding.layout.alignment)
+      defer { memory.deallocate() }
+      do throws(ResolutionError) {
+        try binding.resolve(
+          into: memory, copy: binding.layout.copy, in: copy, parent: nil, fallbackTag: nil)
+        binding.layout.destroy(memory)
+        verified.append(binding.key)
+      } catch {
+        failures.append(error)
+      }
+    }
+    let observed = recorder.edges.map {
+      DependencyGraph.Edge(from: $0.from, to: $0.to, kind: .observed, isFallback: false)
+    }
+    let declared = Set(graph.edges.map { [$0.from, $0.to] })
+    let report = VerificationReport(
+      verified: verified, skipped: skipped,
+      graph: graph.adding(observed.filter { !declared.contains([$0.from, $0.to]) }))
+    if !failures.isEmpty { throw VerificationError(failures: failures, report: report) }
+    return report
+  }
+}
+
+/// What ``Container/verify()`` did.
+///
+/// ```swift
+/// let report = try container.verify()
+/// print(report.verified.count, "bindings created;", report.skipped.count, "need arguments")
+/// print(report.graph.mermaid)
+/// ```
+public struct VerificationReport: Sendable {
+  /// The bindings created successfully, sorted by key.
+  public let verified: [BindingKey]
+  /// The bindings not created because they take runtime arguments.
+  public let skipped: [BindingInfo]
+  /// The container's graph, plus the edges factories were observed to take that no binding
+  /// declared.
+  public let graph: DependencyGraph
+}
+
+/// The error ``Container/verify()`` throws: every binding that failed, with its own report.
+///
+/// ```swift
+/// do {
+///   try container.verify()
+/// } catch {
+///   for failure in error.failures { print(failure) }
+/// }
+/// ```
+public struct VerificationError: Error, Sendable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
+  /// Every failure, one per binding that could not be created, sorted by key.
+  public let failures: [ResolutionError]
+  /// What was verified and skipped.
+  public let report: VerificationReport
+
+  public var description: String {
+    "Verification failed for \(failures.count) binding\(failures.count == 1 ? "" : "s"): "
+      + failures.map { $0.path.first?.description ?? "\($0.requested)" }.joined(separator: ", ")
+  }
+
+  public var debugDescription: String {
+    ([description]
+      + failures.enumerated().map { "\($0.offset + 1). \($0.element.debugDescription)" })
+      .joined(separator: "\n")
+  }
+}
+
+/// The edges factories take while a verification runs.
+final class EdgeRecorder: Sendable {
+  struct Pair: Hashable {
+    let from: BindingKey
+    let to: BindingKey
+  }
+
+  private let recorded = Protected<Set<Pair>>([])
+
+  func record(from: AnyBinding, to: AnyBinding) {
+    recorded.withLock { _ = $0.insert(Pair(from: from.key, to: to.key)) }
+  }
+
+  var edges: [Pair] { recorded.withLock { Array($0) } }
+}

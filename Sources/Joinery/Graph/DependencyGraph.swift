@@ -1,0 +1,107 @@
+/// The bindings of a container and the dependencies between them, ready to print as Mermaid,
+/// Graphviz DOT, or a plain-text tree.
+///
+/// Edges come from what bindings declare (autowired initializers, `dependsOn`, forwards) and,
+/// after ``Container/verify()``, from what unchecked factories were seen resolving.
+///
+/// ```swift
+/// let graph = container.graph
+/// print(graph.mermaid)                      // paste into a Markdown ```mermaid block
+/// try graph.dot.write(toFile: "graph.dot")  // render with `dot -Tpng`
+/// print(graph.tree(from: BindingKey(App.self)))
+/// ```
+///
+/// Nodes and edges are sorted, so the same container always prints the same text.
+public struct DependencyGraph: Sendable {
+  /// One binding.
+  public struct Node: Sendable {
+    /// The binding.
+    public let binding: BindingInfo
+    /// Whether the binding declares its dependencies (autowired, `dependsOn`, forward or
+    /// instance); an unchecked closure factory declares none.
+    public let isChecked: Bool
+  }
+
+  /// One dependency between two bindings.
+  public struct Edge: Sendable, Hashable {
+    /// How an edge is known.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+      let name: String
+      /// Declared by the binding; checked by `build()`.
+      public static let declared = Kind(name: "declared")
+      /// Seen when ``Container/verify()`` ran the factory.
+      public static let observed = Kind(name: "observed")
+      public var description: String { name }
+    }
+
+    /// The binding that depends.
+    public let from: BindingKey
+    /// The binding that serves the dependency.
+    public let to: BindingKey
+    /// Declared or observed.
+    public let kind: Kind
+    /// Whether a tagged dependency is served by the untagged binding.
+    public let isFallback: Bool
+  }
+
+  /// Every binding, sorted by key.
+  public let nodes: [Node]
+  /// Every dependency, sorted by source then target.
+  public let edges: [Edge]
+
+  init(nodes: [Node], edges: [Edge]) {
+    self.nodes = nodes.sorted { $0.binding.key.sortKey < $1.binding.key.sortKey }
+    var unique: [Edge] = []
+    var seen: Set<Edge> = []
+    for edge in edges where seen.insert(edge).inserted { unique.append(edge) }
+    self.edges = unique.sorted {
+      ($0.from.sortKey, $0.to.sortKey, $0.kind.name) < (
+        $1.from.sortKey, $1.to.sortKey, $1.kind.name
+      )
+    }
+  }
+
+  /// The graph with more edges, such as those ``Container/verify()`` observed.
+  func adding(_ more: [Edge]) -> DependencyGraph {
+    DependencyGraph(nodes: nodes, edges: edges + more)
+  }
+}
+
+extension DependencyGraph.Node {
+  /// `FeedService (tag "x")`.
+  var title: String { binding.key.description }
+
+  /// `persistent · FeedAssembly`, with `unchecked` when the factory declares nothing.
+  var subtitle: String {
+    "\(binding.lifetime) · \(binding.assembly)" + (isChecked ? "" : " · unchecked")
+  }
+}
+
+extension Container {
+  /// The container's bindings and their declared dependencies.
+  ///
+  /// ```swift
+  /// print(container.graph.mermaid)
+  /// ```
+  public var graph: DependencyGraph {
+    var edges: [DependencyGraph.Edge] = []
+    for binding in all {
+      for dependency in binding.dependencies ?? [] {
+        let exact = table.binding(for: dependency.key)
+        var target = exact
+        if target == nil, dependency.key.tag != nil, dependency.matching.allowsFallback {
+          target = table.binding(
+            for: BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes))
+        }
+        guard let target else { continue }
+        edges.append(
+          DependencyGraph.Edge(
+            from: binding.key, to: target.key, kind: .declared, isFallback: exact == nil))
+      }
+    }
+    let nodes = all.map {
+      DependencyGraph.Node(binding: $0.info, isChecked: $0.dependencies != nil)
+    }
+    return DependencyGraph(nodes: nodes, edges: edges)
+  }
+}
