@@ -74,8 +74,9 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   /// The converter from `Target` to `T`, checked when the first instance is made.
   static func converter<T, Target>(from _: Target.Type, to _: T.Type) -> Converter {
     { target, container, parent, out throws(ResolutionError) -> Any.Type? in
+      // The edge to the target is the forward's own, not the requester's.
       let value: Target = try container.instance(
-        of: target, as: Target.self, parent: parent, fallbackTag: nil)
+        of: target, as: Target.self, parent: parent, fallbackTag: nil, recordsEdge: false)
       guard let converted = value as? T else { return type(of: value as Any) }
       out.initializeMemory(as: T.self, to: converted)
       return nil

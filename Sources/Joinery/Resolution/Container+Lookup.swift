@@ -5,8 +5,11 @@ extension Container {
   @inline(__always)
   func instance<T>(
     of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
-    fallbackTag: RequestedTag?
+    fallbackTag: RequestedTag?, recordsEdge: Bool = true
   ) throws(ResolutionError) -> T {
+    if recordsEdge, let parent, let recorder {
+      recorder.record(from: parent.pointee.binding, to: binding)
+    }
     // A built persistent instance (or a forward's converted one) never changes: no lock.
     if binding.isReady.load(ordering: .acquiring) {
       return binding.storage.unsafelyUnwrapped.load(as: T.self)
@@ -97,6 +100,7 @@ extension Container {
       throw missing(requested, triedFallback: triedFallback, parent: parent)
     }
     // The signature matched, so the binding was declared with exactly these argument types.
+    if let parent, let recorder { recorder.record(from: parent.pointee.binding, to: found.binding) }
     let binding = unsafeDowncast(found.binding, to: ArgumentBinding<T, repeat each Argument>.self)
     guard found.fellBack, let tag else {
       return try binding.resolve(

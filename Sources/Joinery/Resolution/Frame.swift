@@ -118,7 +118,6 @@ extension Frame {
   ) throws(ResolutionError) -> R {
     if let parent {
       try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
-      container.recorder?.record(from: parent.pointee.binding, to: binding)
       var frame = Frame(
         binding: binding, fallbackTag: fallbackTag, parent: parent,
         depth: parent.pointee.depth + 1, root: parent.pointee.root)
