@@ -9,10 +9,9 @@ final class EventLog: Sendable {
 
 struct AnalyticsAssembly: Assembly {
   func register(in registrar: inout Registrar) {
-    registrar.bind(EventLog.self, lifetime: .persistent) { _ in EventLog(channel: "analytics") }
-    registrar.bind(EventLog.self, tag: "audit", lifetime: .persistent) { _ in
-      EventLog(channel: "audit")
-    }
+    registrar.bind(EventLog.self, lifetime: .persistent, to: { EventLog(channel: "analytics") })
+    registrar.bind(
+      EventLog.self, tag: "audit", lifetime: .persistent, to: { EventLog(channel: "audit") })
   }
 }
 
@@ -41,9 +40,8 @@ struct FeedAssembly: Assembly {
     // features include it.
     registrar.include(NetworkAssembly())
     registrar.include(AnalyticsAssembly())
-    registrar.bind(FeedService.self, lifetime: .persistent) { resolver in
-      FeedService(client: try resolver.resolve(), log: try resolver.resolve())
-    }
+    // Autowired: the initializer's parameters are resolved by type and checked by build().
+    registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init(client:log:))
     registrar.bind(FeedServicing.self, forwardingTo: FeedService.self)
   }
 }
@@ -58,13 +56,26 @@ extension CacheGroup {
   static let session = CacheGroup("session")
 }
 
+final class ProfileScreen: Sendable {
+  let session: UserSession
+  let feed: any FeedServicing
+  init(session: UserSession, feed: any FeedServicing) {
+    self.session = session
+    self.feed = feed
+  }
+}
+
 struct ProfileAssembly: Assembly {
   func register(in registrar: inout Registrar) {
     registrar.include(AnalyticsAssembly())
-    registrar.bind(UserSession.self, lifetime: .cached(in: .session)) { resolver in
-      let audit = try resolver.resolve(EventLog.self, tag: "audit")
-      audit.record("session opened")
+    // A closure factory that declares what it resolves, so build() checks it too.
+    registrar.bind(
+      UserSession.self, lifetime: .cached(in: .session),
+      dependsOn: [BindingKey(EventLog.self, tag: "audit")]
+    ) { resolver in
+      try resolver.resolve(EventLog.self, tag: "audit").record("session opened")
       return UserSession(user: "guest")
     }
+    registrar.bind(ProfileScreen.self, to: ProfileScreen.init(session:feed:))
   }
 }

@@ -27,10 +27,12 @@ enum HTTPError: Error, CustomStringConvertible {
 
 struct NetworkAssembly: Assembly {
   func register(in registrar: inout Registrar) {
-    registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in
-      CannedHTTPClient(responses: [
-        "/feed": "Joinery 1.0 released|Frozen graphs explained|Why tags fall back"
-      ])
-    }
+    registrar.bind(
+      HTTPClient.self, lifetime: .persistent,
+      to: {
+        CannedHTTPClient(responses: [
+          "/feed": "Joinery 1.0 released|Frozen graphs explained|Why tags fall back"
+        ])
+      })
   }
 }

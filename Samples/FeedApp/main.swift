@@ -1,8 +1,28 @@
 import Joinery
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// `swift run FeedApp` walks through the library; `swift run FeedApp --graph mermaid|dot|tree`
+// prints the app's dependency graph instead.
+let arguments = CommandLine.arguments.dropFirst()
+
 // 1. Compose the feature assemblies with a builder and freeze them into a container.
 let production = ContainerBuilder(FeedAssembly(), ProfileAssembly())
 let container = try production.build()
+
+if let option = arguments.first, option == "--graph" {
+  let graph = container.graph
+  switch arguments.dropFirst().first ?? "tree" {
+  case "mermaid": print(graph.mermaid)
+  case "dot": print(graph.dot)
+  default: print(graph.tree(from: BindingKey(ProfileScreen.self)))
+  }
+  exit(0)
+}
 
 print("Joinery FeedApp")
 print("")
@@ -11,15 +31,16 @@ for binding in container.bindings {
   print("  \(binding)")
 }
 
-// 2. Resolve a graph: FeedServicing → FeedService → (HTTPClient, EventLog).
+// 2. Resolve a graph: ProfileScreen → (UserSession, FeedServicing → FeedService → ...).
 print("")
-print("Headlines, resolved through FeedServicing:")
-let feed = try container.resolve(FeedServicing.self)
-for headline in try feed.headlines() {
+print("Headlines, resolved through ProfileScreen → FeedServicing:")
+let screen = try container.resolve(ProfileScreen.self)
+for headline in try screen.feed.headlines() {
   print("  • \(headline)")
 }
 let concrete = try container.resolve(FeedService.self)
-print("  FeedServicing and FeedService share one instance: \(feed as AnyObject === concrete)")
+print(
+  "  FeedServicing and FeedService share one instance: \(screen.feed as AnyObject === concrete)")
 
 // 3. Tags fall back to the untagged binding, keeping its identity.
 let untagged = try container.resolve(EventLog.self)
@@ -27,10 +48,9 @@ let fallback = try container.resolve(EventLog.self, tag: "marketing")
 print("  A request tagged \"marketing\" falls back to the same EventLog: \(untagged === fallback)")
 
 // 4. Cached instances live until their group is reset (log out, log in).
-let first = try container.resolve(UserSession.self)
 container.reset(.session)
-let second = try container.resolve(UserSession.self)
-print("  After reset(.session) a new UserSession is built: \(first !== second)")
+let next = try container.resolve(ProfileScreen.self)
+print("  After reset(.session) a new UserSession is built: \(next.session !== screen.session)")
 
 // 5. A test-style override: replace the HTTP client without touching production assemblies.
 struct OfflineNetwork: Assembly {
@@ -47,16 +67,31 @@ for headline in try testContainer.resolve(FeedServicing.self).headlines() {
   print("  • \(headline)")
 }
 
-// 6. A broken configuration fails at build with every problem, each with its location.
+// 6. The graph, checked at build; print it with `swift run FeedApp --graph tree`.
+print("")
+print("ProfileScreen's dependencies (verified):")
+print(try container.verify().graph.tree(from: BindingKey(ProfileScreen.self)))
+
+// 7. A broken configuration fails at build with every problem, each with its location.
+final class Refresher: Sendable {
+  init(scheduler: Scheduler) {}
+}
+final class Scheduler: Sendable {
+  init(refresher: Refresher) {}
+}
+final class Badge: Sendable {
+  init(counter: Counter) {}
+}
+final class Counter: Sendable {}
 struct BrokenAssembly: Assembly {
   func register(in registrar: inout Registrar) {
-    registrar.bind(HTTPClient.self) { _ in CannedHTTPClient(responses: [:]) }
-    registrar.bind(Int.self, lifetime: .transient) { _ in 42 }
-    registrar.bind(Refreshing.self, forwardingTo: FeedRefresher.self)
+    registrar.bind(HTTPClient.self) { _ in CannedHTTPClient(responses: [:]) }  // a duplicate
+    registrar.bind(Refresher.self, to: Refresher.init(scheduler:))  // a cycle...
+    registrar.bind(Scheduler.self, to: Scheduler.init(refresher:))  // ...through these two
+    registrar.bind(Badge.self, to: Badge.init(counter:))  // Counter is not bound
+    registrar.bind(Int.self, tag: "retries", lifetime: .transient, to: { 3 })  // weak on a value
   }
 }
-protocol Refreshing {}
-final class FeedRefresher: Refreshing {}
 print("")
 print("Building a broken configuration:")
 do {
@@ -65,11 +100,11 @@ do {
   print(error.debugDescription)
 }
 
-// 7. A failed resolve explains itself.
+// 8. A failed resolve explains itself.
 print("")
 print("Resolving something that is not bound:")
 do {
-  _ = try container.resolve(FeedRefresher.self)
+  _ = try container.resolve(Counter.self)
 } catch {
   print(error.debugDescription)
 }
