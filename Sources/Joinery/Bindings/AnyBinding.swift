@@ -29,6 +29,9 @@ class AnyBinding: @unchecked Sendable {
   /// ("unchecked"). Set by the registrar before the container exists, never after.
   var dependencies: [DeclaredDependency]?
 
+  /// The binding's position among its container's bindings, set by `build()`.
+  var position = 0
+
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, layout: ValueLayout
@@ -100,40 +103,33 @@ typealias Maker = @Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws
 /// A factory that builds `T` from a resolver.
 public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
 
-/// What the container needs to hold instances of a type it does not know statically: one
-/// closure, made where the type was known, that copies or destroys an instance in place.
+/// What the container needs to hold instances of a type it does not know statically: its size
+/// and alignment, and the type itself, opened when an instance must be copied or destroyed
+/// outside a generic call (resets, graph scopes, `verify()`), which is never the fast path.
 struct ValueLayout: Sendable {
-  enum Operation { case copy, destroy }
-
   let size: Int
   let alignment: Int
   /// The bound type.
   let type: Any.Type
-  private let witness: @Sendable (Operation, UnsafeRawPointer, UnsafeMutableRawPointer?) -> Void
 
   init<T>(of type: T.Type) {
     size = Swift.max(MemoryLayout<T>.size, 1)
     alignment = MemoryLayout<T>.alignment
     self.type = T.self
-    witness = { operation, source, destination in
-      switch operation {
-      case .copy:
-        destination.unsafelyUnwrapped.initializeMemory(as: T.self, to: source.load(as: T.self))
-      case .destroy:
-        UnsafeMutableRawPointer(mutating: source).assumingMemoryBound(to: T.self)
-          .deinitialize(count: 1)
-      }
-    }
   }
 
   /// Deinitializes an instance in place.
   func destroy(_ instance: UnsafeMutableRawPointer) {
-    witness(.destroy, instance, nil)
+    func destroy<T>(_: T.Type) { instance.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+    _openExistential(type, do: destroy)
   }
 
   /// Initializes `destination` with a copy of the instance at `source`.
   func copy(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer) {
-    witness(.copy, source, destination)
+    func copy<T>(_: T.Type) {
+      destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+    }
+    _openExistential(type, do: copy)
   }
 
   /// A maker that calls `factory` and stores its result.

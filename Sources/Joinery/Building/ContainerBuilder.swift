@@ -140,8 +140,10 @@ public struct ContainerBuilder {
 
     var findings: [Diagnostic] = []
     let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
+    let table = BindingTable(winners)
     let graph = DeclaredGraph(
-      winners, allowedCaptives: collector.allowedCaptives, requiresExactTags: requiresExactTags)
+      winners, table: table, allowedCaptives: collector.allowedCaptives,
+      requiresExactTags: requiresExactTags)
     let validators: [any BuildValidator] = [
       TransientValueTypeValidator(),
       ForwardingTargetValidator(),
@@ -155,7 +157,7 @@ public struct ContainerBuilder {
 
     let warnings = findings.sorted(by: Diagnostic.ordered)
     let container = Container(
-      bindings: winners, maximumDepth: maximumResolutionDepth, warnings: warnings)
+      bindings: winners, table: table, maximumDepth: maximumResolutionDepth, warnings: warnings)
     let eager = container.all.filter {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
     }

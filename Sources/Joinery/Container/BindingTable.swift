@@ -8,20 +8,21 @@ struct BindingTable: Sendable {
   private let mask: Int
 
   init(_ bindings: [AnyBinding]) {
-    var grouped: [ObjectIdentifier: [AnyBinding]] = [:]
-    for binding in bindings {
-      grouped[ObjectIdentifier(binding.key.type), default: []].append(binding)
-    }
+    let groups = TypeGroups(bindings)
     var capacity = 8
-    while capacity < grouped.count * 2 { capacity *= 2 }
+    while capacity < groups.starts.count * 2 { capacity *= 2 }
     var identities = ContiguousArray<UInt>(repeating: 0, count: capacity)
     var slots = ContiguousArray<TypeEntry?>(repeating: nil, count: capacity)
     let mask = capacity - 1
-    for (identity, group) in grouped {
+    for start in groups.starts {
+      let identity = ObjectIdentifier(bindings[start].key.type)
       var index = Self.home(of: identity, mask: mask)
       while identities[index] != 0 { index = (index + 1) & mask }
       identities[index] = UInt(bitPattern: identity.address)
-      slots[index] = TypeEntry(group)
+      let members = groups.members(from: start)
+      slots[index] =
+        members.count == 1
+        ? TypeEntry(single: bindings[start]) : TypeEntry(members.map { bindings[$0] })
     }
     self.identities = identities
     self.slots = slots
@@ -63,7 +64,48 @@ struct BindingTable: Sendable {
 
 extension ObjectIdentifier {
   /// The address the identifier wraps.
-  fileprivate var address: Int { unsafeBitCast(self, to: Int.self) }
+  var address: Int { unsafeBitCast(self, to: Int.self) }
+}
+
+/// Bindings grouped by type identity in linear time, without a dictionary: open addressing over
+/// the type's address, chaining the bindings of a group through `next`.
+struct TypeGroups {
+  /// The position of the first binding of each group, in the order groups were first seen.
+  private(set) var starts: [Int] = []
+  /// The position of the next binding of the same type, or -1.
+  private var next: [Int]
+
+  init(_ bindings: [AnyBinding]) {
+    next = [Int](repeating: -1, count: bindings.count)
+    var capacity = 8
+    while capacity < bindings.count * 2 { capacity *= 2 }
+    let mask = capacity - 1
+    var identities = [UInt](repeating: 0, count: capacity)
+    var tails = [Int](repeating: -1, count: capacity)
+    for (position, binding) in bindings.enumerated() {
+      let identity = UInt(bitPattern: ObjectIdentifier(binding.key.type).address)
+      var index = Int(truncatingIfNeeded: ((identity &>> 3) &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
+      while identities[index] != 0 && identities[index] != identity { index = (index + 1) & mask }
+      if identities[index] == 0 {
+        identities[index] = identity
+        starts.append(position)
+      } else {
+        next[tails[index]] = position
+      }
+      tails[index] = position
+    }
+  }
+
+  /// The positions of the bindings of the group that starts at `start`, in registration order.
+  func members(from start: Int) -> [Int] {
+    var members = [start]
+    var current = next[start]
+    while current >= 0 {
+      members.append(current)
+      current = next[current]
+    }
+    return members
+  }
 }
 
 /// Every binding of one type.
@@ -78,6 +120,18 @@ final class TypeEntry: Sendable {
 
   /// Up to this many tags are compared one by one, without hashing the requested tag.
   static let linearTagLimit = 8
+
+  /// The entry of a type bound once, the common case.
+  init(single binding: AnyBinding) {
+    if binding.key.argumentTypes != nil {
+      (untagged, tagged, withArguments) = (nil, [], [binding])
+    } else if binding.key.tag != nil {
+      (untagged, tagged, withArguments) = (nil, [binding], [])
+    } else {
+      (untagged, tagged, withArguments) = (binding, [], [])
+    }
+    taggedByHash = nil
+  }
 
   init(_ bindings: [AnyBinding]) {
     var untagged: AnyBinding?

@@ -35,12 +35,12 @@ public final class Container: Sendable {
   public let warnings: [Diagnostic]
 
   init(
-    bindings: [AnyBinding], maximumDepth: Int, warnings: [Diagnostic],
-    recorder: EdgeRecorder? = nil
+    bindings: [AnyBinding], table: BindingTable? = nil, maximumDepth: Int,
+    warnings: [Diagnostic], recorder: EdgeRecorder? = nil
   ) {
     self.recorder = recorder
     all = bindings
-    table = BindingTable(bindings)
+    self.table = table ?? BindingTable(bindings)
     var groups: [CacheGroup: CacheGroupState] = [:]
     for binding in bindings where binding.lifetime.kind == .cached {
       let group = binding.lifetime.group ?? .default

@@ -4,16 +4,17 @@ protocol BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic])
 }
 
-/// What validators see: the bindings that won (after overrides), the lookup over them, and the
-/// declared edges resolved once, in time linear in bindings plus edges.
+/// What validators see: the bindings that won (after overrides), the frozen table over them,
+/// and every declared dependency resolved once — built in time linear in bindings plus edges,
+/// with no dictionary.
 struct DeclaredGraph {
   let bindings: [AnyBinding]
-  let byKey: [BindingKey: AnyBinding]
-  let byType: [ObjectIdentifier: [AnyBinding]]
-  /// For each binding (by position), its declared dependencies and where each resolves.
-  let edges: [[Edge]]
+  let table: BindingTable
   let allowedCaptives: [CaptiveKey: String]
   let requiresExactTags: Bool
+  /// The edges of binding `i` are `edgeList[edgeStart[i]..<edgeStart[i + 1]]`.
+  private let edgeStart: [Int]
+  private let edgeList: [Edge]
 
   struct Edge {
     let dependency: DeclaredDependency
@@ -23,42 +24,50 @@ struct DeclaredGraph {
     let fellBack: Bool
   }
 
-  init(_ bindings: [AnyBinding], allowedCaptives: [CaptiveKey: String], requiresExactTags: Bool) {
+  init(
+    _ bindings: [AnyBinding], table: BindingTable, allowedCaptives: [CaptiveKey: String],
+    requiresExactTags: Bool
+  ) {
     self.bindings = bindings
+    self.table = table
     self.allowedCaptives = allowedCaptives
     self.requiresExactTags = requiresExactTags
-    var byKey: [BindingKey: AnyBinding] = [:]
-    var byType: [ObjectIdentifier: [AnyBinding]] = [:]
-    var position: [ObjectIdentifier: Int] = [:]
-    byKey.reserveCapacity(bindings.count)
-    position.reserveCapacity(bindings.count)
-    for (index, binding) in bindings.enumerated() {
-      byKey[binding.key] = binding
-      byType[ObjectIdentifier(binding.key.type), default: []].append(binding)
-      position[ObjectIdentifier(binding)] = index
-    }
-    self.byKey = byKey
-    self.byType = byType
-    edges = bindings.map { binding in
-      (binding.dependencies ?? []).map { dependency in
-        var served = byKey[dependency.key]
+    for (position, binding) in bindings.enumerated() { binding.position = position }
+    var edgeStart: [Int] = []
+    var edgeList: [Edge] = []
+    edgeStart.reserveCapacity(bindings.count + 1)
+    for binding in bindings {
+      edgeStart.append(edgeList.count)
+      for dependency in binding.dependencies ?? [] {
+        var served = table.binding(for: dependency.key)
         var fellBack = false
         if served == nil, dependency.key.tag != nil, dependency.matching.allowsFallback {
-          served =
-            byKey[BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes)]
+          served = table.binding(
+            for: BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes))
           fellBack = served != nil
         }
-        return Edge(
-          dependency: dependency, target: served.map { position[ObjectIdentifier($0)]! },
-          fellBack: fellBack)
+        edgeList.append(Edge(dependency: dependency, target: served?.position, fellBack: fellBack))
       }
     }
+    edgeStart.append(edgeList.count)
+    self.edgeStart = edgeStart
+    self.edgeList = edgeList
+  }
+
+  /// The declared dependencies of the binding at `position`.
+  func edges(of position: Int) -> ArraySlice<Edge> {
+    edgeList[edgeStart[position]..<edgeStart[position + 1]]
+  }
+
+  /// The bindings of one type, for near misses.
+  func bindings(ofType type: Any.Type) -> [AnyBinding] {
+    table.entry(for: ObjectIdentifier(type))?.allBindings ?? []
   }
 
   /// The binding a forward ends at, or the binding itself.
-  func lifetimeOwner(of index: Int) -> AnyBinding {
-    let binding = bindings[index]
-    guard binding.forwardTargetKey != nil, let target = edges[index].first?.target else {
+  func lifetimeOwner(of position: Int) -> AnyBinding {
+    let binding = bindings[position]
+    guard binding.forwardTargetKey != nil, let target = edges(of: position).first?.target else {
       return binding
     }
     return bindings[target]

@@ -12,7 +12,8 @@
 /// one, which then is not reported.
 struct CaptiveDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
-    for (index, edges) in graph.edges.enumerated() {
+    for index in graph.bindings.indices {
+      let edges = graph.edges(of: index)
       let consumer = graph.bindings[index]
       if consumer.forwardTargetKey != nil { continue }
       let consumerLifetime = consumer.lifetime

@@ -4,11 +4,11 @@
 struct CycleValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for component in Self.components(graph) {
-      let members = Set(component)
       let isCycle =
         component.count > 1
-        || graph.edges[component[0]].contains { $0.target == component[0] }
+        || graph.edges(of: component[0]).contains { $0.target == component[0] }
       guard isCycle else { continue }
+      let members = Set(component)
       let start = component.min { graph.bindings[$0].key.sortKey < graph.bindings[$1].key.sortKey }!
       let cycle = Self.path(from: start, within: members, graph)
       let keys = cycle.map { graph.bindings[$0].key }
@@ -46,12 +46,12 @@ struct CycleValidator: BuildValidator {
           stack.append(node)
           onStack[node] = true
         }
-        let edges = graph.edges[node]
+        let edges = graph.edges(of: node)
         var descended = false
         var position = edge
         while position < edges.count {
           defer { position += 1 }
-          guard let target = edges[position].target else { continue }
+          guard let target = edges[edges.startIndex + position].target else { continue }
           if index[target] == -1 {
             work[work.count - 1].1 = position + 1
             work.append((target, 0))
@@ -86,7 +86,7 @@ struct CycleValidator: BuildValidator {
     while head < queue.count {
       let node = queue[head]
       head += 1
-      for edge in graph.edges[node] {
+      for edge in graph.edges(of: node) {
         guard let target = edge.target, members.contains(target) else { continue }
         if target == start {
           var cycle = [node]

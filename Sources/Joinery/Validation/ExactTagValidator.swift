@@ -3,7 +3,8 @@
 struct ExactTagValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     guard graph.requiresExactTags else { return }
-    for (index, edges) in graph.edges.enumerated() {
+    for index in graph.bindings.indices {
+      let edges = graph.edges(of: index)
       let binding = graph.bindings[index]
       for edge in edges where edge.fellBack {
         findings.append(

@@ -3,7 +3,7 @@ struct ForwardingTargetValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for binding in graph.bindings {
       guard let forward = binding.forwardTargetKey else { continue }
-      let target = graph.byKey[forward]
+      let target = graph.table.binding(for: forward)
       if target == nil || target?.forwardTargetKey != nil {
         let problem =
           target == nil

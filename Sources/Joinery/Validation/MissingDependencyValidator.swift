@@ -2,14 +2,15 @@
 /// dependency that allows it) the untagged binding of its type.
 struct MissingDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
-    for (index, edges) in graph.edges.enumerated() {
+    for index in graph.bindings.indices {
+      let edges = graph.edges(of: index)
       let binding = graph.bindings[index]
       // A forward's target is checked by ForwardingTargetValidator.
       if binding.forwardTargetKey != nil { continue }
       for edge in edges where edge.target == nil {
         let wanted = edge.dependency.key
         let misses = NearMiss.find(
-          for: wanted, sameType: graph.byType[ObjectIdentifier(wanted.type)] ?? [],
+          for: wanted, sameType: graph.bindings(ofType: wanted.type),
           all: graph.bindings)
         var fixes = ["Bind \(wanted) in the assembly that owns it."]
         fixes += misses.map { "Or use the near miss: \($0)." }

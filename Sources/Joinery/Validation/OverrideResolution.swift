@@ -5,47 +5,85 @@ enum OverrideResolution {
   static func winners(
     of bindings: [AnyBinding], findings: inout [Diagnostic]
   ) -> [AnyBinding] {
-    var byKey: [BindingKey: (regular: [AnyBinding], overrides: [AnyBinding])] = [:]
-    var order: [BindingKey] = []
-    for binding in bindings {
-      if byKey[binding.key] == nil { order.append(binding.key) }
-      if binding.isOverride {
-        byKey[binding.key, default: ([], [])].overrides.append(binding)
-      } else {
-        byKey[binding.key, default: ([], [])].regular.append(binding)
-      }
-    }
     var winners: [AnyBinding] = []
-    winners.reserveCapacity(order.count)
-    for key in order {
-      guard let (regular, overrides) = byKey[key] else { continue }
-      if regular.count > 1 {
-        findings.append(duplicate(.duplicateBinding, key: key, regular))
+    winners.reserveCapacity(bindings.count)
+    let groups = TypeGroups(bindings)
+    for start in groups.starts {
+      let members = groups.members(from: start)
+      if members.count == 1 {
+        let only = bindings[start]
+        if only.isOverride { findings.append(overrideWithoutTarget(only)) }
+        winners.append(only)
+        continue
       }
-      if overrides.count > 1 {
-        findings.append(duplicate(.duplicateOverride, key: key, overrides))
-      }
-      // Among duplicates the earliest declaration (file, then line) stands in for the key in
-      // later findings, so the report does not depend on the order registers were added in.
-      if let override = overrides.min(by: { $0.location < $1.location }) {
-        if regular.isEmpty {
-          findings.append(
-            Diagnostic(
-              .overrideWithoutTarget, .warning, key: key, bindings: [override.info],
-              message: "The override of \(key) replaces nothing: no other register binds it.",
-              fixes: [
-                "Check the type and tag against the production binding.",
-                "Or drop `override: true` if this is a new binding.",
-              ]))
-        }
-        winners.append(override)
-      } else if let first = regular.count == 1
-        ? regular.first : regular.min(by: { $0.location < $1.location })
-      {
-        winners.append(first)
+      for sameKey in sameKeyGroups(members.map { bindings[$0] }) {
+        resolve(sameKey, into: &winners, findings: &findings)
       }
     }
     return winners
+  }
+
+  /// The bindings of one type split by key, in first-seen order. Few bindings compare pairwise;
+  /// many (a type with hundreds of tags) go through a dictionary.
+  private static func sameKeyGroups(_ bindings: [AnyBinding]) -> [[AnyBinding]] {
+    var groups: [[AnyBinding]] = []
+    if bindings.count <= 16 {
+      for binding in bindings {
+        if let index = groups.firstIndex(where: { $0[0].key == binding.key }) {
+          groups[index].append(binding)
+        } else {
+          groups.append([binding])
+        }
+      }
+      return groups
+    }
+    var positions: [BindingKey: Int] = [:]
+    for binding in bindings {
+      if let index = positions[binding.key] {
+        groups[index].append(binding)
+      } else {
+        positions[binding.key] = groups.count
+        groups.append([binding])
+      }
+    }
+    return groups
+  }
+
+  /// Picks the binding that stands for one key and reports duplicates.
+  private static func resolve(
+    _ sameKey: [AnyBinding], into winners: inout [AnyBinding], findings: inout [Diagnostic]
+  ) {
+    let key = sameKey[0].key
+    let regular = sameKey.filter { !$0.isOverride }
+    let overrides = sameKey.filter(\.isOverride)
+    if regular.count > 1 {
+      findings.append(duplicate(.duplicateBinding, key: key, regular))
+    }
+    if overrides.count > 1 {
+      findings.append(duplicate(.duplicateOverride, key: key, overrides))
+    }
+    // Among duplicates the earliest declaration (file, then line) stands in for the key in
+    // later findings, so the report does not depend on the order registers were added in.
+    let earliest = { (bindings: [AnyBinding]) in
+      bindings.count == 1 ? bindings[0] : bindings.min { $0.location < $1.location }!
+    }
+    if !overrides.isEmpty {
+      let override = earliest(overrides)
+      if regular.isEmpty { findings.append(overrideWithoutTarget(override)) }
+      winners.append(override)
+    } else {
+      winners.append(earliest(regular))
+    }
+  }
+
+  private static func overrideWithoutTarget(_ override: AnyBinding) -> Diagnostic {
+    Diagnostic(
+      .overrideWithoutTarget, .warning, key: override.key, bindings: [override.info],
+      message: "The override of \(override.key) replaces nothing: no other register binds it.",
+      fixes: [
+        "Check the type and tag against the production binding.",
+        "Or drop `override: true` if this is a new binding.",
+      ])
   }
 
   private static func duplicate(
