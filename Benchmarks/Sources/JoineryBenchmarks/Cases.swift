@@ -1,0 +1,209 @@
+import Foundation
+import Joinery
+import MallocCounter
+import Swinject
+
+/// Joinery containers for the cases, built once.
+enum JoineryContainers {
+  struct Graphs: Joinery.Assembly {
+    func register(in registrar: inout Registrar) {
+      // Ephemeral 4-object graph (two Cs), autowired.
+      registrar.bind(ServiceC.self, to: ServiceC.init)
+      registrar.bind(ServiceB.self, to: ServiceB.init(c:))
+      registrar.bind(ServiceA.self, to: ServiceA.init(b:c:))
+      // Per-resolution graph: one C shared by A and B.
+      registrar.bind(ServiceC.self, tag: "graph", lifetime: .graph, to: ServiceC.init)
+      registrar.bind(
+        ServiceB.self, tag: "graph", lifetime: .graph, to: ServiceB.init(c:),
+        dependencies: .tagged("graph"))
+      registrar.bind(
+        ServiceA.self, tag: "graph", lifetime: .graph, to: ServiceA.init(b:c:),
+        dependencies: .tagged("graph"), .tagged("graph"))
+      // Shared lifetimes.
+      registrar.bind(ServiceC.self, tag: "persistent", lifetime: .persistent, to: ServiceC.init)
+      registrar.bind(Hello.self, lifetime: .transient, to: Hello.init)
+      registrar.bind(Greeter.self, lifetime: .persistent, to: { Hello() as any Greeter })
+      registrar.bind(Greeter.self, tag: "tagged", lifetime: .persistent, to: { Hello() as any Greeter })
+      // Runtime arguments.
+      registrar.bind(Download.self) { (_, url: String) in Download(url: url) }
+      registrar.bind(Download.self) { (_, url: String, retries: Int, verbose: Bool) in
+        Download(url: url, retries: retries, verbose: verbose)
+      }
+    }
+  }
+
+  static let main = try! ContainerBuilder(Graphs()).build()
+}
+
+/// Swinject containers for the same cases.
+enum SwinjectContainers {
+  // Swinject's container is not Sendable; the benchmark shares it knowingly.
+  nonisolated(unsafe) static let main: Swinject.Container = {
+    let container = Swinject.Container()
+    container.register(ServiceC.self) { _ in ServiceC() }.inObjectScope(.transient)
+    container.register(ServiceB.self) { r in ServiceB(c: r.resolve(ServiceC.self)!) }
+      .inObjectScope(.transient)
+    container.register(ServiceA.self) { r in
+      ServiceA(b: r.resolve(ServiceB.self)!, c: r.resolve(ServiceC.self)!)
+    }.inObjectScope(.transient)
+    container.register(ServiceC.self, name: "graph") { _ in ServiceC() }.inObjectScope(.graph)
+    container.register(ServiceB.self, name: "graph") { r in
+      ServiceB(c: r.resolve(ServiceC.self, name: "graph")!)
+    }.inObjectScope(.graph)
+    container.register(ServiceA.self, name: "graph") { r in
+      ServiceA(b: r.resolve(ServiceB.self, name: "graph")!, c: r.resolve(ServiceC.self, name: "graph")!)
+    }.inObjectScope(.graph)
+    container.register(ServiceC.self, name: "persistent") { _ in ServiceC() }
+      .inObjectScope(.container)
+    container.register(Hello.self) { _ in Hello() }.inObjectScope(.weak)
+    container.register(Greeter.self) { _ in Hello() }.inObjectScope(.container)
+    container.register(Greeter.self, name: "tagged") { _ in Hello() }.inObjectScope(.container)
+    container.register(Download.self) { (_, url: String) in Download(url: url) }
+    container.register(Download.self) { (_, url: String, retries: Int, verbose: Bool) in
+      Download(url: url, retries: retries, verbose: verbose)
+    }
+    return container
+  }()
+}
+
+final class Stored: @unchecked Sendable {
+  var c = ServiceC()
+  var greeter: any Greeter = Hello()
+  /// Keeps the transient instances alive outside the containers.
+  var held: [AnyObject] = []
+}
+
+func loop(_ body: @escaping () -> Void) -> (Int) -> Void {
+  { iterations in for _ in 0..<iterations { body() } }
+}
+
+func resolutionRows() -> [Row] {
+  let joinery = JoineryContainers.main
+  let swinject = SwinjectContainers.main
+  let stored = opaque(Stored())
+  stored.held = [try! joinery.resolve(Hello.self), swinject.resolve(Hello.self)!]
+  _ = try! joinery.resolve(ServiceC.self, tag: "persistent")
+  _ = swinject.resolve(ServiceC.self, name: "persistent")
+  return [
+    Row(
+      title: "ephemeral 4-object graph", floor: "hand-written",
+      variants: [
+        Variant(name: "hand-written", run: loop { blackHole(ServiceA(b: ServiceB(c: ServiceC()), c: ServiceC())) }),
+        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceA.self)) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceA.self)!) }),
+      ]),
+    Row(
+      title: "ephemeral single object", floor: "hand-written",
+      variants: [
+        Variant(name: "hand-written", run: loop { blackHole(ServiceC()) }),
+        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceC.self)) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceC.self)!) }),
+      ]),
+    Row(
+      title: "persistent, already built", floor: "hand-written",
+      variants: [
+        Variant(name: "hand-written", run: loop { blackHole(opaque(stored).c) }),
+        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceC.self, name: "persistent")!) }),
+      ]),
+    Row(
+      title: "graph lifetime, 3 objects", floor: "hand-written",
+      variants: [
+        Variant(name: "hand-written", run: loop {
+          let c = ServiceC()
+          blackHole(ServiceA(b: ServiceB(c: c), c: c))
+        }),
+        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceA.self, tag: "graph")) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceA.self, name: "graph")!) }),
+      ]),
+    Row(
+      title: "transient (weak), held outside", floor: "hand-written",
+      variants: [
+        Variant(name: "hand-written", run: loop { blackHole(opaque(stored).greeter) }),
+        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(Hello.self)) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Hello.self)!) }),
+      ]),
+    Row(
+      title: "protocol, persistent: untagged / tagged / fallback", floor: "Joinery untagged",
+      variants: [
+        Variant(name: "Joinery untagged", run: loop { blackHole(try! joinery.resolve(Greeter.self)) }),
+        Variant(name: "Joinery tagged", run: loop { blackHole(try! joinery.resolve(Greeter.self, tag: "tagged")) }),
+        Variant(name: "Joinery fallback", run: loop { blackHole(try! joinery.resolve(Greeter.self, tag: "other")) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Greeter.self, name: "tagged")!) }),
+      ]),
+    Row(
+      title: "runtime arguments: 1", floor: "hand-written",
+      variants: [
+        Variant(name: "hand-written", run: loop { blackHole(Download(url: opaque("u"))) }),
+        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(Download.self, arguments: "u")) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Download.self, argument: "u")!) }),
+      ]),
+    Row(
+      title: "runtime arguments: 3", floor: "hand-written",
+      variants: [
+        Variant(name: "hand-written", run: loop { blackHole(Download(url: opaque("u"), retries: 3, verbose: true)) }),
+        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(Download.self, arguments: "u", 3, true)) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Download.self, arguments: "u", 3, true)!) }),
+      ]),
+  ]
+}
+
+/// Resolving one persistent binding beside N others.
+func scalingRows() -> [Row] {
+  [10, 1_000, 10_000].map { count in
+    let phantoms = PhantomSet(count: count)
+    let joinery = try! ContainerBuilder(phantoms, JoineryContainers.Graphs()).build()
+    let swinject = Swinject.Container()
+    phantoms.registerSwinject(swinject)
+    swinject.register(ServiceC.self) { _ in ServiceC() }.inObjectScope(.container)
+    _ = try! joinery.resolve(ServiceC.self, tag: "persistent")
+    _ = swinject.resolve(ServiceC.self)
+    return Row(
+      title: "persistent beside \(count) bindings", floor: nil,
+      variants: [
+        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceC.self)!) }),
+      ])
+  }
+}
+
+/// Building (Joinery: registration and validation) against Swinject registering.
+func buildRows() -> [Row] {
+  [100, 1_000, 10_000].map { count in
+    let phantoms = PhantomSet(count: count)
+    // Instantiate the phantom types' metadata once, outside the measurement.
+    _ = try! ContainerBuilder(phantoms).build()
+    return Row(
+      title: "build \(count) bindings", floor: nil,
+      variants: [
+        Variant(name: "Joinery", run: { iterations in
+          for _ in 0..<iterations { blackHole(try! ContainerBuilder(phantoms).build()) }
+        }),
+        Variant(name: "Swinject", run: { iterations in
+          for _ in 0..<iterations {
+            let container = Swinject.Container()
+            phantoms.registerSwinject(container)
+            blackHole(container)
+          }
+        }),
+      ])
+  }
+}
+
+final class Missing: @unchecked Sendable {}
+
+/// A failed resolve beside N bindings.
+func failureRows() -> [Row] {
+  [10, 10_000].map { count in
+    let phantoms = PhantomSet(count: count)
+    let joinery = try! ContainerBuilder(phantoms).build()
+    let swinject = Swinject.Container()
+    phantoms.registerSwinject(swinject)
+    return Row(
+      title: "failed resolve beside \(count) bindings", floor: nil,
+      variants: [
+        Variant(name: "Joinery", run: loop { blackHole(try? joinery.resolve(Missing.self)) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Missing.self)) }),
+      ])
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Joinery
+import Swinject
+
+/// Total throughput of two threads against one, for the same work.
+func twoThreadRatio(_ work: @escaping @Sendable (Int) -> Void) -> Double {
+  let iterations = 2_000_000
+  work(iterations / 10)
+  let clock = ContinuousClock()
+  var single: [Duration] = []
+  var double: [Duration] = []
+  for _ in 0..<Harness.repetitions {
+    let start = clock.now
+    work(iterations)
+    single.append(clock.now - start)
+    let group = DispatchGroup()
+    let begin = clock.now
+    for _ in 0..<2 {
+      group.enter()
+      Thread {
+        work(iterations)
+        group.leave()
+      }.start()
+    }
+    group.wait()
+    double.append(clock.now - begin)
+  }
+  let one = single.sorted()[single.count / 2]
+  let two = double.sorted()[double.count / 2]
+  // Two threads did twice the work.
+  return 2 * (one / two)
+}
+
+func concurrencyTable() -> String {
+  let joinery = JoineryContainers.main
+  // Swinject's resolver is not Sendable; `synchronize()` is its documented way to share it.
+  nonisolated(unsafe) let swinject = SwinjectContainers.main.synchronize()
+  let rows: [(String, @Sendable (Int) -> Void)] = [
+    ("hand-written, 4-object graph", { n in for _ in 0..<n { blackHole(ServiceA(b: ServiceB(c: ServiceC()), c: ServiceC())) } }),
+    ("Joinery, persistent", { n in for _ in 0..<n { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) } }),
+    ("Joinery, ephemeral 4-object graph", { n in for _ in 0..<n { blackHole(try! joinery.resolve(ServiceA.self)) } }),
+    ("Swinject (synchronized), persistent", { n in for _ in 0..<n / 20 { blackHole(swinject.resolve(ServiceC.self, name: "persistent")!) } }),
+    ("Swinject (synchronized), transient 4-object graph", { n in for _ in 0..<n / 20 { blackHole(swinject.resolve(ServiceA.self)!) } }),
+  ]
+  var lines = ["| two threads at once | total throughput vs one thread |", "|---|---:|"]
+  for (title, work) in rows {
+    lines.append(String(format: "| \(title) | %.2f× |", twoThreadRatio(work)))
+    FileHandle.standardError.write(Data("measured \(title)\n".utf8))
+  }
+  return lines.joined(separator: "\n")
+}
