@@ -22,7 +22,8 @@ struct Measurement {
   var median: Double { nanoseconds.sorted()[nanoseconds.count / 2] }
 }
 
-@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+/// Consumes a result so that the optimizer can neither remove it nor keep it on the stack.
+@_optimize(none) @inline(never) func blackHole<T>(_ value: T) {}
 @inline(never) func opaque<T>(_ value: T) -> T { value }
 
 enum Harness {

@@ -1,4 +1,5 @@
-import Synchronization
+// Public only so that the inlinable resolve path can read `isReady`.
+public import Synchronization
 
 /// One binding of a container: its description, and the lifetime logic that makes or finds its
 /// instance.
@@ -11,8 +12,9 @@ import Synchronization
 /// A binding is created by a ``Registrar`` during `build()`, owned by exactly one container, and
 /// never changes its description afterwards. Subclasses own the lifetime state and synchronize it
 /// themselves, hence `@unchecked Sendable`.
+@usableFromInline
 class AnyBinding: @unchecked Sendable {
-  let key: BindingKey
+  @usableFromInline let key: BindingKey
   let lifetime: Lifetime
   let location: BindingLocation
   let registerType: Any.Type
@@ -21,9 +23,9 @@ class AnyBinding: @unchecked Sendable {
 
   /// Set (release) once `storage` holds an instance that never changes again: a built
   /// persistent instance, or a forward's converted one. Resolves then read it without a lock.
-  let isReady = Atomic<Bool>(false)
+  @usableFromInline let isReady = Atomic<Bool>(false)
   /// Memory for one instance of the bound type, for lifetimes that keep one.
-  @exclusivity(unchecked) var storage: UnsafeMutableRawPointer?
+  @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutableRawPointer?
 
   /// What the binding says it depends on, or `nil` for a factory that declared nothing
   /// ("unchecked"). Set by the registrar before the container exists, never after.
@@ -77,6 +79,7 @@ class AnyBinding: @unchecked Sendable {
 
   /// Writes the instance for one request into `out`, uninitialized memory for the bound type.
   /// `copy` initializes its second argument with a copy of the instance at its first.
+  @usableFromInline
   func resolve(
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
@@ -95,10 +98,10 @@ class AnyBinding: @unchecked Sendable {
 }
 
 /// Copies an instance of the bound type from the first address to the second (uninitialized).
-typealias Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+@usableFromInline typealias Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
 
 /// Builds an instance of the bound type into uninitialized memory, from a resolver.
-typealias Maker = @Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws -> Void
+@usableFromInline typealias Maker = @Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws -> Void
 
 /// A factory that builds `T` from a resolver.
 public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T

@@ -1,5 +1,6 @@
 /// A binding whose factory takes runtime arguments; a new instance on every resolve.
 // Immutable after init: the factory is @Sendable.
+@usableFromInline
 final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
   let factory: @Sendable (borrowing Resolver, repeat each Argument) throws -> T
 
@@ -23,6 +24,7 @@ final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
     return copy
   }
 
+  @usableFromInline
   func resolve(
     arguments: repeat each Argument, in container: Container, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?

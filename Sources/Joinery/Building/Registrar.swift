@@ -62,6 +62,7 @@ public struct Registrar: ~Copyable {
   ///   - line: The line of the declaration, captured for diagnostics.
   ///   - factory: Builds an instance; it may resolve other bindings through its resolver and
   ///     may throw.
+  @inlinable
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
@@ -73,7 +74,7 @@ public struct Registrar: ~Copyable {
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
       },
-      maker: ValueLayout.maker(factory))
+      maker: { resolver, out in out.initializeMemory(as: T.self, to: try factory(resolver)) })
   }
 
   /// Binds `type` to an initializer (or any function) whose parameters are resolved by type:
@@ -96,6 +97,7 @@ public struct Registrar: ~Copyable {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
+  @inlinable
   public mutating func bind<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
@@ -134,6 +136,7 @@ public struct Registrar: ~Copyable {
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
   ///   - dependencies: How each parameter is resolved.
+  @inlinable
   public mutating func bind<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
@@ -166,6 +169,7 @@ public struct Registrar: ~Copyable {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - instance: The expression making the instance, evaluated lazily, once.
+  @inlinable
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -202,7 +206,8 @@ public struct Registrar: ~Copyable {
         dependency: BindingKey(Captive.self, tag: dependencyTag.map { BindingTag($0) }))] = reason
   }
 
-  private func add<T>(
+  @usableFromInline
+  func add<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, maker: @escaping Maker
   ) {

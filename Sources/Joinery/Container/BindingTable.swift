@@ -2,10 +2,11 @@
 ///
 /// Built once by `build()` and never changed, so it is read without any lock. Open addressing
 /// with linear probing over the bits of `ObjectIdentifier`, at most half full.
+@usableFromInline
 struct BindingTable: Sendable {
-  private let identities: ContiguousArray<UInt>
-  private let slots: ContiguousArray<TypeEntry?>
-  private let mask: Int
+  @usableFromInline let identities: ContiguousArray<UInt>
+  @usableFromInline let slots: ContiguousArray<TypeEntry?>
+  @usableFromInline let mask: Int
 
   init(_ bindings: [AnyBinding]) {
     let groups = TypeGroups(bindings)
@@ -29,15 +30,15 @@ struct BindingTable: Sendable {
     self.mask = mask
   }
 
-  @inline(__always)
-  private static func home(of identity: ObjectIdentifier, mask: Int) -> Int {
+  @inlinable @inline(__always)
+  static func home(of identity: ObjectIdentifier, mask: Int) -> Int {
     // Metadata addresses are aligned; Fibonacci hashing spreads the remaining bits.
     let bits = UInt(bitPattern: identity.address) &>> 3
     return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
   }
 
   /// The bindings of one type, or `nil` if the type is not bound at all.
-  @inline(__always)
+  @inlinable @inline(__always)
   func entry(for identity: ObjectIdentifier) -> TypeEntry? {
     let wanted = UInt(bitPattern: identity.address)
     var index = Self.home(of: identity, mask: mask)
@@ -64,7 +65,7 @@ struct BindingTable: Sendable {
 
 extension ObjectIdentifier {
   /// The address the identifier wraps.
-  var address: Int { unsafeBitCast(self, to: Int.self) }
+  @inlinable var address: Int { unsafeBitCast(self, to: Int.self) }
 }
 
 /// Bindings grouped by type identity in linear time, without a dictionary: open addressing over
@@ -109,12 +110,13 @@ struct TypeGroups {
 }
 
 /// Every binding of one type.
+@usableFromInline
 final class TypeEntry: Sendable {
-  let untagged: AnyBinding?
+  @usableFromInline let untagged: AnyBinding?
   /// Tagged bindings, in registration order.
-  let tagged: ContiguousArray<AnyBinding>
+  @usableFromInline let tagged: ContiguousArray<AnyBinding>
   /// For types with many tags: tag hash → indices into `tagged`.
-  let taggedByHash: [Int: [Int]]?
+  @usableFromInline let taggedByHash: [Int: [Int]]?
   /// Bindings that take runtime arguments, any tag, in registration order.
   let withArguments: ContiguousArray<AnyBinding>
 
@@ -161,7 +163,7 @@ final class TypeEntry: Sendable {
   }
 
   /// The binding tagged exactly `tag`.
-  @inline(__always)
+  @inlinable @inline(__always)
   func binding<Tag: Hashable & Sendable>(tag: Tag) -> AnyBinding? {
     if let taggedByHash {
       let hash = tagHash(tag)
@@ -178,6 +180,7 @@ final class TypeEntry: Sendable {
   }
 
   /// The argument binding for a tag and argument tuple type, falling back to the untagged one.
+  @usableFromInline
   func argumentBinding<Tag: Hashable & Sendable>(
     tag: Tag?, signature: ObjectIdentifier, allowsFallback: Bool
   ) -> (binding: AnyBinding, fellBack: Bool)? {

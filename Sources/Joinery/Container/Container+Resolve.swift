@@ -10,6 +10,7 @@ extension Container {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError`` naming the type, the path, and near misses when nothing is
   ///   bound, when a factory throws, or on a cycle.
+  @inlinable
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
     try resolve(T.self, parent: nil)
   }
@@ -31,6 +32,7 @@ extension Container {
   ///   - matching: Whether the untagged binding may serve the request.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; for a missing binding it says which fallback it tried.
+  @inlinable
   public func resolve<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
@@ -55,6 +57,7 @@ extension Container {
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/argumentMismatch`` naming the
   ///   expected and given types when they differ.
+  @inlinable
   public func resolve<T, each Argument>(
     _ type: T.Type = T.self, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
@@ -76,6 +79,7 @@ extension Container {
   ///   - arguments: The runtime arguments.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @inlinable
   public func resolve<T, each Argument>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
@@ -96,6 +100,7 @@ extension Container {
   /// - Parameter type: The type to resolve.
   /// - Returns: The instance, or `nil`.
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  @inlinable
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
     try resolveIfBound(T.self, parent: nil)
   }
@@ -113,6 +118,7 @@ extension Container {
   ///   - matching: Whether the untagged binding may serve the request.
   /// - Returns: The instance, or `nil`.
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  @inlinable
   public func resolveIfBound<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback

@@ -18,14 +18,14 @@
 /// are created exactly once under contention, each behind its own lock, so a slow factory never
 /// blocks unrelated resolves.
 public final class Container: Sendable {
-  let table: BindingTable
+  @usableFromInline let table: BindingTable
   /// The bindings that won, in registration order.
   let all: [AnyBinding]
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
   let maximumDepth: Int
   /// Records which binding's factory resolved which, in containers made by `verify()` only.
-  let recorder: EdgeRecorder?
+  @usableFromInline let recorder: EdgeRecorder?
 
   /// Findings of `build()` that did not stop it, such as an override with nothing to replace.
   ///

@@ -105,6 +105,7 @@ public struct VerificationError: Error, Sendable, CustomStringConvertible,
 }
 
 /// The edges factories take while a verification runs.
+@usableFromInline
 final class EdgeRecorder: Sendable {
   struct Pair: Hashable {
     let from: BindingKey
@@ -113,7 +114,9 @@ final class EdgeRecorder: Sendable {
 
   private let recorded = Protected<Set<Pair>>([])
 
-  func record(from: AnyBinding, to: AnyBinding) {
+  @usableFromInline
+  func record(from frame: UnsafePointer<Frame>, to: AnyBinding) {
+    let from = frame.pointee.binding
     recorded.withLock { _ = $0.insert(Pair(from: from.key, to: to.key)) }
   }
 

@@ -16,7 +16,7 @@
 /// Two tags are equal when they wrap values of the same type that compare equal, so the string
 /// `"disk"` and the enum case `Store.disk` are different tags.
 public struct BindingTag: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-  let box: AnyTagBox
+  @usableFromInline let box: AnyTagBox
 
   /// Wraps a value as a tag; wrapping a `BindingTag` returns it unchanged.
   ///
@@ -64,7 +64,7 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
 
   /// Whether this tag wraps `value`, without hashing or allocating: the hot path of a lookup
   /// among a few tags.
-  @inline(__always)
+  @inlinable @inline(__always)
   func matches<Value: Hashable>(_ value: Value) -> Bool {
     if Value.self == BindingTag.self { return self == unsafeBitCast(value, to: BindingTag.self) }
     return box.valueType == ObjectIdentifier(Value.self)
@@ -72,14 +72,14 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   }
 
   /// Whether this tag wraps `value`, whose `tagHash` is `hash`.
-  @inline(__always)
+  @inlinable @inline(__always)
   func matches<Value: Hashable>(_ value: Value, hash: Int) -> Bool {
     box.hash == hash && matches(value)
   }
 }
 
 /// The hash a tagged lookup compares first; a `BindingTag` hashes as the value it wraps.
-@inline(__always)
+@inlinable @inline(__always)
 func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
   if Value.self == BindingTag.self { return unsafeBitCast(value, to: BindingTag.self).box.hash }
   return value.hashValue
@@ -87,9 +87,10 @@ func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
 
 /// The type-erased storage of a tag: made once per binding, compared by value type and hash
 /// before the value itself.
+@usableFromInline
 class AnyTagBox: @unchecked Sendable {
-  let valueType: ObjectIdentifier
-  let hash: Int
+  @usableFromInline let valueType: ObjectIdentifier
+  @usableFromInline let hash: Int
 
   init(valueType: ObjectIdentifier, hash: Int) {
     self.valueType = valueType
@@ -102,8 +103,9 @@ class AnyTagBox: @unchecked Sendable {
 }
 
 // Immutable: holds one value, `Sendable` by every API that makes a tag.
+@usableFromInline
 final class TagBox<Value: Hashable>: AnyTagBox, @unchecked Sendable {
-  let value: Value
+  @usableFromInline let value: Value
 
   init(_ value: Value) {
     self.value = value

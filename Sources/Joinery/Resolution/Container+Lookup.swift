@@ -1,14 +1,16 @@
+public import Synchronization
+
 /// The one resolution path that ``Container`` and ``Resolver`` share. `parent` is the frame of
 /// the binding whose factory asks, or `nil` for a top-level request.
 extension Container {
   /// The instance `binding` gives for one request, as the `T` it was declared for.
-  @inline(__always)
+  @inlinable @inline(__always)
   func instance<T>(
     of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?, recordsEdge: Bool = true
   ) throws(ResolutionError) -> T {
     if recordsEdge, let parent, let recorder {
-      recorder.record(from: parent.pointee.binding, to: binding)
+      recorder.record(from: parent, to: binding)
     }
     // A built persistent instance (or a forward's converted one) never changes: no lock.
     if binding.isReady.load(ordering: .acquiring) {
@@ -19,7 +21,7 @@ extension Container {
 
   /// The path that may build: kept out of line so that the fast path above needs no more
   /// generic metadata than `T` itself.
-  @inline(never)
+  @inlinable @inline(never)
   func makeInstance<T>(
     of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?
@@ -37,7 +39,7 @@ extension Container {
     }
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func resolve<T>(_ type: T.Type, parent: UnsafePointer<Frame>?) throws(ResolutionError) -> T {
     guard let binding = table.entry(for: ObjectIdentifier(T.self))?.untagged else {
       throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
@@ -45,7 +47,7 @@ extension Container {
     return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func resolve<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
@@ -58,7 +60,7 @@ extension Container {
     return binding
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func resolveIfBound<T>(
     _ type: T.Type, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
@@ -66,7 +68,7 @@ extension Container {
     return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func resolveIfBound<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
@@ -82,12 +84,13 @@ extension Container {
     }
   }
 
+  @inlinable
   func resolve<T, Tag: Hashable & Sendable, each Argument>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, arguments: repeat each Argument,
     parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
     let signature: Any.Type = (repeat each Argument).self
-    if signature == Void.self {
+    if ObjectIdentifier(signature) == ObjectIdentifier(Void.self) {
       guard let tag else { return try resolve(T.self, parent: parent) }
       return try resolve(T.self, tag: tag, matching: matching, parent: parent)
     }
@@ -100,7 +103,7 @@ extension Container {
       throw missing(requested, triedFallback: triedFallback, parent: parent)
     }
     // The signature matched, so the binding was declared with exactly these argument types.
-    if let parent, let recorder { recorder.record(from: parent.pointee.binding, to: found.binding) }
+    if let parent, let recorder { recorder.record(from: parent, to: found.binding) }
     let binding = unsafeDowncast(found.binding, to: ArgumentBinding<T, repeat each Argument>.self)
     guard found.fellBack, let tag else {
       return try binding.resolve(
@@ -115,7 +118,7 @@ extension Container {
 
   /// A missing-binding error, or an argument mismatch when the type is bound with other
   /// arguments. Only runs on failure; near misses are computed when the report is read.
-  @inline(never)
+  @usableFromInline @inline(never)
   func missing(
     _ requested: BindingKey, triedFallback: Bool, parent: UnsafePointer<Frame>?
   ) -> ResolutionError {
@@ -132,6 +135,4 @@ extension Container {
   }
 }
 
-private func == (lhs: Any.Type, rhs: Any.Type) -> Bool {
-  ObjectIdentifier(lhs) == ObjectIdentifier(rhs)
-}
+

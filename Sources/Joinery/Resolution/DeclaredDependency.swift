@@ -1,8 +1,15 @@
 /// One dependency a binding declares: the key it asks for and whether a tagged request may fall
 /// back to the untagged binding.
+@usableFromInline
 struct DeclaredDependency: Hashable, Sendable {
-  let key: BindingKey
-  let matching: TagMatching
+  @usableFromInline let key: BindingKey
+  @usableFromInline let matching: TagMatching
+
+  @usableFromInline
+  init(key: BindingKey, matching: TagMatching) {
+    self.key = key
+    self.matching = matching
+  }
 }
 
 /// How an autowired initializer parameter is resolved: untagged, or with a tag.
@@ -20,8 +27,14 @@ struct DeclaredDependency: Hashable, Sendable {
 /// dependency is resolved with exactly the tag written here. That keeps one instance per binding
 /// whatever tag the outer request used.
 public struct Dependency<Value>: Sendable {
-  let tag: BindingTag?
-  let matching: TagMatching
+  @usableFromInline let tag: BindingTag?
+  @usableFromInline let matching: TagMatching
+
+  @usableFromInline
+  init(tag: BindingTag?, matching: TagMatching) {
+    self.tag = tag
+    self.matching = matching
+  }
 
   /// The untagged binding of the parameter's type.
   public static var untagged: Dependency<Value> {
@@ -45,6 +58,7 @@ public struct Dependency<Value>: Sendable {
     Dependency(tag: BindingTag(tag), matching: matching)
   }
 
+  @usableFromInline
   var declared: DeclaredDependency {
     DeclaredDependency(key: BindingKey(Value.self, tag: tag), matching: matching)
   }
@@ -52,6 +66,7 @@ public struct Dependency<Value>: Sendable {
 
 extension Resolver {
   /// Resolves one autowired parameter.
+  @inlinable
   func resolve<Value>(_ dependency: Dependency<Value>) throws(ResolutionError) -> Value {
     guard let tag = dependency.tag else { return try resolve(Value.self) }
     return try resolve(Value.self, tag: tag, matching: dependency.matching)

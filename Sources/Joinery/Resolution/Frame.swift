@@ -2,6 +2,7 @@
 ///
 /// Frames link to their parent, so the chain from the top-level resolve is always at hand for
 /// cycle detection and error paths, without allocating anything.
+@usableFromInline
 struct Frame {
   unowned(unsafe) let binding: AnyBinding
   /// The tag the request asked for when it was served by the untagged binding (fallback).

@@ -1,10 +1,17 @@
 /// The tag a request asked with, when the untagged binding served it (a fallback), kept by
 /// reference to the caller's value so that the common path allocates nothing. It becomes a
 /// ``BindingTag`` only when an error report needs it.
+@usableFromInline
 struct RequestedTag {
-  let value: UnsafeRawPointer
+  @usableFromInline let value: UnsafeRawPointer
   /// The tag's type; always also `Sendable`, as every tag API requires.
-  let type: any Hashable.Type
+  @usableFromInline let type: any Hashable.Type
+
+  @usableFromInline
+  init(value: UnsafeRawPointer, type: any Hashable.Type) {
+    self.value = value
+    self.type = type
+  }
 
   /// The tag as a value that outlives the request.
   var tag: BindingTag { type.loadTag(from: value) }

@@ -17,8 +17,8 @@
 /// > the factory: only the resolver carries the chain, so only it can name the path in an error
 /// > and detect a cycle before it recurses.
 public struct Resolver: ~Copyable {
-  unowned(unsafe) let container: Container
-  let frame: UnsafePointer<Frame>
+  @usableFromInline unowned(unsafe) let container: Container
+  @usableFromInline let frame: UnsafePointer<Frame>
 
   /// Returns the instance bound to `type`.
   ///
@@ -29,6 +29,7 @@ public struct Resolver: ~Copyable {
   /// - Parameter type: The type to resolve; inferred from context when omitted.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError`` with the path through this factory.
+  @inlinable
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
     try container.resolve(T.self, parent: frame)
   }
@@ -46,6 +47,7 @@ public struct Resolver: ~Copyable {
   ///   - matching: Whether the untagged binding may serve the request.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``.
+  @inlinable
   public func resolve<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
@@ -64,6 +66,7 @@ public struct Resolver: ~Copyable {
   ///   - arguments: The runtime arguments.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @inlinable
   public func resolve<T, each Argument>(
     _ type: T.Type = T.self, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
@@ -86,6 +89,7 @@ public struct Resolver: ~Copyable {
   ///   - arguments: The runtime arguments.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @inlinable
   public func resolve<T, each Argument>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
@@ -104,6 +108,7 @@ public struct Resolver: ~Copyable {
   /// - Parameter type: The type to resolve.
   /// - Returns: The instance, or `nil`.
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  @inlinable
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
     try container.resolveIfBound(T.self, parent: frame)
   }
@@ -120,6 +125,7 @@ public struct Resolver: ~Copyable {
   ///   - matching: Whether the untagged binding may serve the request.
   /// - Returns: The instance, or `nil`.
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  @inlinable
   public func resolveIfBound<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
