@@ -23,7 +23,8 @@ enum JoineryContainers {
       registrar.bind(ServiceC.self, tag: "persistent", lifetime: .persistent, to: ServiceC.init)
       registrar.bind(Hello.self, lifetime: .transient, to: Hello.init)
       registrar.bind(Greeter.self, lifetime: .persistent, to: { Hello() as any Greeter })
-      registrar.bind(Greeter.self, tag: "tagged", lifetime: .persistent, to: { Hello() as any Greeter })
+      registrar.bind(
+        Greeter.self, tag: "tagged", lifetime: .persistent, to: { Hello() as any Greeter })
       // Runtime arguments.
       registrar.bind(Download.self) { (_, url: String) in Download(url: url) }
       registrar.bind(Download.self) { (_, url: String, retries: Int, verbose: Bool) in
@@ -51,7 +52,8 @@ enum SwinjectContainers {
       ServiceB(c: r.resolve(ServiceC.self, name: "graph")!)
     }.inObjectScope(.graph)
     container.register(ServiceA.self, name: "graph") { r in
-      ServiceA(b: r.resolve(ServiceB.self, name: "graph")!, c: r.resolve(ServiceC.self, name: "graph")!)
+      ServiceA(
+        b: r.resolve(ServiceB.self, name: "graph")!, c: r.resolve(ServiceC.self, name: "graph")!)
     }.inObjectScope(.graph)
     container.register(ServiceC.self, name: "persistent") { _ in ServiceC() }
       .inObjectScope(.container)
@@ -88,7 +90,9 @@ func resolutionRows() -> [Row] {
     Row(
       title: "ephemeral 4-object graph", floor: "hand-written",
       variants: [
-        Variant(name: "hand-written", run: loop { blackHole(ServiceA(b: ServiceB(c: ServiceC()), c: ServiceC())) }),
+        Variant(
+          name: "hand-written",
+          run: loop { blackHole(ServiceA(b: ServiceB(c: ServiceC()), c: ServiceC())) }),
         Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceA.self)) }),
         Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceA.self)!) }),
       ]),
@@ -103,18 +107,28 @@ func resolutionRows() -> [Row] {
       title: "persistent, already built", floor: "hand-written",
       variants: [
         Variant(name: "hand-written", run: loop { blackHole(opaque(stored).c) }),
-        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) }),
-        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceC.self, name: "persistent")!) }),
+        Variant(
+          name: "Joinery",
+          run: loop { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) }),
+        Variant(
+          name: "Swinject",
+          run: loop { blackHole(swinject.resolve(ServiceC.self, name: "persistent")!) }),
       ]),
     Row(
       title: "graph lifetime, 3 objects", floor: "hand-written",
       variants: [
-        Variant(name: "hand-written", run: loop {
-          let c = ServiceC()
-          blackHole(ServiceA(b: ServiceB(c: c), c: c))
-        }),
-        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceA.self, tag: "graph")) }),
-        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceA.self, name: "graph")!) }),
+        Variant(
+          name: "hand-written",
+          run: loop {
+            let c = ServiceC()
+            blackHole(ServiceA(b: ServiceB(c: c), c: c))
+          }),
+        Variant(
+          name: "Joinery",
+          run: loop { blackHole(try! joinery.resolve(ServiceA.self, tag: "graph")) }),
+        Variant(
+          name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceA.self, name: "graph")!) }
+        ),
       ]),
     Row(
       title: "transient (weak), held outside", floor: "hand-written",
@@ -126,24 +140,41 @@ func resolutionRows() -> [Row] {
     Row(
       title: "protocol, persistent: untagged / tagged / fallback", floor: "Joinery untagged",
       variants: [
-        Variant(name: "Joinery untagged", run: loop { blackHole(try! joinery.resolve(Greeter.self)) }),
-        Variant(name: "Joinery tagged", run: loop { blackHole(try! joinery.resolve(Greeter.self, tag: "tagged")) }),
-        Variant(name: "Joinery fallback", run: loop { blackHole(try! joinery.resolve(Greeter.self, tag: "other")) }),
-        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Greeter.self, name: "tagged")!) }),
+        Variant(
+          name: "Joinery untagged", run: loop { blackHole(try! joinery.resolve(Greeter.self)) }),
+        Variant(
+          name: "Joinery tagged",
+          run: loop { blackHole(try! joinery.resolve(Greeter.self, tag: "tagged")) }),
+        Variant(
+          name: "Joinery fallback",
+          run: loop { blackHole(try! joinery.resolve(Greeter.self, tag: "other")) }),
+        Variant(
+          name: "Swinject", run: loop { blackHole(swinject.resolve(Greeter.self, name: "tagged")!) }
+        ),
       ]),
     Row(
       title: "runtime arguments: 1", floor: "hand-written",
       variants: [
         Variant(name: "hand-written", run: loop { blackHole(Download(url: opaque("u"))) }),
-        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(Download.self, arguments: "u")) }),
-        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Download.self, argument: "u")!) }),
+        Variant(
+          name: "Joinery",
+          run: loop { blackHole(try! joinery.resolve(Download.self, arguments: "u")) }),
+        Variant(
+          name: "Swinject", run: loop { blackHole(swinject.resolve(Download.self, argument: "u")!) }
+        ),
       ]),
     Row(
       title: "runtime arguments: 3", floor: "hand-written",
       variants: [
-        Variant(name: "hand-written", run: loop { blackHole(Download(url: opaque("u"), retries: 3, verbose: true)) }),
-        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(Download.self, arguments: "u", 3, true)) }),
-        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Download.self, arguments: "u", 3, true)!) }),
+        Variant(
+          name: "hand-written",
+          run: loop { blackHole(Download(url: opaque("u"), retries: 3, verbose: true)) }),
+        Variant(
+          name: "Joinery",
+          run: loop { blackHole(try! joinery.resolve(Download.self, arguments: "u", 3, true)) }),
+        Variant(
+          name: "Swinject",
+          run: loop { blackHole(swinject.resolve(Download.self, arguments: "u", 3, true)!) }),
       ]),
   ]
 }
@@ -161,7 +192,9 @@ func scalingRows() -> [Row] {
     return Row(
       title: "persistent beside \(count) bindings", floor: nil,
       variants: [
-        Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) }),
+        Variant(
+          name: "Joinery",
+          run: loop { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) }),
         Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceC.self)!) }),
       ])
   }
@@ -176,16 +209,20 @@ func buildRows() -> [Row] {
     return Row(
       title: "build \(count) bindings", floor: nil,
       variants: [
-        Variant(name: "Joinery", run: { iterations in
-          for _ in 0..<iterations { blackHole(try! ContainerBuilder(phantoms).build()) }
-        }),
-        Variant(name: "Swinject", run: { iterations in
-          for _ in 0..<iterations {
-            let container = Swinject.Container()
-            phantoms.registerSwinject(container)
-            blackHole(container)
-          }
-        }),
+        Variant(
+          name: "Joinery",
+          run: { iterations in
+            for _ in 0..<iterations { blackHole(try! ContainerBuilder(phantoms).build()) }
+          }),
+        Variant(
+          name: "Swinject",
+          run: { iterations in
+            for _ in 0..<iterations {
+              let container = Swinject.Container()
+              phantoms.registerSwinject(container)
+              blackHole(container)
+            }
+          }),
       ])
   }
 }

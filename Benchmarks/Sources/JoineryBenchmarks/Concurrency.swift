@@ -36,11 +36,26 @@ func concurrencyTable() -> String {
   // Swinject's resolver is not Sendable; `synchronize()` is its documented way to share it.
   nonisolated(unsafe) let swinject = SwinjectContainers.main.synchronize()
   let rows: [(String, @Sendable (Int) -> Void)] = [
-    ("hand-written, 4-object graph", { n in for _ in 0..<n { keep(ServiceA(b: ServiceB(c: ServiceC()), c: ServiceC())) } }),
-    ("Joinery, persistent", { n in for _ in 0..<n { keep(try! joinery.resolve(ServiceC.self, tag: "persistent")) } }),
-    ("Joinery, ephemeral 4-object graph", { n in for _ in 0..<n { keep(try! joinery.resolve(ServiceA.self)) } }),
-    ("Swinject (synchronized), persistent", { n in for _ in 0..<n / 20 { keep(swinject.resolve(ServiceC.self, name: "persistent")!) } }),
-    ("Swinject (synchronized), transient 4-object graph", { n in for _ in 0..<n / 20 { keep(swinject.resolve(ServiceA.self)!) } }),
+    (
+      "hand-written, 4-object graph",
+      { n in for _ in 0..<n { keep(ServiceA(b: ServiceB(c: ServiceC()), c: ServiceC())) } }
+    ),
+    (
+      "Joinery, persistent",
+      { n in for _ in 0..<n { keep(try! joinery.resolve(ServiceC.self, tag: "persistent")) } }
+    ),
+    (
+      "Joinery, ephemeral 4-object graph",
+      { n in for _ in 0..<n { keep(try! joinery.resolve(ServiceA.self)) } }
+    ),
+    (
+      "Swinject (synchronized), persistent",
+      { n in for _ in 0..<n / 20 { keep(swinject.resolve(ServiceC.self, name: "persistent")!) } }
+    ),
+    (
+      "Swinject (synchronized), transient 4-object graph",
+      { n in for _ in 0..<n / 20 { keep(swinject.resolve(ServiceA.self)!) } }
+    ),
   ]
   var lines = ["| two threads at once | total throughput vs one thread |", "|---|---:|"]
   for (title, work) in rows {

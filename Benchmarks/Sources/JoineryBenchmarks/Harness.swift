@@ -72,7 +72,8 @@ enum Harness {
       for (r, row) in rows.enumerated() {
         for (v, variant) in row.variants.enumerated() {
           let elapsed = time(variant, iterations[r][v])
-          let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+          let seconds =
+            Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
           results[r][v].nanoseconds.append(seconds * 1e9 / Double(iterations[r][v]))
         }
       }
@@ -99,9 +100,11 @@ enum Harness {
         uniqueKeysWithValues: zip(row.variants.map(\.name), results[r].map(\.median)))
       for (v, variant) in row.variants.enumerated() {
         let median = results[r][v].median
-        let floor = row.floor.flatMap { byName[$0] }.map { String(format: "%.2f×", median / $0) } ?? "—"
+        let floor =
+          row.floor.flatMap { byName[$0] }.map { String(format: "%.2f×", median / $0) } ?? "—"
         let swinject = byName["Swinject"].map { String(format: "%.3f×", median / $0) } ?? "—"
-        let allocations = malloc_counter_available() != 0
+        let allocations =
+          malloc_counter_available() != 0
           ? String(format: "%.1f", results[r][v].allocations) : "n/a"
         lines.append(
           "| \(v == 0 ? row.title : "") | \(variant.name) | \(format(nanoseconds: median)) | "
@@ -115,8 +118,11 @@ enum Harness {
   static var machineLine: String {
     var system = utsname()
     uname(&system)
-    let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    let swift = ProcessInfo.processInfo.environment["SWIFT_VERSION_LINE"] ?? "Swift (version not given)"
+    let machine = withUnsafeBytes(of: &system.machine) {
+      String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    let swift =
+      ProcessInfo.processInfo.environment["SWIFT_VERSION_LINE"] ?? "Swift (version not given)"
     return "Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine), \(swift); "
       + "release build; each figure the median of \(repetitions) samples of ≥ \(minimumSample), "
       + "cases interleaved."

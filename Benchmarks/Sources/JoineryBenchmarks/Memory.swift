@@ -30,13 +30,28 @@ func memoryTable() -> String {
   let container = JoineryContainers.main
   let swinjectMain = SwinjectContainers.main
   let cases: [(String, () -> Void, () -> Void)] = [
-    ("ephemeral", { blackHole(try! container.resolve(ServiceA.self)) }, { blackHole(swinjectMain.resolve(ServiceA.self)!) }),
-    ("graph", { blackHole(try! container.resolve(ServiceA.self, tag: "graph")) }, { blackHole(swinjectMain.resolve(ServiceA.self, name: "graph")!) }),
-    ("persistent", { blackHole(try! container.resolve(ServiceC.self, tag: "persistent")) }, { blackHole(swinjectMain.resolve(ServiceC.self, name: "persistent")!) }),
-    ("transient", { blackHole(try! container.resolve(Hello.self)) }, { blackHole(swinjectMain.resolve(Hello.self)!) }),
+    (
+      "ephemeral", { blackHole(try! container.resolve(ServiceA.self)) },
+      { blackHole(swinjectMain.resolve(ServiceA.self)!) }
+    ),
+    (
+      "graph", { blackHole(try! container.resolve(ServiceA.self, tag: "graph")) },
+      { blackHole(swinjectMain.resolve(ServiceA.self, name: "graph")!) }
+    ),
+    (
+      "persistent", { blackHole(try! container.resolve(ServiceC.self, tag: "persistent")) },
+      { blackHole(swinjectMain.resolve(ServiceC.self, name: "persistent")!) }
+    ),
+    (
+      "transient", { blackHole(try! container.resolve(Hello.self)) },
+      { blackHole(swinjectMain.resolve(Hello.self)!) }
+    ),
   ]
   for (name, joineryResolve, swinjectResolve) in cases {
-    for _ in 0..<1_000 { joineryResolve(); swinjectResolve() }
+    for _ in 0..<1_000 {
+      joineryResolve()
+      swinjectResolve()
+    }
     let start = malloc_counter_bytes_in_use()
     for _ in 0..<resolves { joineryResolve() }
     let middle = malloc_counter_bytes_in_use()

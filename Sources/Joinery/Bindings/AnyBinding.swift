@@ -101,7 +101,8 @@ class AnyBinding: @unchecked Sendable {
 @usableFromInline typealias Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
 
 /// Builds an instance of the bound type into uninitialized memory, from a resolver.
-@usableFromInline typealias Maker = @Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws -> Void
+@usableFromInline typealias Maker =
+  @Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws -> Void
 
 /// A factory that builds `T` from a resolver.
 public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T

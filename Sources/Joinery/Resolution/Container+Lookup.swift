@@ -134,5 +134,3 @@ extension Container {
     return .missing(requested, triedFallback: triedFallback, parent: parent, in: self)
   }
 }
-
-
