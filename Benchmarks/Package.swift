@@ -7,7 +7,7 @@ let package = Package(
   name: "JoineryBenchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(path: ".."),
+    .package(name: "Joinery", path: ".."),
     .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
   ],
   targets: [
@@ -16,7 +16,7 @@ let package = Package(
     .executableTarget(
       name: "JoineryBenchmarks",
       dependencies: [
-        .product(name: "Joinery", package: "main"),
+        .product(name: "Joinery", package: "Joinery"),
         .product(name: "Swinject", package: "Swinject"),
         "MallocCounter",
       ]
