@@ -97,6 +97,41 @@ class AnyBinding: @unchecked Sendable {
   }
 }
 
+/// A binding made by a factory (closure, initializer or instance), whatever its lifetime; the
+/// subclasses differ only in what they keep between resolves.
+class FactoryBinding: AnyBinding, @unchecked Sendable {
+  let maker: Maker
+
+  required init(
+    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
+    isOverride: Bool, layout: ValueLayout, maker: @escaping Maker
+  ) {
+    self.maker = maker
+    super.init(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout)
+  }
+
+  override func fresh() -> AnyBinding {
+    let copy = Self(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, maker: maker)
+    copy.dependencies = dependencies
+    return copy
+  }
+
+  /// The class that implements `lifetime`.
+  static func implementation(of lifetime: Lifetime) -> FactoryBinding.Type {
+    switch lifetime.kind {
+    case .persistent: PersistentBinding.self
+    case .transient: TransientBinding.self
+    case .ephemeral: EphemeralBinding.self
+    case .cached: CachedBinding.self
+    case .graph: GraphBinding.self
+    }
+  }
+}
+
 /// Copies an instance of the bound type from the first address to the second (uninitialized).
 @usableFromInline typealias Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
 
@@ -128,17 +163,22 @@ struct ValueLayout: Sendable {
     _openExistential(type, do: destroy)
   }
 
+  /// The object an instance holds, or `nil` for a value; and the instance's dynamic type.
+  func object(in instance: UnsafeRawPointer) -> (AnyObject?, Any.Type) {
+    func object<T>(_: T.Type) -> (AnyObject?, Any.Type) {
+      let value = instance.load(as: T.self)
+      let dynamicType = Swift.type(of: value as Any)
+      return (dynamicType is AnyObject.Type ? value as AnyObject : nil, dynamicType)
+    }
+    return _openExistential(type, do: object)
+  }
+
   /// Initializes `destination` with a copy of the instance at `source`.
   func copy(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer) {
     func copy<T>(_: T.Type) {
       destination.initializeMemory(as: T.self, to: source.load(as: T.self))
     }
     _openExistential(type, do: copy)
-  }
-
-  /// A maker that calls `factory` and stores its result.
-  static func maker<T>(_ factory: @escaping Factory<T>) -> Maker {
-    { resolver, out in out.initializeMemory(as: T.self, to: try factory(resolver)) }
   }
 }
 

@@ -2,8 +2,7 @@ import Synchronization
 
 /// Like persistent, but dropped when its cache group is reset.
 // `storage`, `hasInstance` and `generation` are only touched holding `gate`.
-final class CachedBinding: AnyBinding, CacheMember, @unchecked Sendable {
-  let maker: Maker
+final class CachedBinding: FactoryBinding, CacheMember, @unchecked Sendable {
   let gate = CreationGate()
   @exclusivity(unchecked) private var hasInstance = false
   /// The group generation the instance belongs to.
@@ -11,26 +10,8 @@ final class CachedBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// Set once by `link(in:)`; the container owns the group.
   private(set) unowned(unsafe) var group: CacheGroupState!
 
-  init(
-    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, maker: @escaping Maker
-  ) {
-    self.maker = maker
-    super.init(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout)
-  }
-
   deinit {
     if hasInstance, let storage { layout.destroy(storage) }
-  }
-
-  override func fresh() -> AnyBinding {
-    let copy = CachedBinding(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, maker: maker)
-    copy.dependencies = dependencies
-    return copy
   }
 
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }

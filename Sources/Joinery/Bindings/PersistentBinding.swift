@@ -1,26 +1,7 @@
 /// One instance per container, created once; read without a lock once it exists.
 // `storage` is written once under `gate` and published by `isReady` (release/acquire).
-final class PersistentBinding: AnyBinding, @unchecked Sendable {
-  let maker: Maker
+final class PersistentBinding: FactoryBinding, @unchecked Sendable {
   let gate = CreationGate()
-
-  init(
-    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, maker: @escaping Maker
-  ) {
-    self.maker = maker
-    super.init(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout)
-  }
-
-  override func fresh() -> AnyBinding {
-    let copy = PersistentBinding(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, maker: maker)
-    copy.dependencies = dependencies
-    return copy
-  }
 
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
@@ -54,26 +35,7 @@ final class PersistentBinding: AnyBinding, @unchecked Sendable {
 
 /// A new instance on every resolve; the container keeps nothing.
 // Immutable: only a @Sendable maker.
-final class EphemeralBinding: AnyBinding, @unchecked Sendable {
-  let maker: Maker
-
-  init(
-    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, maker: @escaping Maker
-  ) {
-    self.maker = maker
-    super.init(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout)
-  }
-
-  override func fresh() -> AnyBinding {
-    let copy = EphemeralBinding(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, maker: maker)
-    copy.dependencies = dependencies
-    return copy
-  }
+final class EphemeralBinding: FactoryBinding, @unchecked Sendable {
 
   override func resolve(
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
@@ -85,26 +47,7 @@ final class EphemeralBinding: AnyBinding, @unchecked Sendable {
 
 /// One instance per top-level resolve, shared by everything built during it.
 // Immutable: instances live in the resolving thread's root frame, not here.
-final class GraphBinding: AnyBinding, @unchecked Sendable {
-  let maker: Maker
-
-  init(
-    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, maker: @escaping Maker
-  ) {
-    self.maker = maker
-    super.init(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout)
-  }
-
-  override func fresh() -> AnyBinding {
-    let copy = GraphBinding(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, maker: maker)
-    copy.dependencies = dependencies
-    return copy
-  }
+final class GraphBinding: FactoryBinding, @unchecked Sendable {
 
   override func resolve(
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,

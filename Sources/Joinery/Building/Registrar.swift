@@ -213,31 +213,9 @@ public struct Registrar: ~Copyable {
   ) {
     let key = BindingKey(T.self, tag: tag.map { BindingTag($0) })
     let isOverride = isOverride || isOverriding
-    let layout = ValueLayout(of: T.self)
-    let binding: AnyBinding
-    switch lifetime.kind {
-    case .persistent:
-      binding = PersistentBinding(
-        key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, layout: layout, maker: maker)
-    case .transient:
-      binding = TransientBinding(
-        key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, layout: layout, maker: maker,
-        object: TransientBinding.objectReader(for: T.self))
-    case .ephemeral:
-      binding = EphemeralBinding(
-        key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, layout: layout, maker: maker)
-    case .cached:
-      binding = CachedBinding(
-        key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, layout: layout, maker: maker)
-    case .graph:
-      binding = GraphBinding(
-        key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, layout: layout, maker: maker)
-    }
+    let binding = FactoryBinding.implementation(of: lifetime).init(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies
     collector.add(binding)
   }
