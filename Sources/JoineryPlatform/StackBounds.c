@@ -43,3 +43,7 @@ int joinery_current_stack_bounds(uintptr_t *low, uintptr_t *high) {
   return 0;
 #endif
 }
+
+__attribute__((noinline)) uintptr_t joinery_current_frame_address(void) {
+  return (uintptr_t)__builtin_frame_address(0);
+}

@@ -8,18 +8,18 @@ enum StackBounds {
   /// building the error report.
   static let reserve: UInt = 96 << 10
 
-  /// The lowest address the stack may grow to, plus the reserve; `0` when unknown.
-  static func currentLimit() -> UInt {
+  /// The calling thread's stack: from its lowest address plus the reserve (`limit`) up to its
+  /// highest address (`top`); `nil` when the platform does not tell.
+  static func current() -> (limit: UInt, top: UInt)? {
     var low: UInt = 0
     var high: UInt = 0
-    guard joinery_current_stack_bounds(&low, &high) == 1, high > low + reserve else { return 0 }
-    return low + reserve
+    guard joinery_current_stack_bounds(&low, &high) == 1, high > low + reserve else { return nil }
+    return (low + reserve, high)
   }
 
-  /// An address in the caller's frame.
-  @inline(never)
+  /// The address of the caller's frame on the machine stack.
+  @inline(__always)
   static func currentPosition() -> UInt {
-    var marker: UInt8 = 0
-    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    UInt(joinery_current_frame_address())
   }
 }

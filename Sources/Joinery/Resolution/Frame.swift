@@ -30,6 +30,8 @@ struct RootState {
   var graph: GraphScope?
   /// The lowest safe stack address of the resolving thread: 0 until read, `.max` if unknown.
   var stackLimit: UInt = 0
+  /// The highest address of the resolving thread's stack.
+  var stackTop: UInt = 0
 }
 
 /// The instances of `graph` bindings made during one top-level resolution, destroyed with it.
@@ -103,11 +105,15 @@ extension Frame {
   @inline(never)
   static func stackIsNearlyExhausted(root: UnsafeMutablePointer<RootState>) -> Bool {
     if root.pointee.stackLimit == 0 {
-      let limit = StackBounds.currentLimit()
-      root.pointee.stackLimit = limit == 0 ? .max : limit
+      let bounds = StackBounds.current()
+      root.pointee.stackLimit = bounds?.limit ?? .max
+      root.pointee.stackTop = bounds?.top ?? 0
     }
     let limit = root.pointee.stackLimit
-    return limit != .max && StackBounds.currentPosition() < limit
+    let position = StackBounds.currentPosition()
+    // A position outside the stack (another stack, a sanitizer's fake frames) tells nothing.
+    return limit != .max && position < limit && position + StackBounds.reserve >= limit
+      && position < root.pointee.stackTop
   }
 
   /// Runs `body` with a new frame for `binding` pushed on the chain.

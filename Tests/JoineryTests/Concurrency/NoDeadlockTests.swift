@@ -104,6 +104,7 @@ struct NoDeadlockTests {
       }
     ).buildOrRecord()
     box.container = container
+    defer { box.container = nil }  // the factories capture the box: break the cycle
     let codes = Locked<[ResolutionError.Code?]>([])
     let done = Atomic<Int>(0)
     for index in 0..<2 {

@@ -38,6 +38,7 @@ struct CycleTests {
       }
     ).buildOrRecord()
     box.container = container
+    defer { box.container = nil }  // the factories capture the box: break the cycle
     let outcome = await Stress.onThread { () -> ResolutionError.Code? in
       do throws(ResolutionError) {
         _ = try container.resolve(NodeA.self)
