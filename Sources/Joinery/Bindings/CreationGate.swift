@@ -6,8 +6,14 @@ import Synchronization
 /// binding. The gate records which thread holds it, which turns a re-entrant request into a
 /// cycle error and lets ``WaitRegistry`` refuse a wait that would deadlock.
 struct CreationGate: ~Copyable {
-  let mutex = Lock.make()
+  /// Made on first use: a binding never resolved (or only read once built) costs no lock.
+  private let lazyMutex = AtomicLazyReference<Lock>()
   let owner = Atomic<UInt>(0)
+
+  var mutex: Lock {
+    if let existing = lazyMutex.load() { return existing }
+    return lazyMutex.storeIfNil(Lock.make())
+  }
 
   /// Runs `body` holding the gate; waits for another thread that holds it, unless that wait
   /// would never end.
@@ -16,6 +22,7 @@ struct CreationGate: ~Copyable {
     in container: Container, _ body: () throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let me = ThreadIdentity.current
+    let mutex = self.mutex
     if !mutex.tryLock() {
       if owner.load(ordering: .relaxed) == me {
         throw .reentrantCreation(binding, fallbackTag: fallbackTag, parent: parent, in: container)
@@ -35,6 +42,7 @@ struct CreationGate: ~Copyable {
 
   /// Runs `body` if no thread holds the gate; returns whether it ran.
   func ifAvailable(_ body: () -> Void) -> Bool {
+    let mutex = self.mutex
     guard mutex.tryLock() else { return false }
     defer { mutex.unlock() }
     body()
