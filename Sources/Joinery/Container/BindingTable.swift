@@ -3,16 +3,26 @@
 /// Built once by `build()` and never changed, so it is read without any lock. Open addressing
 /// with linear probing over the bits of `ObjectIdentifier`, at most half full.
 @usableFromInline
-struct BindingTable: Sendable {
-  @usableFromInline let identities: ContiguousArray<UInt>
+// Immutable after init; the raw memory is written only there.
+struct BindingTable: @unchecked Sendable {
+  /// Type addresses by slot (0 = empty), read on every lookup: raw memory, so reading it touches
+  /// no reference count that threads resolving at once would contend for.
+  @usableFromInline let identities: UnsafePointer<UInt>
+  /// The untagged binding of each slot's type, if any: the common lookup, without an entry.
+  @usableFromInline let untaggedBindings: UnsafePointer<Unmanaged<AnyBinding>?>
   @usableFromInline let slots: ContiguousArray<TypeEntry?>
   @usableFromInline let mask: Int
+  /// Owns the raw memory above; the bindings are owned by the container.
+  private let memory: TableMemory
 
   init(_ bindings: [AnyBinding]) {
     let groups = TypeGroups(bindings)
     var capacity = 8
     while capacity < groups.starts.count * 2 { capacity *= 2 }
-    var identities = ContiguousArray<UInt>(repeating: 0, count: capacity)
+    let identities = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+    identities.initialize(repeating: 0, count: capacity)
+    let untagged = UnsafeMutablePointer<Unmanaged<AnyBinding>?>.allocate(capacity: capacity)
+    untagged.initialize(repeating: nil, count: capacity)
     var slots = ContiguousArray<TypeEntry?>(repeating: nil, count: capacity)
     let mask = capacity - 1
     for start in groups.starts {
@@ -21,13 +31,30 @@ struct BindingTable: Sendable {
       while identities[index] != 0 { index = (index + 1) & mask }
       identities[index] = UInt(bitPattern: identity.address)
       let members = groups.members(from: start)
-      slots[index] =
+      let entry =
         members.count == 1
         ? TypeEntry(single: bindings[start]) : TypeEntry(members.map { bindings[$0] })
+      slots[index] = entry
+      untagged[index] = entry.untagged.map { Unmanaged.passUnretained($0) }
     }
-    self.identities = identities
+    self.identities = UnsafePointer(identities)
+    self.untaggedBindings = UnsafePointer(untagged)
     self.slots = slots
     self.mask = mask
+    memory = TableMemory(identities: identities, untagged: untagged)
+  }
+
+  /// The untagged binding of a type, without touching any reference count.
+  @inlinable @inline(__always)
+  func untaggedBinding(for identity: ObjectIdentifier) -> Unmanaged<AnyBinding>? {
+    let wanted = UInt(bitPattern: identity.address)
+    var index = Self.home(of: identity, mask: mask)
+    while true {
+      let found = identities[index]
+      if found == wanted { return untaggedBindings[index] }
+      if found == 0 { return nil }
+      index = (index + 1) & mask
+    }
   }
 
   @inlinable @inline(__always)
@@ -42,13 +69,11 @@ struct BindingTable: Sendable {
   func entry(for identity: ObjectIdentifier) -> TypeEntry? {
     let wanted = UInt(bitPattern: identity.address)
     var index = Self.home(of: identity, mask: mask)
-    return identities.withUnsafeBufferPointer { identities in
-      while true {
-        let found = identities[index]
-        if found == wanted { return slots[index] }
-        if found == 0 { return nil }
-        index = (index + 1) & mask
-      }
+    while true {
+      let found = identities[index]
+      if found == wanted { return slots[index] }
+      if found == 0 { return nil }
+      index = (index + 1) & mask
     }
   }
 
@@ -66,6 +91,24 @@ struct BindingTable: Sendable {
 extension ObjectIdentifier {
   /// The address the identifier wraps.
   @inlinable var address: Int { unsafeBitCast(self, to: Int.self) }
+}
+
+/// The raw memory of a table, freed with it.
+private final class TableMemory: Sendable {
+  nonisolated(unsafe) let identities: UnsafeMutablePointer<UInt>
+  nonisolated(unsafe) let untagged: UnsafeMutablePointer<Unmanaged<AnyBinding>?>
+
+  init(
+    identities: UnsafeMutablePointer<UInt>, untagged: UnsafeMutablePointer<Unmanaged<AnyBinding>?>
+  ) {
+    self.identities = identities
+    self.untagged = untagged
+  }
+
+  deinit {
+    identities.deallocate()
+    untagged.deallocate()
+  }
 }
 
 /// Bindings grouped by type identity in linear time, without a dictionary: open addressing over

@@ -41,9 +41,11 @@ extension Container {
 
   @inlinable @inline(__always)
   func resolve<T>(_ type: T.Type, parent: UnsafePointer<Frame>?) throws(ResolutionError) -> T {
-    guard let binding = table.entry(for: ObjectIdentifier(T.self))?.untagged else {
+    guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
       throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
     }
+    // The container keeps its bindings alive: no reference counting on the shared binding.
+    unowned(unsafe) let binding = found.takeUnretainedValue()
     return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
   }
 
