@@ -24,7 +24,7 @@ final class SpinBarrier: Sendable {
 enum Stress {
   /// Rounds per stress case; `JOINERY_STRESS_ROUNDS` overrides it.
   static var rounds: Int {
-    ProcessInfo.processInfo.environment["JOINERY_STRESS_ROUNDS"].flatMap(Int.init) ?? 2_000
+    ProcessInfo.processInfo.environment["JOINERY_STRESS_ROUNDS"].flatMap(Int.init) ?? 10_000
   }
 
   /// Runs `rounds` rounds on `threads` real threads. Each round, one thread calls `prepare`,
