@@ -161,7 +161,7 @@ final class TypeEntry: Sendable {
   /// For types with many tags: tag hash → indices into `tagged`.
   @usableFromInline let taggedByHash: [Int: [Int]]?
   /// Bindings that take runtime arguments, any tag, in registration order.
-  let withArguments: ContiguousArray<AnyBinding>
+  @usableFromInline let withArguments: ContiguousArray<AnyBinding>
 
   /// Up to this many tags are compared one by one, without hashing the requested tag.
   static let linearTagLimit = 8

@@ -66,7 +66,12 @@ extension Container {
   func resolveIfBound<T>(
     _ type: T.Type, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
-    guard let binding = table.entry(for: ObjectIdentifier(T.self))?.untagged else { return nil }
+    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else { return nil }
+    guard let binding = entry.untagged else {
+      // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
+      if entry.withArguments.isEmpty { return nil }
+      throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
+    }
     return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
   }
 

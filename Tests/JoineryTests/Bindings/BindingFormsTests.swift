@@ -158,6 +158,10 @@ struct BindingFormsTests {
         "Download takes (String, Int), but the resolve passed (Int, String)."))
     let none = try #require(throws: ResolutionError.self) { try container.resolve(Download.self) }
     #expect(none.code == .argumentMismatch)
+    let optional = try #require(throws: ResolutionError.self) {
+      try container.resolveIfBound(Download.self)
+    }
+    #expect(optional.code == .argumentMismatch)
     #expect(none.description.hasPrefix("Download takes (String, Int), but the resolve passed ()."))
   }
 
