@@ -44,17 +44,23 @@ struct BindingTable: @unchecked Sendable {
     memory = TableMemory(identities: identities, untagged: untagged)
   }
 
-  /// The untagged binding of a type, without touching any reference count.
+  /// The slot of a type, or `nil` if the type is not bound at all.
   @inlinable @inline(__always)
-  func untaggedBinding(for identity: ObjectIdentifier) -> Unmanaged<AnyBinding>? {
+  func slot(for identity: ObjectIdentifier) -> Int? {
     let wanted = UInt(bitPattern: identity.address)
     var index = Self.home(of: identity, mask: mask)
     while true {
       let found = identities[index]
-      if found == wanted { return untaggedBindings[index] }
+      if found == wanted { return index }
       if found == 0 { return nil }
       index = (index + 1) & mask
     }
+  }
+
+  /// The untagged binding of a type, without touching any reference count.
+  @inlinable @inline(__always)
+  func untaggedBinding(for identity: ObjectIdentifier) -> Unmanaged<AnyBinding>? {
+    slot(for: identity).flatMap { untaggedBindings[$0] }
   }
 
   @inlinable @inline(__always)
@@ -67,14 +73,7 @@ struct BindingTable: @unchecked Sendable {
   /// The bindings of one type, or `nil` if the type is not bound at all.
   @inlinable @inline(__always)
   func entry(for identity: ObjectIdentifier) -> TypeEntry? {
-    let wanted = UInt(bitPattern: identity.address)
-    var index = Self.home(of: identity, mask: mask)
-    while true {
-      let found = identities[index]
-      if found == wanted { return slots[index] }
-      if found == 0 { return nil }
-      index = (index + 1) & mask
-    }
+    slot(for: identity).flatMap { slots[$0] }
   }
 
   /// The binding stored under exactly `key`.
