@@ -60,6 +60,8 @@ extension ResolutionError {
       return "\(requested) forwards to \(target), whose instance is not a \(requested.typeName)."
     case .notCached:
       return "store(_:for:) needs a cached binding, and \(requested) is not cached."
+    case .containerReleased:
+      return "\(requested) was requested from a container that no longer exists."
     default:
       return "Resolving \(requested) failed."
     }
@@ -126,6 +128,10 @@ extension ResolutionError {
       ]
     case .notCached:
       return ["Bind \(name) with lifetime .cached or .cached(in:) to store instances into it."]
+    case .containerReleased:
+      return [
+        "Keep the container alive as long as the instances that hold its Providers or Lazies."
+      ]
     default:
       return ["See the description above."]
     }

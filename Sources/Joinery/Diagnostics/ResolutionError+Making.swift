@@ -119,6 +119,13 @@ extension ResolutionError {
       container: container)
   }
 
+  static func containerReleased(_ key: BindingKey) -> ResolutionError {
+    ResolutionError(
+      .containerReleased, requested: key, path: [ResolutionStep(requested: key, binding: nil)],
+      detail: "The Provider or Lazy holds its container weakly, and the container is gone.",
+      container: nil)
+  }
+
   static func notCached(_ binding: AnyBinding, in container: Container) -> ResolutionError {
     ResolutionError(
       .notCached, requested: binding.info.key,

@@ -42,6 +42,7 @@ extension Container {
   @inlinable @inline(__always)
   func resolve<T>(_ type: T.Type, parent: UnsafePointer<Frame>?) throws(ResolutionError) -> T {
     guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
+      if let derived = derived(T.self, tag: nil) { return derived }
       throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
     }
     // The container keeps its bindings alive: no reference counting on the shared binding.
@@ -53,7 +54,9 @@ extension Container {
   func resolve<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
-    guard let binding = try resolveIfBound(T.self, tag: tag, matching: matching, parent: parent)
+    guard
+      let binding = try resolveIfBound(T.self, tag: tag, matching: matching, parent: parent)
+        ?? derived(T.self, tag: BindingTag(tag))
     else {
       throw missing(
         BindingKey(T.self, tag: BindingTag(tag)), triedFallback: matching.allowsFallback,
@@ -66,7 +69,9 @@ extension Container {
   func resolveIfBound<T>(
     _ type: T.Type, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
-    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else { return nil }
+    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
+      return derived(T.self, tag: nil)
+    }
     guard let binding = entry.untagged else {
       // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
       if entry.withArguments.isEmpty { return nil }

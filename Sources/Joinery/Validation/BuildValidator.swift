@@ -22,6 +22,9 @@ struct DeclaredGraph {
     let target: Int?
     /// Whether a tagged dependency is served by the untagged binding.
     let fellBack: Bool
+    /// Whether the dependency is resolved later (a `Provider` or `Lazy`), not when the binding
+    /// is built: it cannot close a cycle or hold a captive instance.
+    let isDeferred: Bool
   }
 
   init(
@@ -38,7 +41,14 @@ struct DeclaredGraph {
     edgeStart.reserveCapacity(bindings.count + 1)
     for binding in bindings {
       edgeStart.append(edgeList.count)
-      for dependency in binding.dependencies ?? [] {
+      for declared in binding.dependencies ?? [] {
+        // A Provider or Lazy dependency needs the binding it wraps, later: not a cycle edge.
+        let derivable = declared.key.type as? any DerivedFromContainer.Type
+        let dependency =
+          derivable.map {
+            DeclaredDependency(
+              key: $0.wrappedKey(tag: declared.key.tag), matching: declared.matching)
+          } ?? declared
         var served = table.binding(for: dependency.key)
         var fellBack = false
         if served == nil, dependency.key.tag != nil, dependency.matching.allowsFallback {
@@ -46,7 +56,10 @@ struct DeclaredGraph {
             for: BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes))
           fellBack = served != nil
         }
-        edgeList.append(Edge(dependency: dependency, target: served?.position, fellBack: fellBack))
+        edgeList.append(
+          Edge(
+            dependency: dependency, target: served?.position, fellBack: fellBack,
+            isDeferred: derivable != nil))
       }
     }
     edgeStart.append(edgeList.count)

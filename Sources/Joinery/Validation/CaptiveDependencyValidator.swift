@@ -21,7 +21,7 @@ struct CaptiveDependencyValidator: BuildValidator {
         continue
       }
       for edge in edges {
-        guard let target = edge.target else { continue }
+        guard let target = edge.target, !edge.isDeferred else { continue }
         let dependency = graph.lifetimeOwner(of: target)
         let lifetime = dependency.lifetime
         let severity: Diagnostic.Severity

@@ -6,7 +6,7 @@ struct CycleValidator: BuildValidator {
     for component in Self.components(graph) {
       let isCycle =
         component.count > 1
-        || graph.edges(of: component[0]).contains { $0.target == component[0] }
+        || graph.edges(of: component[0]).contains { $0.target == component[0] && !$0.isDeferred }
       guard isCycle else { continue }
       let members = Set(component)
       let start = component.min { graph.bindings[$0].key.sortKey < graph.bindings[$1].key.sortKey }!
@@ -51,7 +51,8 @@ struct CycleValidator: BuildValidator {
         var position = edge
         while position < edges.count {
           defer { position += 1 }
-          guard let target = edges[edges.startIndex + position].target else { continue }
+          let current = edges[edges.startIndex + position]
+          guard let target = current.target, !current.isDeferred else { continue }
           if index[target] == -1 {
             work[work.count - 1].1 = position + 1
             work.append((target, 0))
@@ -87,7 +88,7 @@ struct CycleValidator: BuildValidator {
       let node = queue[head]
       head += 1
       for edge in graph.edges(of: node) {
-        guard let target = edge.target, members.contains(target) else { continue }
+        guard let target = edge.target, !edge.isDeferred, members.contains(target) else { continue }
         if target == start {
           var cycle = [node]
           var current = node
