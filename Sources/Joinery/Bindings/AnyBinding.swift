@@ -34,6 +34,21 @@ class AnyBinding: @unchecked Sendable {
   /// The binding's position among its container's bindings, set by `build()`.
   var position = 0
 
+  /// Arbitrary data the binding was declared with, for filtering without creating anything.
+  var metadata: (any Sendable)?
+
+  /// For a contribution to a multi-binding, its place among all contributions (assembly order,
+  /// then registration order); `nil` for an ordinary binding.
+  var contributionIndex: Int?
+
+  /// Copies what `fresh()` must keep besides the constructor's arguments.
+  final func copyDeclaration(to other: AnyBinding) -> AnyBinding {
+    other.dependencies = dependencies
+    other.metadata = metadata
+    other.contributionIndex = contributionIndex
+    return other
+  }
+
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, layout: ValueLayout
@@ -57,7 +72,8 @@ class AnyBinding: @unchecked Sendable {
   var info: BindingInfo {
     BindingInfo(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, forwardedTo: nil)
+      isOverride: isOverride, forwardedTo: nil, metadata: metadata,
+      contributionIndex: contributionIndex)
   }
 
   /// The thread creating this binding's shared instance right now, or 0.
@@ -113,11 +129,10 @@ class FactoryBinding: AnyBinding, @unchecked Sendable {
   }
 
   override func fresh() -> AnyBinding {
-    let copy = Self(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, maker: maker)
-    copy.dependencies = dependencies
-    return copy
+    copyDeclaration(
+      to: Self(
+        key: key, lifetime: lifetime, location: location, registerType: registerType,
+        isOverride: isOverride, layout: layout, maker: maker))
   }
 
   /// The class that implements `lifetime`.

@@ -20,8 +20,7 @@ final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
     let copy = ArgumentBinding(
       key: key, location: location, registerType: registerType, isOverride: isOverride,
       factory: factory)
-    copy.dependencies = dependencies
-    return copy
+    return copyDeclaration(to: copy)
   }
 
   @usableFromInline

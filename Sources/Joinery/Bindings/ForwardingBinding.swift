@@ -31,8 +31,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     let copy = ForwardingBinding(
       key: key, targetKey: targetKey, location: location, registerType: registerType,
       isOverride: isOverride, layout: layout, convert: convert)
-    copy.dependencies = dependencies
-    return copy
+    return copyDeclaration(to: copy)
   }
 
   override var forwardTargetKey: BindingKey? { targetKey }
@@ -40,7 +39,8 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   override var info: BindingInfo {
     BindingInfo(
       key: key, lifetime: target?.lifetime ?? lifetime, location: location,
-      registerType: registerType, isOverride: isOverride, forwardedTo: targetKey)
+      registerType: registerType, isOverride: isOverride, forwardedTo: targetKey,
+      metadata: metadata, contributionIndex: contributionIndex)
   }
 
   override func link(in container: Container) {

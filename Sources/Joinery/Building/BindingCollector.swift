@@ -13,8 +13,16 @@ final class BindingCollector {
     register.register(in: &registrar)
   }
 
+  /// Contributions to multi-bindings, in collection order (assembly, then registration).
+  private(set) var contributions: [AnyBinding] = []
+
   func add(_ binding: AnyBinding) {
     bindings.append(binding)
+  }
+
+  func contribute(_ binding: AnyBinding) {
+    binding.contributionIndex = contributions.count
+    contributions.append(binding)
   }
 }
 

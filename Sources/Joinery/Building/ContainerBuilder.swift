@@ -142,7 +142,8 @@ public struct ContainerBuilder {
     let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
     let table = BindingTable(winners)
     let graph = DeclaredGraph(
-      winners, table: table, allowedCaptives: collector.allowedCaptives,
+      winners + collector.contributions, table: table,
+      allowedCaptives: collector.allowedCaptives,
       requiresExactTags: requiresExactTags)
     let validators: [any BuildValidator] = [
       TransientValueTypeValidator(),
@@ -157,7 +158,8 @@ public struct ContainerBuilder {
 
     let warnings = findings.sorted(by: Diagnostic.ordered)
     let container = Container(
-      bindings: winners, table: table, maximumDepth: maximumResolutionDepth, warnings: warnings)
+      bindings: winners, contributions: collector.contributions, table: table,
+      maximumDepth: maximumResolutionDepth, warnings: warnings)
     let eager = container.all.filter {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
     }

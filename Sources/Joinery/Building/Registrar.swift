@@ -47,7 +47,7 @@ public struct Registrar: ~Copyable {
   /// ```
   ///
   /// A closure is opaque to `build()`: declare what it resolves with `dependsOn` so the graph
-  /// is checked, or bind an initializer with ``bind(_:tag:lifetime:override:fileID:line:to:)``,
+  /// is checked, or bind an initializer with ``bind(_:tag:lifetime:override:metadata:fileID:line:to:)``,
   /// which declares its parameters itself. Without either the binding is *unchecked*.
   ///
   /// - Parameters:
@@ -58,6 +58,7 @@ public struct Registrar: ~Copyable {
   ///     Without it, two bindings of one key fail the build.
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the
   ///     binding unchecked.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: The file of the declaration, captured for diagnostics.
   ///   - line: The line of the declaration, captured for diagnostics.
   ///   - factory: Builds an instance; it may resolve other bindings through its resolver and
@@ -66,14 +67,15 @@ public struct Registrar: ~Copyable {
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line, _ factory: @escaping Factory<T>
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping Factory<T>
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
-      },
+      }, metadata: metadata,
       maker: { resolver, out in out.initializeMemory(as: T.self, to: try factory(resolver)) })
   }
 
@@ -87,30 +89,28 @@ public struct Registrar: ~Copyable {
   /// ```
   ///
   /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with
-  /// ``bind(_:tag:lifetime:override:fileID:line:to:dependencies:)``.
+  /// ``bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)``.
   ///
   /// - Parameters:
   ///   - type: The bound type; the initializer's result converts to it.
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
-    override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) throws -> T
   ) {
-    var dependencies: [DeclaredDependency] = []
-    for parameter in repeat (each Parameter).self {
-      dependencies.append(
-        DeclaredDependency(key: BindingKey(parameter), matching: .allowingFallback))
-    }
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: dependencies,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       maker: { resolver, out in
         out.initializeMemory(
           as: T.self, to: try initializer(repeat try resolver.resolve((each Parameter).self)))
@@ -132,6 +132,7 @@ public struct Registrar: ~Copyable {
   ///   - tag: An optional tag of the binding itself (never passed on to its dependencies).
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
@@ -139,7 +140,8 @@ public struct Registrar: ~Copyable {
   @inlinable
   public mutating func bind<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
-    override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
@@ -149,6 +151,7 @@ public struct Registrar: ~Copyable {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      metadata: metadata,
       maker: { resolver, out in
         out.initializeMemory(
           as: T.self, to: try initializer(repeat try resolver.resolve(each specification)))
@@ -177,7 +180,7 @@ public struct Registrar: ~Copyable {
   ) {
     add(
       T.self, tag: tag, lifetime: .persistent, isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: [],
+      location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: nil,
       maker: { _, out in out.initializeMemory(as: T.self, to: instance()) })
   }
 
@@ -206,10 +209,24 @@ public struct Registrar: ~Copyable {
         dependency: BindingKey(Captive.self, tag: dependencyTag.map { BindingTag($0) }))] = reason
   }
 
+  /// The declared dependencies of an initializer's parameters, untagged.
+  @usableFromInline
+  static func declared<each Parameter>(
+    _ parameters: repeat (each Parameter).Type
+  ) -> [DeclaredDependency] {
+    var dependencies: [DeclaredDependency] = []
+    for parameter in repeat each parameters {
+      dependencies.append(
+        DeclaredDependency(key: BindingKey(parameter), matching: .allowingFallback))
+    }
+    return dependencies
+  }
+
   @usableFromInline
   func add<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
-    location: BindingLocation, dependencies: [DeclaredDependency]?, maker: @escaping Maker
+    location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
+    contributes: Bool = false, maker: @escaping Maker
   ) {
     let key = BindingKey(T.self, tag: tag.map { BindingTag($0) })
     let isOverride = isOverride || isOverriding
@@ -217,7 +234,79 @@ public struct Registrar: ~Copyable {
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies
-    collector.add(binding)
+    binding.metadata = metadata
+    if contributes {
+      collector.contribute(binding)
+    } else {
+      collector.add(binding)
+    }
+  }
+
+  /// Adds one element to the multi-binding of `type`: every contribution is kept (none is a
+  /// duplicate), and ``Container/resolveAll(_:)`` returns them in assembly order, then
+  /// registration order.
+  ///
+  /// ```swift
+  /// registrar.contribute(Plugin.self, metadata: PluginInfo(name: "spell check")) { _ in
+  ///   SpellCheck()
+  /// }
+  /// registrar.contribute(Plugin.self, to: WordCount.init)
+  /// let plugins = try container.resolveAll(Plugin.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type of the collection.
+  ///   - tag: Contributions with a tag form their own collection.
+  ///   - lifetime: How long each contributed instance lives.
+  ///   - dependencies: What the factory resolves, checked by `build()`.
+  ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds the contributed instance.
+  @inlinable
+  public mutating func contribute<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line, _ factory: @escaping Factory<T>
+  ) {
+    add(
+      T.self, tag: tag, lifetime: lifetime, isOverride: false,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: dependencies.map {
+        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
+      }, metadata: metadata, contributes: true,
+      maker: { resolver, out in out.initializeMemory(as: T.self, to: try factory(resolver)) })
+  }
+
+  /// Adds one element to the multi-binding of `type`, made by an autowired initializer.
+  ///
+  /// ```swift
+  /// registrar.contribute(Plugin.self, to: WordCount.init(counter:))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type of the collection.
+  ///   - tag: Contributions with a tag form their own collection.
+  ///   - lifetime: How long each contributed instance lives.
+  ///   - metadata: Any data to find the contribution by.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: The function that builds the instance from its dependencies.
+  @inlinable
+  public mutating func contribute<T, each Parameter>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @Sendable (repeat each Parameter) throws -> T
+  ) {
+    add(
+      T.self, tag: tag, lifetime: lifetime, isOverride: false,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
+      contributes: true,
+      maker: { resolver, out in
+        out.initializeMemory(
+          as: T.self, to: try initializer(repeat try resolver.resolve((each Parameter).self)))
+      })
   }
 
   /// Binds `type` to the instance of another binding, converted to `type`: one implementation

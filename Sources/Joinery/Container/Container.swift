@@ -19,8 +19,10 @@
 /// blocks unrelated resolves.
 public final class Container: Sendable {
   @usableFromInline let table: BindingTable
-  /// The bindings that won, in registration order.
+  /// The bindings that won, in registration order, then the contributions to multi-bindings.
   let all: [AnyBinding]
+  /// Contributions to multi-bindings by element type, in contribution order.
+  let contributions: [ObjectIdentifier: [AnyBinding]]
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
   let maximumDepth: Int
@@ -35,21 +37,26 @@ public final class Container: Sendable {
   public let warnings: [Diagnostic]
 
   init(
-    bindings: [AnyBinding], table: BindingTable? = nil, maximumDepth: Int,
-    warnings: [Diagnostic], recorder: EdgeRecorder? = nil
+    bindings: [AnyBinding], contributions: [AnyBinding] = [], table: BindingTable? = nil,
+    maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil
   ) {
     self.recorder = recorder
-    all = bindings
+    all = bindings + contributions
     self.table = table ?? BindingTable(bindings)
+    var byType: [ObjectIdentifier: [AnyBinding]] = [:]
+    for contribution in contributions {
+      byType[ObjectIdentifier(contribution.key.type), default: []].append(contribution)
+    }
+    self.contributions = byType
     var groups: [CacheGroup: CacheGroupState] = [:]
-    for binding in bindings where binding.lifetime.kind == .cached {
+    for binding in all where binding.lifetime.kind == .cached {
       let group = binding.lifetime.group ?? .default
       if groups[group] == nil { groups[group] = CacheGroupState(group: group) }
     }
     cacheGroups = groups
     self.maximumDepth = maximumDepth
     self.warnings = warnings
-    for binding in bindings { binding.link(in: self) }
+    for binding in all { binding.link(in: self) }
   }
 
   /// Every binding in the container, sorted by type name, tag and arguments.

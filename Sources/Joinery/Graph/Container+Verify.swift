@@ -24,7 +24,9 @@ extension Container {
     let recorder = EdgeRecorder()
     let copies = all.map { $0.fresh() }
     let copy = Container(
-      bindings: copies, maximumDepth: maximumDepth, warnings: warnings, recorder: recorder)
+      bindings: copies.filter { $0.contributionIndex == nil },
+      contributions: copies.filter { $0.contributionIndex != nil }, maximumDepth: maximumDepth,
+      warnings: warnings, recorder: recorder)
     var verified: [BindingKey] = []
     var skipped: [BindingInfo] = []
     var failures: [ResolutionError] = []

@@ -85,7 +85,9 @@ extension Container {
   /// ```
   public var graph: DependencyGraph {
     var edges: [DependencyGraph.Edge] = []
-    for binding in all {
+    // Contributions share their key with each other, so the keyed export leaves them out.
+    let bindings = all.filter { $0.contributionIndex == nil }
+    for binding in bindings {
       for dependency in binding.dependencies ?? [] {
         let exact = table.binding(for: dependency.key)
         var target = exact
@@ -99,7 +101,7 @@ extension Container {
             from: binding.key, to: target.key, kind: .declared, isFallback: exact == nil))
       }
     }
-    let nodes = all.map {
+    let nodes = bindings.map {
       DependencyGraph.Node(binding: $0.info, isChecked: $0.dependencies != nil)
     }
     return DependencyGraph(nodes: nodes, edges: edges)

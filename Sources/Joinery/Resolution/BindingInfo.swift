@@ -20,6 +20,11 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   public let isOverride: Bool
   /// For a binding that forwards to another binding's instance, that binding's key.
   public let forwardedTo: BindingKey?
+  /// The metadata the binding was declared with, if any.
+  public let metadata: (any Sendable)?
+  /// For a contribution to a multi-binding, its place among the contributions (assembly order,
+  /// then registration order); `nil` for an ordinary binding.
+  public let contributionIndex: Int?
 
   /// The name of the register (assembly) that declared it.
   public var assembly: String { TypeName.of(registerType) }
@@ -27,6 +32,7 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   public var description: String {
     var text = "\(key) [\(lifetime)]"
     if let forwardedTo { text += " → \(forwardedTo)" }
+    if let contributionIndex { text += " (contribution \(contributionIndex))" }
     if isOverride { text += " (override)" }
     return text + " — \(assembly) at \(location)"
   }

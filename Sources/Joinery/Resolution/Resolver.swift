@@ -134,5 +134,23 @@ public struct Resolver: ~Copyable {
   }
 }
 
+extension Resolver {
+  /// Returns one instance from every contribution to the multi-binding of `type`, in
+  /// contribution order.
+  ///
+  /// ```swift
+  /// registrar.bind(PluginHost.self) { resolver in
+  ///   PluginHost(plugins: try resolver.resolveAll(Plugin.self))
+  /// }
+  /// ```
+  ///
+  /// - Parameter type: The element type.
+  /// - Returns: The instances; empty when nothing contributes.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  public func resolveAll<T>(_ type: T.Type = T.self) throws(ResolutionError) -> [T] {
+    try container.resolveAll(T.self, tag: nil, parent: frame)
+  }
+}
+
 @available(*, unavailable, message: "A Resolver is lent to one factory call on one thread.")
 extension Resolver: Sendable {}

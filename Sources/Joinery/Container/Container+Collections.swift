@@ -1,0 +1,151 @@
+extension Container {
+  /// Returns one instance from every contribution to the multi-binding of `type`, in
+  /// contribution order: the order of the assemblies, then of the `contribute` calls in each.
+  ///
+  /// ```swift
+  /// for plugin in try container.resolveAll(Plugin.self) { plugin.start() }
+  /// ```
+  ///
+  /// - Parameter type: The element type.
+  /// - Returns: The instances; empty when nothing contributes.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  public func resolveAll<T>(_ type: T.Type = T.self) throws(ResolutionError) -> [T] {
+    try resolveAll(T.self, tag: nil as BindingTag?, parent: nil)
+  }
+
+  /// Returns one instance from every contribution to the multi-binding of `type` with `tag`.
+  ///
+  /// ```swift
+  /// let exporters = try container.resolveAll(Exporter.self, tag: "pdf")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type.
+  ///   - tag: The tag the contributions were made with.
+  /// - Returns: The instances, in contribution order.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  public func resolveAll<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable
+  ) throws(ResolutionError) -> [T] {
+    try resolveAll(T.self, tag: BindingTag(tag), parent: nil)
+  }
+
+  func resolveAll<T>(
+    _ type: T.Type, tag: BindingTag?, parent: UnsafePointer<Frame>?
+  ) throws(ResolutionError) -> [T] {
+    var instances: [T] = []
+    for contribution in contributions[ObjectIdentifier(T.self)] ?? []
+    where contribution.key.tag == tag {
+      instances.append(try instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))
+    }
+    return instances
+  }
+
+  /// The keys of the bindings of `type` — ordinary bindings and contributions — that `predicate`
+  /// accepts, without creating anything.
+  ///
+  /// ```swift
+  /// let enabled = container.keys(for: Plugin.self) { binding in
+  ///   (binding.metadata as? PluginInfo)?.isEnabled == true
+  /// }
+  /// let plugins = try enabled.map { try container.resolve($0) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: Only bindings with this tag; all tags when `nil`.
+  ///   - predicate: Decides from the binding's description and metadata.
+  /// - Returns: Typed keys, ordinary bindings first (sorted by key), then contributions in order.
+  public func keys<T>(
+    for type: T.Type = T.self, tag: BindingTag? = nil,
+    where predicate: (BindingInfo) -> Bool = { _ in true }
+  ) -> [Key<T>] {
+    var found: [Key<T>] = []
+    let entry = table.entry(for: ObjectIdentifier(T.self))
+    let ordinary = ((entry?.untagged.map { [$0] } ?? []) + Array(entry?.tagged ?? []))
+      .sorted { $0.key.sortKey < $1.key.sortKey }
+    for binding in ordinary + (contributions[ObjectIdentifier(T.self)] ?? [])
+    where (tag == nil || binding.key.tag == tag) && predicate(binding.info) {
+      found.append(Key(binding: binding.key, contributionIndex: binding.contributionIndex))
+    }
+    return found
+  }
+
+  /// The keys of the bindings of `type` whose metadata is a `Metadata` that `predicate` accepts.
+  ///
+  /// ```swift
+  /// let spelling = container.keys(for: Plugin.self, metadata: PluginInfo.self) { $0.name == "spell" }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - metadata: The type of the metadata to look at.
+  ///   - predicate: Decides from the metadata.
+  /// - Returns: Typed keys, in the order of ``keys(for:tag:where:)``.
+  public func keys<T, Metadata>(
+    for type: T.Type = T.self, metadata: Metadata.Type,
+    where predicate: (Metadata) -> Bool
+  ) -> [Key<T>] {
+    keys(for: T.self) { info in (info.metadata as? Metadata).map(predicate) ?? false }
+  }
+
+  /// Resolves the binding a typed key names.
+  ///
+  /// ```swift
+  /// let audit = Key(Logger.self, tag: "audit")
+  /// let logger = try container.resolve(audit)
+  /// ```
+  ///
+  /// - Parameter key: A key made directly or returned by ``keys(for:tag:where:)``.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolve<T>(_ key: Key<T>) throws(ResolutionError) -> T {
+    if let index = key.contributionIndex {
+      guard
+        let contribution = contributions[ObjectIdentifier(T.self)]?
+          .first(where: { $0.contributionIndex == index })
+      else { throw .missing(key.binding, triedFallback: false, parent: nil, in: self) }
+      return try instance(of: contribution, as: T.self, parent: nil, fallbackTag: nil)
+    }
+    guard let tag = key.binding.tag else { return try resolve(T.self) }
+    return try resolve(T.self, tag: tag)
+  }
+}
+
+/// A typed name for one binding: its type, tag, and (for a multi-binding element) its place.
+///
+/// ```swift
+/// extension Key where Value == any Logger {
+///   static let audit = Key(Logger.self, tag: "audit")
+/// }
+/// let logger = try container.resolve(.audit)
+/// ```
+public struct Key<Value>: Hashable, Sendable, CustomStringConvertible {
+  /// The binding's key.
+  public let binding: BindingKey
+  /// For a contribution to a multi-binding, its place among the contributions.
+  public let contributionIndex: Int?
+
+  init(binding: BindingKey, contributionIndex: Int?) {
+    self.binding = binding
+    self.contributionIndex = contributionIndex
+  }
+
+  /// A key for the binding of `type`, untagged or with `tag`.
+  ///
+  /// ```swift
+  /// let key = Key(FeedService.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: The binding's tag, if any.
+  public init(_ type: Value.Type = Value.self, tag: BindingTag? = nil) {
+    binding = BindingKey(Value.self, tag: tag)
+    contributionIndex = nil
+  }
+
+  public var description: String {
+    contributionIndex.map { "\(binding) #\($0)" } ?? binding.description
+  }
+}

@@ -1,0 +1,86 @@
+import Joinery
+import Testing
+
+private protocol Plugin: Sendable { var name: String { get } }
+private struct NamedPlugin: Plugin { let name: String }
+private struct PluginInfo: Sendable {
+  let name: String
+  let isEnabled: Bool
+}
+private final class Host: Sendable {
+  let plugins: [any Plugin]
+  init(plugins: [any Plugin]) { self.plugins = plugins }
+}
+
+private struct CoreAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.contribute(
+      (any Plugin).self, metadata: PluginInfo(name: "spell", isEnabled: true)
+    ) { _ in NamedPlugin(name: "spell") }
+    registrar.contribute(
+      (any Plugin).self, metadata: PluginInfo(name: "count", isEnabled: false)
+    ) { _ in NamedPlugin(name: "count") }
+  }
+}
+
+private struct ExtraAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.contribute((any Plugin).self) { _ in NamedPlugin(name: "extra") }
+    registrar.contribute((any Plugin).self, tag: "export") { _ in NamedPlugin(name: "pdf") }
+    registrar.bind(Host.self) { resolver in Host(plugins: try resolver.resolveAll()) }
+    registrar.bind(String.self, tag: "greeting", metadata: PluginInfo(name: "hi", isEnabled: true))
+    {
+      _ in "hello"
+    }
+  }
+}
+
+@Suite("Multi-bindings, metadata and keys")
+struct CollectionsTests {
+  @Test("Contributions resolve in assembly order, then registration order, and are not duplicates")
+  func order() throws {
+    let container = try ContainerBuilder(CoreAssembly(), ExtraAssembly()).buildOrRecord()
+    #expect(try container.resolveAll((any Plugin).self).map(\.name) == ["spell", "count", "extra"])
+    #expect(try container.resolveAll((any Plugin).self, tag: "export").map(\.name) == ["pdf"])
+    #expect(try container.resolve(Host.self).plugins.map(\.name) == ["spell", "count", "extra"])
+    let reversed = try ContainerBuilder(ExtraAssembly(), CoreAssembly()).buildOrRecord()
+    #expect(try reversed.resolveAll((any Plugin).self).map(\.name) == ["extra", "spell", "count"])
+    #expect(try container.resolveAll(Int.self).isEmpty)
+  }
+
+  @Test("Bindings are filtered by type, tag and metadata without creating anything; keys resolve")
+  func filtering() throws {
+    let container = try ContainerBuilder(CoreAssembly(), ExtraAssembly()).buildOrRecord()
+    let enabled = container.keys(for: (any Plugin).self, metadata: PluginInfo.self) { $0.isEnabled }
+    #expect(enabled.count == 1)
+    #expect(try enabled.map { try container.resolve($0).name } == ["spell"])
+    let all = container.keys(for: (any Plugin).self)
+    #expect(all.count == 4)
+    let exports = container.keys(for: (any Plugin).self, tag: "export")
+    #expect(try exports.map { try container.resolve($0).name } == ["pdf"])
+    let greeting = container.keys(for: String.self) { ($0.metadata as? PluginInfo)?.name == "hi" }
+    #expect(try greeting.map { try container.resolve($0) } == ["hello"])
+    #expect(try container.resolve(Key(String.self, tag: "greeting")) == "hello")
+  }
+
+  @Test("A contribution's declared dependencies are checked at build")
+  func contributionsValidated() throws {
+    let error = try #require(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.contribute((any Plugin).self, dependsOn: [BindingKey(Int.self)]) { _ in
+            NamedPlugin(name: "needs an Int")
+          }
+        }
+      ).build()
+    }
+    #expect(error.diagnostics.map(\.code) == [.missingDependency])
+  }
+
+  @Test("verify() creates contributions too")
+  func verifyContributions() throws {
+    let container = try ContainerBuilder(CoreAssembly(), ExtraAssembly()).buildOrRecord()
+    let report = try container.verify()
+    #expect(report.verified.filter { $0.type == (any Plugin).self }.count == 4)
+  }
+}
