@@ -62,6 +62,8 @@ extension ResolutionError {
       return "store(_:for:) needs a cached binding, and \(requested) is not cached."
     case .containerReleased:
       return "\(requested) was requested from a container that no longer exists."
+    case .noCurrentContainer:
+      return "\(requested) was requested with no container in scope."
     default:
       return "Resolving \(requested) failed."
     }
@@ -131,6 +133,12 @@ extension ResolutionError {
     case .containerReleased:
       return [
         "Keep the container alive as long as the instances that hold its Providers or Lazies."
+      ]
+    case .noCurrentContainer:
+      return [
+        "Read the property inside `container.withCurrent { … }` (in tests: the `.container` "
+          + "trait of JoineryTesting).",
+        "Or name the container: @Injected(from: container).",
       ]
     default:
       return ["See the description above."]

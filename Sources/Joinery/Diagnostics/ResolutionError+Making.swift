@@ -126,6 +126,14 @@ extension ResolutionError {
       container: nil)
   }
 
+  static func noCurrentContainer(_ key: BindingKey, location: BindingLocation) -> ResolutionError {
+    ResolutionError(
+      .noCurrentContainer, requested: key, path: [ResolutionStep(requested: key, binding: nil)],
+      detail: "The @Injected property declared at \(location) names no container, and "
+        + "none is current: it was read outside `container.withCurrent { … }`.",
+      container: nil)
+  }
+
   static func notCached(_ binding: AnyBinding, in container: Container) -> ResolutionError {
     ResolutionError(
       .notCached, requested: binding.info.key,

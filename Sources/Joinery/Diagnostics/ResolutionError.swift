@@ -44,6 +44,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     /// ``Container/store(_:for:tag:)`` was used on a binding that is not `cached`.
     public static let notCached = Code("notCached")
 
+    /// An ``Injected`` property without an explicit container was read outside
+    /// ``Container/withCurrent(_:)``.
+    public static let noCurrentContainer = Code("noCurrentContainer")
     /// A ``Provider`` or ``Lazy`` was used after its container was released.
     public static let containerReleased = Code("containerReleased")
 

@@ -1,0 +1,123 @@
+/// A property resolved from a container the first time it is read.
+///
+/// The container is named explicitly, or is the task's ``Container/current`` container at the
+/// first read — never an implicit global. The first read from several threads at once resolves
+/// once; the instance is kept by the wrapper afterwards. Reading never mutates the enclosing
+/// value, so it works in structs without `mutating get`.
+///
+/// ```swift
+/// struct FeedScreen {
+///   @Injected var feed: FeedService                 // from Container.current
+///   @Injected(tag: "audit") var log: EventLog
+///   @Injected(from: App.container) var clock: Clock  // explicit
+/// }
+///
+/// try container.withCurrent { try FeedScreen().feed.headlines() }
+/// ```
+///
+/// Reading `wrappedValue` when nothing can be resolved stops the program with the property's
+/// file and line; read `$feed.get()` to get the ``ResolutionError`` instead.
+///
+/// > Note: Swift 6 forbids property wrappers in a `Sendable` class (their storage is a `var`).
+/// > There, keep the wrapper as a constant instead: `let feed = Injected<FeedService>()`, and
+/// > read `feed.wrappedValue` or `try feed.get()`. Actors, main-actor classes and structs can use
+/// > `@Injected` directly.
+@propertyWrapper
+public final class Injected<Value> {
+  private weak var explicitContainer: Container?
+  private let hasExplicitContainer: Bool
+  private let tag: BindingTag?
+  private let location: BindingLocation
+  private let lock = Lock.make()
+  // Guarded by `lock`.
+  private var value: Value?
+
+  /// A property resolved from the task's current container on first read.
+  ///
+  /// ```swift
+  /// @Injected var feed: FeedService
+  /// @Injected(tag: "audit") var log: EventLog
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - tag: The binding's tag, if any (falls back to untagged).
+  ///   - fileID: Captured for the error when nothing can be resolved.
+  ///   - line: Captured for the error when nothing can be resolved.
+  public init(tag: BindingTag? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+    explicitContainer = nil
+    hasExplicitContainer = false
+    self.tag = tag
+    location = BindingLocation(fileID: fileID, line: line)
+  }
+
+  /// A property resolved from `container` on first read. The container is held weakly.
+  ///
+  /// ```swift
+  /// @Injected(from: App.container) var feed: FeedService
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - container: The container to resolve from.
+  ///   - tag: The binding's tag, if any.
+  ///   - fileID: Captured for errors.
+  ///   - line: Captured for errors.
+  public init(
+    from container: Container, tag: BindingTag? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    explicitContainer = container
+    hasExplicitContainer = true
+    self.tag = tag
+    location = BindingLocation(fileID: fileID, line: line)
+  }
+
+  /// The instance, resolved on the first read.
+  public var wrappedValue: Value {
+    do {
+      return try get()
+    } catch {
+      preconditionFailure("@Injected property at \(location): \(error.debugDescription)")
+    }
+  }
+
+  /// The wrapper itself, for `$property.get()`.
+  public var projectedValue: Injected<Value> { self }
+
+  /// The instance, resolved on the first call and kept afterwards.
+  ///
+  /// ```swift
+  /// let feed = try screen.$feed.get()
+  /// ```
+  ///
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/noCurrentContainer`` when no
+  ///   container is named or current, ``ResolutionError/Code/containerReleased`` when the named
+  ///   one is gone.
+  public func get() throws(ResolutionError) -> Value {
+    try lock.withLock { () throws(ResolutionError) -> Value in
+      if let value { return value }
+      let made = try resolve()
+      value = made
+      return made
+    }
+  }
+
+  private func resolve() throws(ResolutionError) -> Value {
+    let key = BindingKey(Value.self, tag: tag)
+    let container: Container
+    if hasExplicitContainer {
+      guard let explicitContainer else { throw .containerReleased(key) }
+      container = explicitContainer
+    } else {
+      guard let current = Container.current else {
+        throw .noCurrentContainer(key, location: location)
+      }
+      container = current
+    }
+    if let tag { return try container.resolve(Value.self, tag: tag) }
+    return try container.resolve(Value.self)
+  }
+}
+
+// The instance is created and read under `lock`.
+extension Injected: @unchecked Sendable where Value: Sendable {}
