@@ -1,6 +1,8 @@
 /// Collects the bindings of every register during one `build()`.
 final class BindingCollector {
   private(set) var bindings: [AnyBinding] = []
+  /// Declared property injections, by type.
+  var injectors: [PropertyInjector] = []
   /// Captive dependencies declared intended, with the reason given.
   var allowedCaptives: [CaptiveKey: String] = [:]
   private var seen: Set<RegisterIdentity> = []

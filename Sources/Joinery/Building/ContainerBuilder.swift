@@ -154,12 +154,13 @@ public struct ContainerBuilder {
       CaptiveDependencyValidator(),
     ]
     for validator in validators { validator.validate(graph, into: &findings) }
+    Self.checkInjectedProperties(collector.injectors, in: graph, into: &findings)
     try Self.failIfErrors(findings)
 
     let warnings = findings.sorted(by: Diagnostic.ordered)
     let container = Container(
       bindings: winners, contributions: collector.contributions, table: table,
-      maximumDepth: maximumResolutionDepth, warnings: warnings)
+      maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors)
     let eager = container.all.filter {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
     }
@@ -176,6 +177,31 @@ public struct ContainerBuilder {
     }
     try Self.failIfErrors(findings)
     return container
+  }
+
+  /// Every injected property's binding must exist.
+  private static func checkInjectedProperties(
+    _ injectors: [PropertyInjector], in graph: DeclaredGraph, into findings: inout [Diagnostic]
+  ) {
+    for injector in injectors {
+      for dependency in injector.keys {
+        let exact = graph.table.binding(for: dependency.key)
+        let fallback =
+          dependency.key.tag == nil
+          ? nil : graph.table.binding(for: BindingKey(dependency.key.type))
+        guard exact == nil && fallback == nil else { continue }
+        let owner = BindingInfo(
+          key: BindingKey(injector.rootType), lifetime: .ephemeral, location: injector.location,
+          registerType: injector.registerType, isOverride: false, forwardedTo: nil, metadata: nil,
+          contributionIndex: nil)
+        findings.append(
+          Diagnostic(
+            .missingDependency, .error, key: owner.key, bindings: [owner],
+            message:
+              "An injected property of \(owner.key) needs \(dependency.key), which is not bound.",
+            fixes: ["Bind \(dependency.key) in the assembly that owns it."]))
+      }
+    }
   }
 
   private static func failIfErrors(_ findings: [Diagnostic]) throws(BuildError) {

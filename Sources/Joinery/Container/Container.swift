@@ -23,6 +23,8 @@ public final class Container: Sendable {
   let all: [AnyBinding]
   /// Contributions to multi-bindings by element type, in contribution order.
   let contributions: [ObjectIdentifier: [AnyBinding]]
+  /// Declared property injections by type.
+  let injectors: [ObjectIdentifier: PropertyInjector]
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
   let maximumDepth: Int
@@ -38,8 +40,12 @@ public final class Container: Sendable {
 
   init(
     bindings: [AnyBinding], contributions: [AnyBinding] = [], table: BindingTable? = nil,
-    maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil
+    maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
+    injectors: [PropertyInjector] = []
   ) {
+    var injectorsByType: [ObjectIdentifier: PropertyInjector] = [:]
+    for injector in injectors { injectorsByType[ObjectIdentifier(injector.rootType)] = injector }
+    self.injectors = injectorsByType
     self.recorder = recorder
     all = bindings + contributions
     self.table = table ?? BindingTable(bindings)
