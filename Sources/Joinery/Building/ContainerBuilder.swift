@@ -134,6 +134,11 @@ public struct ContainerBuilder {
   ///   lifetimes on value types, eager factories that failed — each with its register and
   ///   source location.
   public func build() throws(BuildError) -> Container {
+    try build(parent: nil)
+  }
+
+  /// Builds a container whose lookups continue in `parent` (a child container).
+  func build(parent: Container?) throws(BuildError) -> Container {
     let collector = BindingCollector()
     for register in registers { collector.collect(register, overriding: false) }
     for register in overrides { collector.collect(register, overriding: true) }
@@ -144,7 +149,7 @@ public struct ContainerBuilder {
     let graph = DeclaredGraph(
       winners + collector.contributions, table: table,
       allowedCaptives: collector.allowedCaptives,
-      requiresExactTags: requiresExactTags)
+      requiresExactTags: requiresExactTags, parent: parent)
     let validators: [any BuildValidator] = [
       TransientValueTypeValidator(),
       ForwardingTargetValidator(),
@@ -154,13 +159,15 @@ public struct ContainerBuilder {
       CaptiveDependencyValidator(),
     ]
     for validator in validators { validator.validate(graph, into: &findings) }
-    Self.checkInjectedProperties(collector.injectors, in: graph, into: &findings)
+    Self.checkInjectedProperties(
+      collector.injectors, in: graph, parent: parent, into: &findings)
     try Self.failIfErrors(findings)
 
     let warnings = findings.sorted(by: Diagnostic.ordered)
     let container = Container(
       bindings: winners, contributions: collector.contributions, table: table,
-      maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors)
+      maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors,
+      parent: parent)
     let eager = container.all.filter {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
     }
@@ -181,7 +188,8 @@ public struct ContainerBuilder {
 
   /// Every injected property's binding must exist.
   private static func checkInjectedProperties(
-    _ injectors: [PropertyInjector], in graph: DeclaredGraph, into findings: inout [Diagnostic]
+    _ injectors: [PropertyInjector], in graph: DeclaredGraph, parent: Container?,
+    into findings: inout [Diagnostic]
   ) {
     for injector in injectors {
       for dependency in injector.keys {
@@ -189,7 +197,9 @@ public struct ContainerBuilder {
         let fallback =
           dependency.key.tag == nil
           ? nil : graph.table.binding(for: BindingKey(dependency.key.type))
-        guard exact == nil && fallback == nil else { continue }
+        guard exact == nil && fallback == nil, parent?.binds(dependency.key) != true else {
+          continue
+        }
         let owner = BindingInfo(
           key: BindingKey(injector.rootType), lifetime: .ephemeral, location: injector.location,
           registerType: injector.registerType, isOverride: false, forwardedTo: nil, metadata: nil,

@@ -33,7 +33,8 @@ extension Container {
   func resolveAll<T>(
     _ type: T.Type, tag: BindingTag?, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> [T] {
-    var instances: [T] = []
+    // An ancestor's contributions come first, then this container's.
+    var instances = try parentContainer?.resolveAll(T.self, tag: tag, parent: parent) ?? []
     for contribution in contributions[ObjectIdentifier(T.self)] ?? []
     where contribution.key.tag == tag {
       instances.append(try instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))

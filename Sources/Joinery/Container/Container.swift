@@ -25,6 +25,8 @@ public final class Container: Sendable {
   let contributions: [ObjectIdentifier: [AnyBinding]]
   /// Declared property injections by type.
   let injectors: [ObjectIdentifier: PropertyInjector]
+  /// The container this one was derived from with ``makeChild(_:)``, if any.
+  @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
   let maximumDepth: Int
@@ -41,8 +43,9 @@ public final class Container: Sendable {
   init(
     bindings: [AnyBinding], contributions: [AnyBinding] = [], table: BindingTable? = nil,
     maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
-    injectors: [PropertyInjector] = []
+    injectors: [PropertyInjector] = [], parent: Container? = nil
   ) {
+    parentContainer = parent
     var injectorsByType: [ObjectIdentifier: PropertyInjector] = [:]
     for injector in injectors { injectorsByType[ObjectIdentifier(injector.rootType)] = injector }
     self.injectors = injectorsByType

@@ -22,11 +22,8 @@ extension Container {
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
   public func verify() throws(VerificationError) -> VerificationReport {
     let recorder = EdgeRecorder()
-    let copies = all.map { $0.fresh() }
-    let copy = Container(
-      bindings: copies.filter { $0.contributionIndex == nil },
-      contributions: copies.filter { $0.contributionIndex != nil }, maximumDepth: maximumDepth,
-      warnings: warnings, recorder: recorder)
+    let copy = throwawayCopy(recorder: recorder)
+    let copies = copy.all
     var verified: [BindingKey] = []
     var skipped: [BindingInfo] = []
     var failures: [ResolutionError] = []
@@ -57,6 +54,19 @@ extension Container {
       graph: graph.adding(observed.filter { !declared.contains([$0.from, $0.to]) }))
     if !failures.isEmpty { throw VerificationError(failures: failures, report: report) }
     return report
+  }
+}
+
+extension Container {
+  /// The same bindings with no instances, down the whole chain of ancestors, so verifying a
+  /// child touches no instance of its parent either.
+  func throwawayCopy(recorder: EdgeRecorder) -> Container {
+    let copies = all.map { $0.fresh() }
+    return Container(
+      bindings: copies.filter { $0.contributionIndex == nil },
+      contributions: copies.filter { $0.contributionIndex != nil }, maximumDepth: maximumDepth,
+      warnings: warnings, recorder: recorder, injectors: Array(injectors.values),
+      parent: parentContainer?.throwawayCopy(recorder: recorder))
   }
 }
 

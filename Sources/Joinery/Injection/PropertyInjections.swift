@@ -1,7 +1,7 @@
 /// The properties of one type that a container fills in an existing instance, for objects whose
 /// initializer you do not control (view controllers made by a storyboard, framework callbacks).
 ///
-/// Declare them in an assembly with ``Registrar/injectProperties(of:_:)``, then call
+/// Declare them in an assembly with ``Registrar/injectProperties(of:fileID:line:_:)``, then call
 /// ``Container/inject(into:)``:
 ///
 /// ```swift
@@ -162,11 +162,12 @@ extension Container {
   /// ```
   ///
   /// - Parameter object: An instance of a type declared with
-  ///   ``Registrar/injectProperties(of:_:)``.
+  ///   ``Registrar/injectProperties(of:fileID:line:_:)``.
   /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/missingBinding`` when nothing was
   ///   declared for the type, or the error of a property that could not be resolved.
   public func inject<Root: AnyObject>(into object: Root) throws(ResolutionError) {
     guard let injector = injectors[ObjectIdentifier(Root.self)] else {
+      if let ancestor = parentContainer { return try ancestor.inject(into: object) }
       throw .missing(
         BindingKey(PropertyInjections<Root>.self), triedFallback: false, parent: nil, in: self)
     }

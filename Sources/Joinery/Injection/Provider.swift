@@ -117,8 +117,7 @@ extension Container {
   func derived<T>(_: T.Type, tag: BindingTag?) -> T? {
     guard let derivable = T.self as? any DerivedFromContainer.Type else { return nil }
     let wrapped = BindingKey(derivable.wrappedType, tag: tag)
-    guard table.binding(for: wrapped) != nil || table.binding(for: BindingKey(wrapped.type)) != nil
-    else { return nil }
+    guard binds(wrapped) || binds(BindingKey(wrapped.type)) else { return nil }
     return derivable.derive(from: self, tag: tag) as? T
   }
 }

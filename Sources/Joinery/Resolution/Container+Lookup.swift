@@ -42,8 +42,7 @@ extension Container {
   @inlinable @inline(__always)
   func resolve<T>(_ type: T.Type, parent: UnsafePointer<Frame>?) throws(ResolutionError) -> T {
     guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
-      if let derived = derived(T.self, tag: nil) { return derived }
-      throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
+      return try resolveUnbound(T.self, parent: parent)
     }
     // The container keeps its bindings alive: no reference counting on the shared binding.
     unowned(unsafe) let binding = found.takeUnretainedValue()
@@ -70,9 +69,15 @@ extension Container {
     _ type: T.Type, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
+      if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
+        return try ancestor.resolveIfBound(T.self, parent: parent)
+      }
       return derived(T.self, tag: nil)
     }
     guard let binding = entry.untagged else {
+      if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
+        return try ancestor.resolveIfBound(T.self, parent: parent)
+      }
       // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
       if entry.withArguments.isEmpty { return nil }
       throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
@@ -84,11 +89,23 @@ extension Container {
   func resolveIfBound<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
-    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else { return nil }
+    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
+      return try parentContainer?.resolveIfBound(
+        T.self, tag: tag, matching: matching, parent: parent)
+    }
     if let binding = entry.binding(tag: tag) {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    guard matching.allowsFallback, let untagged = entry.untagged else { return nil }
+    // A tagged binding anywhere up the chain wins over this container's untagged one.
+    if let ancestor = parentContainer,
+      ancestor.binds(BindingKey(T.self, tag: BindingTag(tag)))
+    {
+      return try ancestor.resolveIfBound(T.self, tag: tag, matching: .exact, parent: parent)
+    }
+    guard matching.allowsFallback, let untagged = entry.untagged else {
+      return try parentContainer?.resolveIfBound(
+        T.self, tag: tag, matching: matching, parent: parent)
+    }
     return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
       try instance(
         of: untagged, as: T.self, parent: parent,
@@ -111,6 +128,10 @@ extension Container {
       let found = table.entry(for: ObjectIdentifier(T.self))?.argumentBinding(
         tag: tag, signature: ObjectIdentifier(signature), allowsFallback: matching.allowsFallback)
     else {
+      if let ancestor = parentContainer {
+        return try ancestor.resolve(
+          T.self, tag: tag, matching: matching, arguments: repeat each arguments, parent: parent)
+      }
       let requested = BindingKey(T.self, tag: tag.map(BindingTag.init), argumentTypes: signature)
       throw missing(requested, triedFallback: triedFallback, parent: parent)
     }
@@ -126,6 +147,24 @@ extension Container {
         arguments: repeat each arguments, in: self, parent: parent,
         fallbackTag: RequestedTag(value: pointer, type: Tag.self))
     }
+  }
+
+  /// A request for a type this container does not bind: its ancestors', a `Provider` or `Lazy`,
+  /// or a missing-binding error.
+  @usableFromInline @inline(never)
+  func resolveUnbound<T>(_ type: T.Type, parent: UnsafePointer<Frame>?) throws(ResolutionError) -> T
+  {
+    if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
+      return try ancestor.resolve(T.self, parent: parent)
+    }
+    if let derived = derived(T.self, tag: nil) { return derived }
+    throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
+  }
+
+  /// Whether this container or an ancestor binds exactly `key`.
+  @usableFromInline
+  func binds(_ key: BindingKey) -> Bool {
+    table.binding(for: key) != nil || (parentContainer?.binds(key) ?? false)
   }
 
   /// A missing-binding error, or an argument mismatch when the type is bound with other

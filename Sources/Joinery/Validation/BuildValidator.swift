@@ -25,11 +25,13 @@ struct DeclaredGraph {
     /// Whether the dependency is resolved later (a `Provider` or `Lazy`), not when the binding
     /// is built: it cannot close a cycle or hold a captive instance.
     let isDeferred: Bool
+    /// Whether an ancestor container serves it (for a child container's bindings).
+    let isExternal: Bool
   }
 
   init(
     _ bindings: [AnyBinding], table: BindingTable, allowedCaptives: [CaptiveKey: String],
-    requiresExactTags: Bool
+    requiresExactTags: Bool, parent: Container? = nil
   ) {
     self.bindings = bindings
     self.table = table
@@ -56,10 +58,16 @@ struct DeclaredGraph {
             for: BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes))
           fellBack = served != nil
         }
+        // In a child container, what an ancestor binds is satisfied there.
+        let external =
+          served == nil
+          && (parent?.binds(dependency.key) == true
+            || (dependency.key.tag != nil && dependency.matching.allowsFallback
+              && parent?.binds(BindingKey(dependency.key.type)) == true))
         edgeList.append(
           Edge(
             dependency: dependency, target: served?.position, fellBack: fellBack,
-            isDeferred: derivable != nil))
+            isDeferred: derivable != nil, isExternal: external))
       }
     }
     edgeStart.append(edgeList.count)

@@ -7,7 +7,7 @@ struct MissingDependencyValidator: BuildValidator {
       let binding = graph.bindings[index]
       // A forward's target is checked by ForwardingTargetValidator.
       if binding.forwardTargetKey != nil { continue }
-      for edge in edges where edge.target == nil {
+      for edge in edges where edge.target == nil && !edge.isExternal {
         let wanted = edge.dependency.key
         let misses = NearMiss.find(
           for: wanted, sameType: graph.bindings(ofType: wanted.type),

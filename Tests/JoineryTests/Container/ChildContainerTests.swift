@@ -1,0 +1,118 @@
+import Joinery
+import Testing
+
+private protocol HTTPClient: Sendable { var name: String { get } }
+private struct Client: HTTPClient { let name: String }
+private final class Session: Sendable {
+  let user: String
+  init(user: String) { self.user = user }
+}
+private final class Inbox: Sendable {
+  let session: Session
+  let client: any HTTPClient
+  init(session: Session, client: any HTTPClient) {
+    self.session = session
+    self.client = client
+  }
+}
+private final class FeedService: Sendable {
+  let client: any HTTPClient
+  init(client: any HTTPClient) { self.client = client }
+}
+
+private struct AppAssembly: Assembly {
+  let tracker: LifetimeTracker
+  func register(in registrar: inout Registrar) {
+    registrar.bind((any HTTPClient).self, lifetime: .persistent) { _ in Client(name: "app") }
+    registrar.bind((any HTTPClient).self, tag: "cdn") { _ in Client(name: "cdn") }
+    registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init(client:))
+    registrar.bind(Tracked.self, lifetime: .persistent) { [tracker] _ in Tracked(tracker) }
+  }
+}
+
+private struct SessionAssembly: Assembly, Hashable {
+  let user: String
+  func register(in registrar: inout Registrar) {
+    registrar.bind(Session.self, lifetime: .persistent) { [user] _ in Session(user: user) }
+    registrar.bind(Inbox.self, lifetime: .persistent, to: Inbox.init(session:client:))
+  }
+}
+
+private struct SessionNetwork: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bind((any HTTPClient).self, lifetime: .persistent) { _ in Client(name: "session") }
+  }
+}
+
+@Suite("Child containers")
+struct ChildContainerTests {
+  @Test("A child adds bindings, resolves the rest through its parent, and shares its instances")
+  func addsAndShares() throws {
+    let tracker = LifetimeTracker()
+    let app = try ContainerBuilder(AppAssembly(tracker: tracker)).buildOrRecord()
+    let session = try app.makeChild(SessionAssembly(user: "ada"))
+    let inbox = try session.resolve(Inbox.self)
+    #expect(inbox.session.user == "ada")
+    #expect(inbox.client.name == "app")
+    #expect(try session.resolve(Tracked.self) === (try app.resolve(Tracked.self)))
+    #expect(tracker.madeCount == 1)
+    #expect(try app.resolveIfBound(Inbox.self) == nil, "the parent never sees the child")
+  }
+
+  @Test("A child's override applies to its own requests, never to the parent's bindings")
+  func lexicalLookup() throws {
+    let app = try ContainerBuilder(AppAssembly(tracker: LifetimeTracker())).buildOrRecord()
+    let child = try app.makeChild(SessionNetwork(), SessionAssembly(user: "bo"))
+    #expect(try child.resolve((any HTTPClient).self).name == "session")
+    // Declared in the child: its dependencies come from the child.
+    #expect(try child.resolve(Inbox.self).client.name == "session")
+    // Declared in the parent: its dependencies come from the parent, whoever asks.
+    #expect(try child.resolve(FeedService.self).client.name == "app")
+    // A tagged binding in the parent wins over the child's untagged one.
+    #expect(try child.resolve((any HTTPClient).self, tag: "cdn").name == "cdn")
+    #expect(try child.resolve((any HTTPClient).self, tag: "other").name == "session")
+  }
+
+  @Test("Releasing a child frees its own instances and keeps the parent's")
+  func releaseChild() throws {
+    let tracker = LifetimeTracker()
+    let app = try ContainerBuilder(AppAssembly(tracker: tracker)).buildOrRecord()
+    weak var weakChild: Container?
+    let childTracker = LifetimeTracker()
+    do {
+      let child = try app.makeChild(
+        Bindings { registrar in
+          registrar.bind(Tracked.self, tag: "child", lifetime: .persistent) { _ in
+            Tracked(childTracker)
+          }
+        })
+      weakChild = child
+      _ = try child.resolve(Tracked.self, tag: "child")
+      _ = try child.resolve(Tracked.self)
+    }
+    #expect(weakChild == nil)
+    #expect(childTracker.aliveCount == 0)
+    #expect(tracker.aliveCount == 1)
+  }
+
+  @Test("A child's build checks its bindings, counting what the parent binds as present")
+  func childValidation() throws {
+    let app = try ContainerBuilder(AppAssembly(tracker: LifetimeTracker())).buildOrRecord()
+    #expect(throws: Never.self) { try app.makeChild(SessionAssembly(user: "x")) }
+    let error = try #require(throws: BuildError.self) {
+      try app.makeChild(
+        Bindings { registrar in registrar.bind(Inbox.self, to: Inbox.init(session:client:)) })
+    }
+    #expect(error.diagnostics.map(\.message) == ["Inbox depends on Session, which is not bound."])
+  }
+
+  @Test("verify() on a child touches no instance of the parent")
+  func verifyChild() throws {
+    let tracker = LifetimeTracker()
+    let app = try ContainerBuilder(AppAssembly(tracker: tracker)).buildOrRecord()
+    let session = try app.makeChild(SessionAssembly(user: "v"))
+    let real = try app.resolve(Tracked.self)
+    _ = try session.verify()
+    #expect(try app.resolve(Tracked.self) === real)
+  }
+}
