@@ -47,3 +47,4 @@ int joinery_current_stack_bounds(uintptr_t *low, uintptr_t *high) {
 __attribute__((noinline)) uintptr_t joinery_current_frame_address(void) {
   return (uintptr_t)__builtin_frame_address(0);
 }
+

@@ -25,6 +25,10 @@ public final class Container: Sendable {
   let contributions: [ObjectIdentifier: [AnyBinding]]
   /// Declared property injections by type.
   let injectors: [ObjectIdentifier: PropertyInjector]
+  /// Stands in the marker frame of a main-actor resolution; never resolved.
+  let mainActorMarker = AnyBinding(
+    key: BindingKey(Void.self), lifetime: .ephemeral, location: BindingLocation(),
+    registerType: Void.self, isOverride: false, layout: ValueLayout(of: Void.self))
   /// The container this one was derived from with ``makeChild(_:)``, if any.
   @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]

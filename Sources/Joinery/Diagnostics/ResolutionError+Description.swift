@@ -64,6 +64,8 @@ extension ResolutionError {
       return "\(requested) was requested from a container that no longer exists."
     case .noCurrentContainer:
       return "\(requested) was requested with no container in scope."
+    case .mainActorRequired:
+      return "\(requested) is bound to the main actor, and was requested off it."
     default:
       return "Resolving \(requested) failed."
     }
@@ -133,6 +135,12 @@ extension ResolutionError {
     case .containerReleased:
       return [
         "Keep the container alive as long as the instances that hold its Providers or Lazies."
+      ]
+    case .mainActorRequired:
+      return [
+        "Resolve it with container.resolveOnMainActor(\(name).self): synchronous on the main "
+          + "actor, `try await` from anywhere else.",
+        "Or bind it with bind(_:…) if its initializer needs no main actor.",
       ]
     case .noCurrentContainer:
       return [

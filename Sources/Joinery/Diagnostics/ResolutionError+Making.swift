@@ -134,6 +134,17 @@ extension ResolutionError {
       container: nil)
   }
 
+  static func mainActorRequired(
+    _ binding: AnyBinding, frame: UnsafePointer<Frame>, key: BindingKey, in container: Container
+  ) -> ResolutionError {
+    let step = frame.pointee.step
+    return ResolutionError(
+      .mainActorRequired, requested: step.requested, path: Frame.steps(to: frame),
+      binding: binding.info,
+      detail: "Its factory is isolated to the main actor, and this resolve runs on another thread.",
+      container: container)
+  }
+
   static func notCached(_ binding: AnyBinding, in container: Container) -> ResolutionError {
     ResolutionError(
       .notCached, requested: binding.info.key,

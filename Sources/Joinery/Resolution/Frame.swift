@@ -8,7 +8,7 @@ struct Frame {
   /// The tag the request asked for when it was served by the untagged binding (fallback).
   let fallbackTag: RequestedTag?
   let parent: UnsafePointer<Frame>?
-  let depth: Int
+  @usableFromInline let depth: Int
   /// State shared by the whole top-level resolution.
   let root: UnsafeMutablePointer<RootState>
 
@@ -32,6 +32,9 @@ struct RootState {
   var stackLimit: UInt = 0
   /// The highest address of the resolving thread's stack.
   var stackTop: UInt = 0
+  /// Whether the resolution started on the main actor (``Container/resolveOnMainActor(_:)``),
+  /// so main-actor factories may run in it.
+  var isOnMainActor = false
 }
 
 /// The instances of `graph` bindings made during one top-level resolution, destroyed with it.
@@ -70,7 +73,8 @@ extension Frame {
   static func steps(to frame: UnsafePointer<Frame>?) -> [ResolutionStep] {
     var steps: [ResolutionStep] = []
     var current = frame
-    while let pointer = current {
+    // A depth-0 frame only marks where a main-actor resolution started.
+    while let pointer = current, pointer.pointee.depth > 0 {
       steps.append(pointer.pointee.step)
       current = pointer.pointee.parent
     }

@@ -1,0 +1,19 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// A client built the way a Swift 6.2 app target often is: every declaration main-actor
+// isolated by default. It proves that such a module can write assemblies and resolve.
+// Separate package because `defaultIsolation` needs tools 6.2, and the library supports 6.1.
+let package = Package(
+  name: "MainActorClient",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  dependencies: [.package(name: "Joinery", path: "../..")],
+  targets: [
+    .executableTarget(
+      name: "MainActorClient",
+      dependencies: [.product(name: "Joinery", package: "Joinery")],
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,160 @@
+extension Registrar {
+  /// Binds a type whose factory must run on the main actor — typically a `@MainActor` class
+  /// with an isolated initializer — without a `nonisolated init`.
+  ///
+  /// Resolve it with ``Container/resolveOnMainActor(_:)``: synchronously on the main actor,
+  /// with `await` anywhere else (the factory then runs on the main actor). Any resolve that
+  /// reaches the factory off the main thread throws ``ResolutionError/Code/mainActorRequired``;
+  /// it never traps. A built persistent instance is returned anywhere (main-actor classes are
+  /// `Sendable`).
+  ///
+  /// ```swift
+  /// @MainActor final class FeedViewModel {
+  ///   init(feed: FeedService) { … }
+  /// }
+  /// registrar.bindMainActor(FeedViewModel.self) { resolver in
+  ///   FeedViewModel(feed: try resolver.resolve())
+  /// }
+  /// let model = try container.resolveOnMainActor(FeedViewModel.self)  // on the main actor
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - lifetime: How long instances live.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - dependencies: What the factory resolves, checked by `build()`.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds the instance on the main actor.
+  public mutating func bindMainActor<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
+  ) {
+    addMainActor(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: dependencies.map {
+        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
+      }, factory: factory)
+  }
+
+  /// Binds a type to a main-actor initializer whose parameters are resolved by type.
+  ///
+  /// ```swift
+  /// registrar.bindMainActor(FeedViewModel.self, to: FeedViewModel.init(feed:))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - lifetime: How long instances live.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: The main-actor function that builds the instance.
+  public mutating func bindMainActor<T, each Parameter>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> T
+  ) {
+    addMainActor(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat (each Parameter).self)
+    ) { resolver in
+      try initializer(repeat try resolver.resolve((each Parameter).self))
+    }
+  }
+
+  private mutating func addMainActor<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
+    location: BindingLocation, dependencies: [DeclaredDependency]?,
+    factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
+  ) {
+    let key = BindingKey(T.self, tag: tag.map { BindingTag($0) })
+    // A resolution that started in `resolveOnMainActor` runs on the main actor, so the isolated
+    // factory may run in place: the same reasoning, and cast, as `MainActor.assumeIsolated`,
+    // whose closure could not borrow the resolver.
+    let onMain = unsafeBitCast(factory, to: (@Sendable (borrowing Resolver) throws -> T).self)
+    add(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
+      dependencies: dependencies, metadata: nil,
+      maker: { resolver, out in
+        guard resolver.frame.pointee.root.pointee.isOnMainActor else {
+          throw MainActorRequired(key: key)
+        }
+        out.initializeMemory(as: T.self, to: try onMain(resolver))
+      })
+  }
+}
+
+/// Thrown by a main-actor factory reached off the main thread; becomes a ``ResolutionError``
+/// with code ``ResolutionError/Code/mainActorRequired`` and the path.
+struct MainActorRequired: Error, CustomStringConvertible {
+  let key: BindingKey
+  var description: String {
+    "\(key) is bound to the main actor; resolve it with resolveOnMainActor (await it off the main actor)"
+  }
+}
+
+extension Container {
+  /// Resolves on the main actor: synchronously when called there, with `await` from anywhere
+  /// else, so main-actor factories (``Registrar/bindMainActor(_:tag:lifetime:override:dependsOn:fileID:line:_:)``)
+  /// run where they must.
+  ///
+  /// ```swift
+  /// @MainActor func show() throws {
+  ///   let model = try container.resolveOnMainActor(FeedViewModel.self)
+  /// }
+  /// func prepare() async throws {
+  ///   let model = try await container.resolveOnMainActor(FeedViewModel.self)
+  /// }
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  @MainActor
+  public func resolveOnMainActor<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
+    try onMainActor { parent throws(ResolutionError) in try resolve(T.self, parent: parent) }
+  }
+
+  /// Resolves a tagged binding on the main actor.
+  ///
+  /// ```swift
+  /// let model = try await container.resolveOnMainActor(FeedViewModel.self, tag: "compact")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  @MainActor
+  public func resolveOnMainActor<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable
+  ) throws(ResolutionError) -> T {
+    try onMainActor { parent throws(ResolutionError) in
+      try resolve(T.self, tag: tag, matching: .allowingFallback, parent: parent)
+    }
+  }
+
+  /// Runs `body` with a marker frame saying the resolution runs on the main actor.
+  @MainActor
+  private func onMainActor<T>(
+    _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> T
+  ) throws(ResolutionError) -> T {
+    var root = RootState()
+    root.isOnMainActor = true
+    return try withUnsafeMutablePointer(to: &root) { rootPointer throws(ResolutionError) -> T in
+      var frame = Frame(
+        binding: mainActorMarker, fallbackTag: nil, parent: nil, depth: 0, root: rootPointer)
+      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> T in
+        try body(pointer)
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import Joinery
+import Testing
+
+@MainActor
+private final class ViewModel {
+  let title: String
+  let service: ServiceC
+  init(title: String, service: ServiceC) {
+    self.title = title
+    self.service = service
+  }
+}
+
+@MainActor
+private final class Screen {
+  let model: ViewModel
+  init(model: ViewModel) { self.model = model }
+}
+
+private func mainActorContainer() throws -> Container {
+  try ContainerBuilder(
+    Bindings { registrar in
+      registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+      registrar.bindMainActor(ViewModel.self, lifetime: .persistent) { resolver in
+        ViewModel(title: "feed", service: try resolver.resolve())
+      }
+      registrar.bindMainActor(Screen.self, to: Screen.init(model:))
+    }
+  ).build()
+}
+
+@Suite("Main-actor bindings")
+struct MainActorBindingTests {
+  @Test("On the main actor, a main-actor binding resolves synchronously")
+  @MainActor
+  func synchronousOnMain() throws {
+    let container = try mainActorContainer()
+    let model = try container.resolveOnMainActor(ViewModel.self)
+    #expect(model.title == "feed")
+    let screen = try container.resolveOnMainActor(Screen.self)
+    #expect(screen.model === model)
+  }
+
+  @Test("Off the main actor it takes await, and the initializer runs on the main actor")
+  func awaitedElsewhere() async throws {
+    let container = try mainActorContainer()
+    let model = try await container.resolveOnMainActor(ViewModel.self)
+    let title = await model.title
+    #expect(title == "feed")
+  }
+
+  @Test("A plain resolve on another thread throws instead of trapping")
+  func offMainThrows() async throws {
+    let container = try mainActorContainer()
+    let code = await Stress.onThread { () -> ResolutionError.Code? in
+      do throws(ResolutionError) {
+        _ = try container.resolve(Screen.self)
+        return nil
+      } catch {
+        return error.code
+      }
+    }
+    #expect(code == .mainActorRequired)
+  }
+}
