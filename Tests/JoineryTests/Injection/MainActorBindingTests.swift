@@ -45,7 +45,7 @@ struct MainActorBindingTests {
   func awaitedElsewhere() async throws {
     let container = try mainActorContainer()
     let model = try await container.resolveOnMainActor(ViewModel.self)
-    let title = await model.title
+    let title = model.title
     #expect(title == "feed")
   }
 
