@@ -85,6 +85,9 @@ class AnyBinding: @unchecked Sendable {
   /// Whether resolving needs runtime arguments.
   var needsArguments: Bool { false }
 
+  /// Whether the factory is `async` (resolved only with `resolveAsync`).
+  var isAsync: Bool { false }
+
   /// A binding with the same declaration and no instances, for a throwaway container.
   func fresh() -> AnyBinding {
     preconditionFailure("\(Self.self) must override fresh()")

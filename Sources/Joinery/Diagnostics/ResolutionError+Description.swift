@@ -66,6 +66,8 @@ extension ResolutionError {
       return "\(requested) was requested with no container in scope."
     case .mainActorRequired:
       return "\(requested) is bound to the main actor, and was requested off it."
+    case .asyncBinding:
+      return "\(requested) has an async factory, and was requested synchronously."
     default:
       return "Resolving \(requested) failed."
     }
@@ -135,6 +137,11 @@ extension ResolutionError {
     case .containerReleased:
       return [
         "Keep the container alive as long as the instances that hold its Providers or Lazies."
+      ]
+    case .asyncBinding:
+      return [
+        "Resolve it with `try await container.resolveAsync(\(name).self)` (or "
+          + "`resolver.resolveAsync` in an async factory)."
       ]
     case .mainActorRequired:
       return [

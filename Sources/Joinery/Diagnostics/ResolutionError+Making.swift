@@ -145,6 +145,16 @@ extension ResolutionError {
       container: container)
   }
 
+  static func asyncBinding(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
+    in container: Container
+  ) -> ResolutionError {
+    let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
+    return ResolutionError(
+      .asyncBinding, requested: step.requested, path: Frame.steps(to: parent) + [step],
+      binding: binding.info, detail: "Its factory is async.", container: container)
+  }
+
   static func notCached(_ binding: AnyBinding, in container: Container) -> ResolutionError {
     ResolutionError(
       .notCached, requested: binding.info.key,

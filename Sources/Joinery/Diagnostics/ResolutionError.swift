@@ -47,6 +47,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     /// An ``Injected`` property without an explicit container was read outside
     /// ``Container/withCurrent(_:)``.
     public static let noCurrentContainer = Code("noCurrentContainer")
+    /// A synchronous resolve reached a binding with an `async` factory.
+    public static let asyncBinding = Code("asyncBinding")
     /// A main-actor binding's factory was reached off the main thread.
     public static let mainActorRequired = Code("mainActorRequired")
     /// A ``Provider`` or ``Lazy`` was used after its container was released.

@@ -15,8 +15,8 @@ extension Container {
   /// }
   /// ```
   ///
-  /// Bindings that take runtime arguments cannot be created without them; they are listed in
-  /// ``VerificationReport/skipped``.
+  /// Bindings that take runtime arguments cannot be created without them, and async bindings
+  /// need `await`; both are listed in ``VerificationReport/skipped``.
   ///
   /// - Returns: What was verified, what was skipped, and the graph with observed edges.
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
@@ -29,7 +29,7 @@ extension Container {
     var failures: [ResolutionError] = []
     let ordered = copies.map { ($0.key.sortKey, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     for binding in ordered {
-      if binding.needsArguments {
+      if binding.needsArguments || binding.isAsync {
         skipped.append(binding.info)
         continue
       }
@@ -80,7 +80,7 @@ extension Container {
 public struct VerificationReport: Sendable {
   /// The bindings created successfully, sorted by key.
   public let verified: [BindingKey]
-  /// The bindings not created because they take runtime arguments.
+  /// The bindings not created because they take runtime arguments or have async factories.
   public let skipped: [BindingInfo]
   /// The container's graph, plus the edges factories were observed to take that no binding
   /// declared.

@@ -1,0 +1,101 @@
+import Joinery
+import Synchronization
+import Testing
+
+private final class Database: Sendable {
+  let serial: Int
+  init(serial: Int) { self.serial = serial }
+}
+
+private final class Repository: Sendable {
+  let database: Database
+  init(database: Database) { self.database = database }
+}
+
+@Suite("Async bindings")
+struct AsyncBindingTests {
+  @Test("16 concurrent awaits of a persistent async binding run the factory once")
+  func singleFlight() async throws {
+    for _ in 0..<50 {
+      let runs = Atomic<Int>(0)
+      let container = try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
+            let serial = runs.add(1, ordering: .relaxed).newValue
+            try await Task.sleep(for: .milliseconds(2))
+            return Database(serial: serial)
+          }
+        }
+      ).buildOrRecord()
+      let serials = try await withThrowingTaskGroup(of: Int.self) { group in
+        for _ in 0..<16 {
+          group.addTask { try await container.resolveAsync(Database.self).serial }
+        }
+        return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+      }
+      #expect(serials == [1])
+      #expect(runs.load(ordering: .relaxed) == 1)
+    }
+  }
+
+  @Test("Cancelling one waiter cancels neither the creation nor the other waiters")
+  func cancellation() async throws {
+    let runs = Atomic<Int>(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
+          let serial = runs.add(1, ordering: .relaxed).newValue
+          try await Task.sleep(for: .milliseconds(50))
+          return Database(serial: serial)
+        }
+      }
+    ).buildOrRecord()
+    let cancelled = Task { try await container.resolveAsync(Database.self) }
+    let patient = Task { try await container.resolveAsync(Database.self) }
+    try await Task.sleep(for: .milliseconds(5))
+    cancelled.cancel()
+    let database = try await patient.value
+    #expect(database.serial == 1)
+    #expect(try await container.resolveAsync(Database.self) === database)
+    #expect(runs.load(ordering: .relaxed) == 1)
+  }
+
+  @Test("A failure carries the path, and a later resolve retries")
+  func failureAndRetry() async throws {
+    let attempts = Atomic<Int>(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
+          if attempts.add(1, ordering: .relaxed).newValue == 1 {
+            throw TestFailure(message: "offline")
+          }
+          return Database(serial: 2)
+        }
+        registrar.bindAsync(Repository.self) { resolver in
+          Repository(database: try await resolver.resolveAsync())
+        }
+      }
+    ).buildOrRecord()
+    let error = try await #require(throws: ResolutionError.self) {
+      try await container.resolveAsync(Repository.self)
+    }
+    #expect(error.code == .factoryFailed)
+    #expect(error.path.map(\.requested.typeName) == ["Repository", "Database"])
+    #expect(error.underlyingError as? TestFailure == TestFailure(message: "offline"))
+    #expect(try await container.resolveAsync(Repository.self).database.serial == 2)
+  }
+
+  @Test(
+    "A synchronous resolve of an async binding throws a clear error; sync bindings still resolve")
+  func synchronousResolve() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Database.self) { _ in Database(serial: 1) }
+        registrar.bind(Int.self, instance: 7)
+      }
+    ).buildOrRecord()
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(Database.self) }
+    #expect(error.code == .asyncBinding)
+    #expect(try await container.resolveAsync(Int.self) == 7)
+  }
+}
