@@ -194,7 +194,7 @@ extension Registrar {
 
 extension Container {
   /// Resolves a binding that may be asynchronous: an async binding is awaited, a synchronous
-  /// one resolves as ``resolve(_:)`` does.
+  /// one resolves as `resolve(_:)` does.
   ///
   /// ```swift
   /// let database = try await container.resolveAsync(Database.self)
