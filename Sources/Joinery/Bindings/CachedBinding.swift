@@ -3,7 +3,7 @@ import Synchronization
 /// Like persistent, but dropped when its cache group is reset.
 // `storage`, `hasInstance` and `generation` are only touched holding `gate`.
 final class CachedBinding: FactoryBinding, CacheMember, @unchecked Sendable {
-  let gate = CreationGate()
+  let gate = CreationGate(lockedReads: true)
   @exclusivity(unchecked) private var hasInstance = false
   /// The group generation the instance belongs to.
   @exclusivity(unchecked) private var generation: UInt64 = 0

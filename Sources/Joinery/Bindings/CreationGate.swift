@@ -6,11 +6,20 @@ import Synchronization
 /// binding. The gate records which thread holds it, which turns a re-entrant request into a
 /// cycle error and lets ``WaitRegistry`` refuse a wait that would deadlock.
 struct CreationGate: ~Copyable {
-  /// Made on first use: a binding never resolved (or only read once built) costs no lock.
+  /// For lifetimes that take the lock on every resolve (cached, transient): made up front.
+  private let eagerMutex: Lock?
+  /// For persistent bindings, which take it only to create: made on first use, so a binding
+  /// never resolved costs no lock.
   private let lazyMutex = AtomicLazyReference<Lock>()
   let owner = Atomic<UInt>(0)
 
+  /// - Parameter lockedReads: Whether resolves take the lock every time (make it now).
+  init(lockedReads: Bool) {
+    eagerMutex = lockedReads ? Lock.make() : nil
+  }
+
   var mutex: Lock {
+    if let eagerMutex { return eagerMutex }
     if let existing = lazyMutex.load() { return existing }
     return lazyMutex.storeIfNil(Lock.make())
   }

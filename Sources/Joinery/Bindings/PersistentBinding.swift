@@ -1,7 +1,7 @@
 /// One instance per container, created once; read without a lock once it exists.
 // `storage` is written once under `gate` and published by `isReady` (release/acquire).
 final class PersistentBinding: FactoryBinding, @unchecked Sendable {
-  let gate = CreationGate()
+  let gate = CreationGate(lockedReads: false)
 
   override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 

@@ -5,7 +5,7 @@
 /// are copied out, with a retain, only while the weak reference proves the object alive.
 // `alive` and `storage` are only touched holding `gate`.
 final class TransientBinding: FactoryBinding, @unchecked Sendable {
-  let gate = CreationGate()
+  let gate = CreationGate(lockedReads: true)
   private weak var alive: AnyObject?
 
   // The bits in `storage` never owned a reference; `isReady` stays false, so the base class
