@@ -222,8 +222,8 @@ extension AnyBinding {
       try maker(Resolver(container: container, frame: frame), out)
     } catch let error as ResolutionError {
       throw error
-    } catch let error as MainActorRequired {
-      throw .mainActorRequired(self, frame: frame, key: error.key, in: container)
+    } catch is MainActorRequired {
+      throw .mainActorRequired(self, frame: frame, in: container)
     } catch {
       throw .factoryFailed(self, frame: frame, error: error, in: container)
     }

@@ -1,5 +1,7 @@
 /// The constructors the resolution code uses; each records the path from the frames at hand.
 extension ResolutionError {
+  // MARK: Requests no binding serves
+
   static func missing(
     _ requested: BindingKey, triedFallback: Bool, parent: UnsafePointer<Frame>?,
     in container: Container
@@ -12,162 +14,171 @@ extension ResolutionError {
       } else {
         "The request used `matching: .exact`, so the untagged binding was not tried."
       }
-    return ResolutionError(
-      .missingBinding, requested: requested,
-      path: Frame.steps(to: parent) + [ResolutionStep(requested: requested, binding: nil)],
-      detail: detail, container: container)
+    return unserved(.missingBinding, requested, parent: parent, detail: detail, in: container)
   }
 
   static func argumentMismatch(
     _ requested: BindingKey, parent: UnsafePointer<Frame>?, in container: Container
   ) -> ResolutionError {
-    ResolutionError(
-      .argumentMismatch, requested: requested,
-      path: Frame.steps(to: parent) + [ResolutionStep(requested: requested, binding: nil)],
-      container: container)
+    unserved(.argumentMismatch, requested, parent: parent, in: container)
   }
+
+  static func containerReleased(_ key: BindingKey) -> ResolutionError {
+    unserved(
+      .containerReleased, key, parent: nil,
+      detail: "The Provider or Lazy holds its container weakly, and the container is gone.",
+      in: nil)
+  }
+
+  static func noCurrentContainer(_ key: BindingKey, location: BindingLocation) -> ResolutionError {
+    unserved(
+      .noCurrentContainer, key, parent: nil,
+      detail: "The @Injected property declared at \(location) names no container, and "
+        + "none is current: it was read outside `container.withCurrent { … }`.",
+      in: nil)
+  }
+
+  // MARK: A binding that cannot be entered
 
   static func cycle(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
     in container: Container
   ) -> ResolutionError {
-    let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
-    return ResolutionError(
-      .cycle, requested: step.requested, path: Frame.steps(to: parent) + [step],
-      binding: binding.info, container: container)
+    entering(.cycle, binding, fallbackTag: fallbackTag, parent: parent, in: container)
   }
 
   static func reentrantCreation(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     in container: Container
   ) -> ResolutionError {
-    let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
-    return ResolutionError(
-      .cycle, requested: step.requested, path: Frame.steps(to: parent) + [step],
-      binding: binding.info,
+    entering(
+      .cycle, binding, fallbackTag: fallbackTag, parent: parent,
       detail: """
-        This thread is already creating \(binding.info.key): its factory (or one it called) \
+        This thread is already creating \(binding.key): its factory (or one it called) \
         resolved it again through the container instead of through its resolver.
         """,
-      container: container)
+      in: container)
   }
 
   static func crossThreadCycle(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     waitingChain: [BindingKey], in container: Container
   ) -> ResolutionError {
-    let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
     let chain = waitingChain.map(\.description).joined(separator: " → ")
-    return ResolutionError(
-      .cycle, requested: step.requested, path: Frame.steps(to: parent) + [step],
-      binding: binding.info,
+    return entering(
+      .cycle, binding, fallbackTag: fallbackTag, parent: parent,
       detail: """
-        Waiting for \(binding.info.key) would deadlock: threads building shared instances wait \
+        Waiting for \(binding.key) would deadlock: threads building shared instances wait \
         for each other in a ring (\(chain)). Each would wait forever, so this one stops instead.
         """,
-      container: container)
+      in: container)
   }
 
   static func depthLimit(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
     stackExhausted: Bool, in container: Container
   ) -> ResolutionError {
-    let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
     let depth = parent.pointee.depth + 1
-    return ResolutionError(
-      .depthLimitExceeded, requested: step.requested, path: Frame.steps(to: parent) + [step],
-      binding: binding.info,
+    return entering(
+      .depthLimitExceeded, binding, fallbackTag: fallbackTag, parent: parent,
       detail: stackExhausted
         ? "At depth \(depth) the resolving thread's stack is nearly exhausted; going on would crash."
         : "The chain is more than \(container.maximumDepth) bindings deep.",
-      container: container)
-  }
-
-  static func factoryFailed(
-    _ binding: AnyBinding, frame: UnsafePointer<Frame>, error: any Error, in container: Container
-  ) -> ResolutionError {
-    let step = frame.pointee.step
-    return ResolutionError(
-      .factoryFailed, requested: step.requested, path: Frame.steps(to: frame),
-      binding: binding.info, underlyingError: error, container: container)
-  }
-
-  static func transientValueType(
-    _ binding: AnyBinding, frame: UnsafePointer<Frame>, instanceType: Any.Type,
-    in container: Container
-  ) -> ResolutionError {
-    let step = frame.pointee.step
-    return ResolutionError(
-      .transientValueType, requested: step.requested, path: Frame.steps(to: frame),
-      binding: binding.info,
-      detail: "The factory returned a \(TypeName.of(instanceType)), which is a value type.",
-      container: container)
+      in: container)
   }
 
   static func forwardingMismatch(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     instanceType: Any.Type, in container: Container
   ) -> ResolutionError {
-    let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
-    return ResolutionError(
-      .forwardingTypeMismatch, requested: step.requested, path: Frame.steps(to: parent) + [step],
-      binding: binding.info,
+    entering(
+      .forwardingTypeMismatch, binding, fallbackTag: fallbackTag, parent: parent,
       detail: """
         The target made a \(TypeName.of(instanceType)), which is not a \
-        \(binding.info.key.typeName).
+        \(binding.key.typeName).
         """,
-      container: container)
-  }
-
-  static func containerReleased(_ key: BindingKey) -> ResolutionError {
-    ResolutionError(
-      .containerReleased, requested: key, path: [ResolutionStep(requested: key, binding: nil)],
-      detail: "The Provider or Lazy holds its container weakly, and the container is gone.",
-      container: nil)
-  }
-
-  static func noCurrentContainer(_ key: BindingKey, location: BindingLocation) -> ResolutionError {
-    ResolutionError(
-      .noCurrentContainer, requested: key, path: [ResolutionStep(requested: key, binding: nil)],
-      detail: "The @Injected property declared at \(location) names no container, and "
-        + "none is current: it was read outside `container.withCurrent { … }`.",
-      container: nil)
-  }
-
-  static func mainActorRequired(
-    _ binding: AnyBinding, frame: UnsafePointer<Frame>, key: BindingKey, in container: Container
-  ) -> ResolutionError {
-    let step = frame.pointee.step
-    return ResolutionError(
-      .mainActorRequired, requested: step.requested, path: Frame.steps(to: frame),
-      binding: binding.info,
-      detail: "Its factory is isolated to the main actor, and this resolve runs on another thread.",
-      container: container)
+      in: container)
   }
 
   static func asyncBinding(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     in container: Container
   ) -> ResolutionError {
-    let step = ResolutionStep(requested: requestedKey(binding, fallbackTag), binding: binding.info)
-    return ResolutionError(
-      .asyncBinding, requested: step.requested, path: Frame.steps(to: parent) + [step],
-      binding: binding.info, detail: "Its factory is async.", container: container)
+    entering(
+      .asyncBinding, binding, fallbackTag: fallbackTag, parent: parent,
+      detail: "Its factory is async.", in: container)
   }
 
   static func notCached(_ binding: AnyBinding, in container: Container) -> ResolutionError {
-    ResolutionError(
-      .notCached, requested: binding.info.key,
-      path: [ResolutionStep(requested: binding.info.key, binding: binding.info)],
-      binding: binding.info,
-      detail: "Its lifetime is \(binding.info.lifetime).", container: container)
+    entering(
+      .notCached, binding, fallbackTag: nil, parent: nil,
+      detail: "Its lifetime is \(binding.info.lifetime).", in: container)
   }
 
-  private static func requestedKey(_ binding: AnyBinding, _ fallbackTag: RequestedTag?)
-    -> BindingKey
-  {
-    let key = binding.info.key
-    guard let fallbackTag else { return key }
-    return BindingKey(key.type, tag: fallbackTag.tag, argumentTypes: key.argumentTypes)
+  // MARK: A factory that failed inside its frame
+
+  static func factoryFailed(
+    _ binding: AnyBinding, frame: UnsafePointer<Frame>, error: any Error, in container: Container
+  ) -> ResolutionError {
+    inside(.factoryFailed, binding, frame: frame, underlyingError: error, in: container)
+  }
+
+  static func transientValueType(
+    _ binding: AnyBinding, frame: UnsafePointer<Frame>, instanceType: Any.Type,
+    in container: Container
+  ) -> ResolutionError {
+    inside(
+      .transientValueType, binding, frame: frame,
+      detail: "The factory returned a \(TypeName.of(instanceType)), which is a value type.",
+      in: container)
+  }
+
+  static func mainActorRequired(
+    _ binding: AnyBinding, frame: UnsafePointer<Frame>, in container: Container
+  ) -> ResolutionError {
+    inside(
+      .mainActorRequired, binding, frame: frame,
+      detail: "Its factory is isolated to the main actor, and this resolve runs on another thread.",
+      in: container)
+  }
+
+  // MARK: Shapes
+
+  /// A request that no binding serves: the path ends with the request itself.
+  private static func unserved(
+    _ code: Code, _ requested: BindingKey, parent: UnsafePointer<Frame>?, detail: String? = nil,
+    in container: Container?
+  ) -> ResolutionError {
+    ResolutionError(
+      code, requested: requested,
+      path: Frame.steps(to: parent) + [ResolutionStep(requested: requested, binding: nil)],
+      detail: detail, container: container)
+  }
+
+  /// A binding that fails before its frame is entered: the path ends with the binding.
+  private static func entering(
+    _ code: Code, _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: UnsafePointer<Frame>?, detail: String? = nil, in container: Container
+  ) -> ResolutionError {
+    var requested = binding.info.key
+    if let fallbackTag {
+      requested = BindingKey(
+        requested.type, tag: fallbackTag.tag, argumentTypes: requested.argumentTypes)
+    }
+    let step = ResolutionStep(requested: requested, binding: binding.info)
+    return ResolutionError(
+      code, requested: requested, path: Frame.steps(to: parent) + [step],
+      binding: binding.info, detail: detail, container: container)
+  }
+
+  /// A binding whose factory failed inside its own frame.
+  private static func inside(
+    _ code: Code, _ binding: AnyBinding, frame: UnsafePointer<Frame>,
+    detail: String? = nil, underlyingError: (any Error)? = nil, in container: Container
+  ) -> ResolutionError {
+    ResolutionError(
+      code, requested: frame.pointee.step.requested, path: Frame.steps(to: frame),
+      binding: binding.info, underlyingError: underlyingError, detail: detail,
+      container: container)
   }
 }
