@@ -116,7 +116,7 @@ struct ExactlyOnceTests {
     "8 tasks released together on a cold container get one instance",
     arguments: [Lifetime.persistent, .cached])
   func tasks(lifetime: Lifetime) async throws {
-    for round in 0..<max(Stress.rounds / 4, 100) {
+    for round in 0..<Stress.rounds {
       let cold = try Self.cold(lifetime)
       let barrier = TaskBarrier(parties: 8)
       let ids = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
@@ -136,5 +136,35 @@ struct ExactlyOnceTests {
         Issue.record(Comment(rawValue: failure))
       }
     }
+  }
+
+  @Test(
+    "A reset during concurrent resolves never yields a half-built instance; caching works after")
+  func resetUnderLoad() async throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Slow.self, lifetime: .cached) { _ in Slow(tracker) }
+      }
+    ).buildOrRecord()
+    await Stress.run(
+      rounds: max(Stress.rounds / 4, 500),
+      prepare: { _ in container },
+      work: { container, thread -> Bool in
+        if thread == 0 {
+          container.reset()
+          return true
+        }
+        // A complete instance: its tracker was set by the initializer before publication.
+        let instance = try container.resolve(Slow.self)
+        return instance.tracked.tracker === tracker
+      },
+      check: { round, _, complete in
+        complete.allSatisfy { $0 } ? nil : "round \(round): a half-built instance"
+      })
+    let first = try container.resolve(Slow.self)
+    #expect(try container.resolve(Slow.self) === first, "caching works after the resets")
+    container.reset()
+    #expect(try container.resolve(Slow.self) !== first)
   }
 }

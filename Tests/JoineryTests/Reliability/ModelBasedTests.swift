@@ -37,7 +37,8 @@ private struct Scenario {
 
   init(seed: UInt64) {
     var random = SplitMix(state: seed)
-    nodes = 5 + random.next(40)
+    // Mostly small graphs, one in ten with hundreds of bindings.
+    nodes = random.chance(10) ? 100 + random.next(300) : 5 + random.next(40)
     assemblies = 1 + random.next(4)
     // Every fourth seed injects no mistakes and uses lifetimes that cannot be captive, so that
     // many configurations build and their resolution is checked too.
