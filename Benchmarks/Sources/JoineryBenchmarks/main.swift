@@ -2,7 +2,21 @@ import Foundation
 
 // Joinery against Swinject 2.10.0 and hand-written code, in one process, cases interleaved.
 // Run with Benchmarks/run.sh (release build); see Benchmarks/README.md.
-let quick = CommandLine.arguments.contains("--quick")
+let arguments = CommandLine.arguments
+// `--profile ROW VARIANT N` runs one variant N times and prints nothing: for valgrind.
+if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
+  let (title, name, count) = (arguments[at + 1], arguments[at + 2], Int(arguments[at + 3]) ?? 1)
+  let all = resolutionRows() + scalingRows() + failureRows()
+  guard let row = all.first(where: { $0.title == title }),
+    let variant = row.variants.first(where: { $0.name == name })
+  else {
+    print("no variant '\(name)' in a row titled '\(title)'; rows: \(all.map(\.title))")
+    exit(1)
+  }
+  variant.run(count)
+  exit(0)
+}
+let quick = arguments.contains("--quick")
 var rows = resolutionRows()
 if !quick { rows += scalingRows() + buildRows() + failureRows() }
 let results = Harness.measure(rows)

@@ -25,7 +25,7 @@ class AnyBinding: @unchecked Sendable {
   /// persistent instance, or a forward's converted one. Resolves then read it without a lock.
   @usableFromInline let isReady = Atomic<Bool>(false)
   /// Memory for one instance of the bound type, for lifetimes that keep one.
-  @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutableRawPointer?
+  @usableFromInline @exclusivity(unchecked) final var storage: UnsafeMutableRawPointer?
 
   /// What the binding says it depends on, or `nil` for a factory that declared nothing
   /// ("unchecked"). Set by the registrar before the container exists, never after.

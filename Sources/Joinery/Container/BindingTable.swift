@@ -53,7 +53,7 @@ struct BindingTable: @unchecked Sendable {
       let found = identities[index]
       if found == wanted { return index }
       if found == 0 { return nil }
-      index = (index + 1) & mask
+      index = (index &+ 1) & mask
     }
   }
 

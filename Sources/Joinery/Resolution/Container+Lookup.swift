@@ -2,6 +2,14 @@ public import Synchronization
 
 /// The one resolution path that ``Container`` and ``Resolver`` share. `parent` is the frame of
 /// the binding whose factory asks, or `nil` for a top-level request.
+/// Stack space for building one instance outside a specialized call: room for a class
+/// reference, a protocol existential (five words) and most small structs.
+@usableFromInline @frozen
+struct InstanceBuffer {
+  @usableFromInline var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+  @inlinable init() {}
+}
+
 extension Container {
   /// The instance `binding` gives for one request, as the `T` it was declared for.
   @inlinable @inline(__always)
@@ -21,22 +29,58 @@ extension Container {
 
   /// The path that may build: kept out of line so that the fast path above needs no more
   /// generic metadata than `T` itself.
+  ///
+  /// The instance is built in a fixed stack buffer when `T` fits (class references and
+  /// protocol existentials do): unlike `withUnsafeTemporaryAllocation`, this asks the runtime
+  /// for no generic metadata when the call is not specialized, as in an autowired initializer's
+  /// parameter pack.
   @inlinable @inline(never)
   func makeInstance<T>(
+    of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) -> T {
+    guard
+      MemoryLayout<T>.size <= MemoryLayout<InstanceBuffer>.size,
+      MemoryLayout<T>.alignment <= MemoryLayout<InstanceBuffer>.alignment
+    else {
+      return try makeLargeInstance(
+        of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)
+    }
+    var space = InstanceBuffer()
+    try build(binding, into: &space, as: T.self, parent, fallbackTag)
+    return Self.move(from: &space, as: T.self)
+  }
+
+  /// `makeInstance` for a type larger than ``InstanceBuffer``.
+  @usableFromInline @inline(never)
+  func makeLargeInstance<T>(
     of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
       buffer throws(ResolutionError) -> T in
       let out = buffer.baseAddress.unsafelyUnwrapped
-      try binding.resolve(
-        into: UnsafeMutableRawPointer(out),
-        copy: { source, destination in
-          destination.initializeMemory(as: T.self, to: source.load(as: T.self))
-        },
-        in: self, parent: parent, fallbackTag: fallbackTag)
+      try build(binding, into: UnsafeMutableRawPointer(out), as: T.self, parent, fallbackTag)
       return out.move()
     }
+  }
+
+  @inlinable @inline(__always)
+  static func move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
+    instance.assumingMemoryBound(to: T.self).move()
+  }
+
+  @inlinable @inline(__always)
+  func build<T>(
+    _ binding: AnyBinding, into out: UnsafeMutableRawPointer, as _: T.Type,
+    _ parent: UnsafePointer<Frame>?, _ fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    try binding.resolve(
+      into: out,
+      copy: { source, destination in
+        destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+      },
+      in: self, parent: parent, fallbackTag: fallbackTag)
   }
 
   @inlinable @inline(__always)
@@ -45,8 +89,14 @@ extension Container {
       return try resolveUnbound(T.self, parent: parent)
     }
     // The container keeps its bindings alive: no reference counting on the shared binding.
-    unowned(unsafe) let binding = found.takeUnretainedValue()
-    return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
+    do {
+      return try found._withUnsafeGuaranteedRef { binding in
+        try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
+      }
+    } catch {
+      // Only a `ResolutionError` can come out of `instance`.
+      throw error as! ResolutionError  // swiftlint:disable:this force_cast
+    }
   }
 
   @inlinable @inline(__always)
