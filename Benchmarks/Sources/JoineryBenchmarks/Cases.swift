@@ -20,7 +20,7 @@ enum JoineryContainers {
         ServiceA.self, tag: "graph", lifetime: .graph, to: ServiceA.init(b:c:),
         dependencies: .tagged("graph"), .tagged("graph"))
       // Shared lifetimes.
-      registrar.bind(ServiceC.self, tag: "persistent", lifetime: .persistent, to: ServiceC.init)
+      registrar.bind(Settings.self, lifetime: .persistent, to: Settings.init)
       registrar.bind(Hello.self, lifetime: .transient, to: Hello.init)
       registrar.bind(Greeter.self, lifetime: .persistent, to: { Hello() as any Greeter })
       registrar.bind(
@@ -55,8 +55,7 @@ enum SwinjectContainers {
       ServiceA(
         b: r.resolve(ServiceB.self, name: "graph")!, c: r.resolve(ServiceC.self, name: "graph")!)
     }.inObjectScope(.graph)
-    container.register(ServiceC.self, name: "persistent") { _ in ServiceC() }
-      .inObjectScope(.container)
+    container.register(Settings.self) { _ in Settings() }.inObjectScope(.container)
     container.register(Hello.self) { _ in Hello() }.inObjectScope(.weak)
     container.register(Greeter.self) { _ in Hello() }.inObjectScope(.container)
     container.register(Greeter.self, name: "tagged") { _ in Hello() }.inObjectScope(.container)
@@ -69,7 +68,7 @@ enum SwinjectContainers {
 }
 
 final class Stored: @unchecked Sendable {
-  var c = ServiceC()
+  var settings = Settings()
   var greeter: any Greeter = Hello()
   /// Keeps the transient instances alive outside the containers.
   var held: [AnyObject] = []
@@ -84,8 +83,8 @@ func resolutionRows() -> [Row] {
   let swinject = SwinjectContainers.main
   let stored = opaque(Stored())
   stored.held = [try! joinery.resolve(Hello.self), swinject.resolve(Hello.self)!]
-  _ = try! joinery.resolve(ServiceC.self, tag: "persistent")
-  _ = swinject.resolve(ServiceC.self, name: "persistent")
+  _ = try! joinery.resolve(Settings.self)
+  _ = swinject.resolve(Settings.self)
   return [
     Row(
       title: "ephemeral 4-object graph", floor: "hand-written",
@@ -106,13 +105,13 @@ func resolutionRows() -> [Row] {
     Row(
       title: "persistent, already built", floor: "hand-written",
       variants: [
-        Variant(name: "hand-written", run: loop { blackHole(opaque(stored).c) }),
+        Variant(name: "hand-written", run: loop { blackHole(opaque(stored).settings) }),
         Variant(
           name: "Joinery",
-          run: loop { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) }),
+          run: loop { blackHole(try! joinery.resolve(Settings.self)) }),
         Variant(
           name: "Swinject",
-          run: loop { blackHole(swinject.resolve(ServiceC.self, name: "persistent")!) }),
+          run: loop { blackHole(swinject.resolve(Settings.self)!) }),
       ]),
     Row(
       title: "graph lifetime, 3 objects", floor: "hand-written",
@@ -186,16 +185,16 @@ func scalingRows() -> [Row] {
     let joinery = try! ContainerBuilder(phantoms, JoineryContainers.Graphs()).build()
     let swinject = Swinject.Container()
     phantoms.registerSwinject(swinject)
-    swinject.register(ServiceC.self) { _ in ServiceC() }.inObjectScope(.container)
-    _ = try! joinery.resolve(ServiceC.self, tag: "persistent")
-    _ = swinject.resolve(ServiceC.self)
+    swinject.register(Settings.self) { _ in Settings() }.inObjectScope(.container)
+    _ = try! joinery.resolve(Settings.self)
+    _ = swinject.resolve(Settings.self)
     return Row(
       title: "persistent beside \(count) bindings", floor: nil,
       variants: [
         Variant(
           name: "Joinery",
-          run: loop { blackHole(try! joinery.resolve(ServiceC.self, tag: "persistent")) }),
-        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceC.self)!) }),
+          run: loop { blackHole(try! joinery.resolve(Settings.self)) }),
+        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Settings.self)!) }),
       ])
   }
 }

@@ -42,7 +42,7 @@ func concurrencyTable() -> String {
     ),
     (
       "Joinery, persistent",
-      { n in for _ in 0..<n { keep(try! joinery.resolve(ServiceC.self, tag: "persistent")) } }
+      { n in for _ in 0..<n { keep(try! joinery.resolve(Settings.self)) } }
     ),
     (
       "Joinery, ephemeral 4-object graph",
@@ -50,7 +50,7 @@ func concurrencyTable() -> String {
     ),
     (
       "Swinject (synchronized), persistent",
-      { n in for _ in 0..<n / 20 { keep(swinject.resolve(ServiceC.self, name: "persistent")!) } }
+      { n in for _ in 0..<n / 20 { keep(swinject.resolve(Settings.self)!) } }
     ),
     (
       "Swinject (synchronized), transient 4-object graph",

@@ -25,6 +25,8 @@ final class Download: @unchecked Sendable {
     self.verbose = verbose
   }
 }
+/// Bound persistent and untagged in both containers: the "persistent" cases.
+final class Settings: @unchecked Sendable { init() {} }
 protocol Greeter: AnyObject, Sendable {}
 final class Hello: Greeter, @unchecked Sendable { init() {} }
 

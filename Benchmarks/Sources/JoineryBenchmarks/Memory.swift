@@ -39,8 +39,8 @@ func memoryTable() -> String {
       { blackHole(swinjectMain.resolve(ServiceA.self, name: "graph")!) }
     ),
     (
-      "persistent", { blackHole(try! container.resolve(ServiceC.self, tag: "persistent")) },
-      { blackHole(swinjectMain.resolve(ServiceC.self, name: "persistent")!) }
+      "persistent", { blackHole(try! container.resolve(Settings.self)) },
+      { blackHole(swinjectMain.resolve(Settings.self)!) }
     ),
     (
       "transient", { blackHole(try! container.resolve(Hello.self)) },

@@ -11,6 +11,8 @@ struct BindingTable: @unchecked Sendable {
   /// The untagged binding of each slot's type, if any: the common lookup, without an entry.
   @usableFromInline let untaggedBindings: UnsafePointer<Unmanaged<AnyBinding>?>
   @usableFromInline let slots: ContiguousArray<TypeEntry?>
+  /// The same entries as `slots`, read without reference counting on the hot path.
+  @usableFromInline let entries: UnsafePointer<Unmanaged<TypeEntry>?>
   @usableFromInline let mask: Int
   /// Owns the raw memory above; the bindings are owned by the container.
   private let memory: TableMemory
@@ -24,6 +26,8 @@ struct BindingTable: @unchecked Sendable {
     let untagged = UnsafeMutablePointer<Unmanaged<AnyBinding>?>.allocate(capacity: capacity)
     untagged.initialize(repeating: nil, count: capacity)
     var slots = ContiguousArray<TypeEntry?>(repeating: nil, count: capacity)
+    let entries = UnsafeMutablePointer<Unmanaged<TypeEntry>?>.allocate(capacity: capacity)
+    entries.initialize(repeating: nil, count: capacity)
     let mask = capacity - 1
     for start in groups.starts {
       let identity = ObjectIdentifier(bindings[start].key.type)
@@ -35,13 +39,15 @@ struct BindingTable: @unchecked Sendable {
         members.count == 1
         ? TypeEntry(single: bindings[start]) : TypeEntry(members.map { bindings[$0] })
       slots[index] = entry
+      entries[index] = Unmanaged.passUnretained(entry)
       untagged[index] = entry.untagged.map { Unmanaged.passUnretained($0) }
     }
     self.identities = UnsafePointer(identities)
     self.untaggedBindings = UnsafePointer(untagged)
     self.slots = slots
+    self.entries = UnsafePointer(entries)
     self.mask = mask
-    memory = TableMemory(identities: identities, untagged: untagged)
+    memory = TableMemory(identities: identities, untagged: untagged, entries: entries)
   }
 
   /// The slot of a type, or `nil` if the type is not bound at all.
@@ -96,17 +102,21 @@ extension ObjectIdentifier {
 private final class TableMemory: Sendable {
   nonisolated(unsafe) let identities: UnsafeMutablePointer<UInt>
   nonisolated(unsafe) let untagged: UnsafeMutablePointer<Unmanaged<AnyBinding>?>
+  nonisolated(unsafe) let entries: UnsafeMutablePointer<Unmanaged<TypeEntry>?>
 
   init(
-    identities: UnsafeMutablePointer<UInt>, untagged: UnsafeMutablePointer<Unmanaged<AnyBinding>?>
+    identities: UnsafeMutablePointer<UInt>, untagged: UnsafeMutablePointer<Unmanaged<AnyBinding>?>,
+    entries: UnsafeMutablePointer<Unmanaged<TypeEntry>?>
   ) {
     self.identities = identities
     self.untagged = untagged
+    self.entries = entries
   }
 
   deinit {
     identities.deallocate()
     untagged.deallocate()
+    entries.deallocate()
   }
 }
 
@@ -153,7 +163,8 @@ struct TypeGroups {
 
 /// Every binding of one type.
 @usableFromInline
-final class TypeEntry: Sendable {
+// Immutable after init; `tagIndex` is written only there.
+final class TypeEntry: @unchecked Sendable {
   @usableFromInline let untagged: AnyBinding?
   /// Tagged bindings, in registration order.
   @usableFromInline let tagged: ContiguousArray<AnyBinding>
@@ -161,6 +172,10 @@ final class TypeEntry: Sendable {
   @usableFromInline let taggedByHash: [Int: [Int]]?
   /// Bindings that take runtime arguments, any tag, in registration order.
   @usableFromInline let withArguments: ContiguousArray<AnyBinding>
+  /// `tagged` again, with each binding's tag box beside it: compared without reference
+  /// counting on the hot path. The bindings own the boxes; `tagged` owns the bindings.
+  @usableFromInline let tagIndex:
+    UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>
 
   /// Up to this many tags are compared one by one, without hashing the requested tag.
   static let linearTagLimit = 8
@@ -175,6 +190,25 @@ final class TypeEntry: Sendable {
       (untagged, tagged, withArguments) = (binding, [], [])
     }
     taggedByHash = nil
+    tagIndex = Self.index(tagged)
+  }
+
+  private static func index(
+    _ tagged: ContiguousArray<AnyBinding>
+  ) -> UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)> {
+    let index = UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>
+      .allocate(capacity: tagged.count)
+    for (position, binding) in tagged.enumerated() {
+      index[position] = (
+        Unmanaged.passUnretained(binding.key.tag.unsafelyUnwrapped.box),
+        Unmanaged.passUnretained(binding)
+      )
+    }
+    return index
+  }
+
+  deinit {
+    tagIndex.deallocate()
   }
 
   init(_ bindings: [AnyBinding]) {
@@ -202,6 +236,7 @@ final class TypeEntry: Sendable {
     } else {
       taggedByHash = nil
     }
+    tagIndex = Self.index(tagged)
   }
 
   /// The binding tagged exactly `tag`.
@@ -215,8 +250,11 @@ final class TypeEntry: Sendable {
       }
       return nil
     }
-    for binding in tagged where binding.key.tag.unsafelyUnwrapped.matches(tag) {
-      return binding
+    for position in 0..<tagged.count {
+      let candidate = tagIndex[position]
+      if candidate.tag._withUnsafeGuaranteedRef({ $0.matches(tag) }) {
+        return candidate.binding.takeUnretainedValue()
+      }
     }
     return nil
   }

@@ -66,9 +66,7 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   /// among a few tags.
   @inlinable @inline(__always)
   func matches<Value: Hashable>(_ value: Value) -> Bool {
-    if Value.self == BindingTag.self { return self == unsafeBitCast(value, to: BindingTag.self) }
-    return box.valueType == ObjectIdentifier(Value.self)
-      && unsafeDowncast(box, to: TagBox<Value>.self).value == value
+    box.matches(value)
   }
 
   /// Whether this tag wraps `value`, whose `tagHash` is `hash`.
@@ -97,9 +95,20 @@ class AnyTagBox: @unchecked Sendable {
     self.hash = hash
   }
 
+  /// Whether this box wraps `value`, without hashing or allocating.
+  @inlinable @inline(__always)
+  final func matches<Value: Hashable>(_ value: Value) -> Bool {
+    if Value.self == BindingTag.self {
+      let other = unsafeBitCast(value, to: BindingTag.self).box
+      return self === other || (hash == other.hash && isEqual(to: other))
+    }
+    return valueType == ObjectIdentifier(Value.self)
+      && unsafeDowncast(self, to: TagBox<Value>.self).value == value
+  }
+
   var base: any Hashable & Sendable { preconditionFailure("abstract") }
   var description: String { preconditionFailure("abstract") }
-  func isEqual(to other: AnyTagBox) -> Bool { preconditionFailure("abstract") }
+  @usableFromInline func isEqual(to other: AnyTagBox) -> Bool { preconditionFailure("abstract") }
 }
 
 // Immutable: holds one value, `Sendable` by every API that makes a tag.
@@ -122,7 +131,7 @@ final class TagBox<Value: Hashable>: AnyTagBox, @unchecked Sendable {
     return TypeShape.isEnum(Value.self) ? ".\(value)" : "\(value)"
   }
 
-  override func isEqual(to other: AnyTagBox) -> Bool {
+  @usableFromInline override func isEqual(to other: AnyTagBox) -> Bool {
     other.valueType == valueType && unsafeDowncast(other, to: TagBox<Value>.self).value == value
   }
 }

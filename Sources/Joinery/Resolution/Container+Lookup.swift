@@ -4,6 +4,38 @@ public import Synchronization
 /// the binding whose factory asks, or `nil` for a top-level request.
 /// Stack space for building one instance outside a specialized call: room for a class
 /// reference, a protocol existential (five words) and most small structs.
+/// Which binding serves a tagged request: found without reference counting, since the
+/// container chain owns every binding for as long as a resolve can run.
+@usableFromInline
+struct TaggedMatch {
+  @usableFromInline let binding: Unmanaged<AnyBinding>
+  /// The container that declared `binding`: the one its dependencies come from.
+  @usableFromInline let container: Unmanaged<Container>
+  /// Whether an untagged binding serves the tagged request.
+  @usableFromInline let fellBack: Bool
+
+  @inlinable
+  init(binding: AnyBinding, container: Container, fellBack: Bool) {
+    self.binding = Unmanaged.passUnretained(binding)
+    self.container = Unmanaged.passUnretained(container)
+    self.fellBack = fellBack
+  }
+}
+
+/// Calls `body` with the object `reference` points to, without retaining it: for objects the
+/// container chain keeps alive for the whole call.
+@inlinable @inline(__always)
+func withGuaranteed<Object: AnyObject, R>(
+  _ reference: Unmanaged<Object>, _ body: (Object) throws(ResolutionError) -> R
+) throws(ResolutionError) -> R {
+  do {
+    return try reference._withUnsafeGuaranteedRef { object in try body(object) }
+  } catch {
+    // `body` throws only `ResolutionError`.
+    throw error as! ResolutionError  // swiftlint:disable:this force_cast
+  }
+}
+
 @usableFromInline @frozen
 struct InstanceBuffer {
   @usableFromInline var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -89,13 +121,8 @@ extension Container {
       return try resolveUnbound(T.self, parent: parent)
     }
     // The container keeps its bindings alive: no reference counting on the shared binding.
-    do {
-      return try found._withUnsafeGuaranteedRef { binding in
-        try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
-      }
-    } catch {
-      // Only a `ResolutionError` can come out of `instance`.
-      throw error as! ResolutionError  // swiftlint:disable:this force_cast
+    return try withGuaranteed(found) { binding throws(ResolutionError) -> T in
+      try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
   }
 
@@ -103,15 +130,69 @@ extension Container {
   func resolve<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
-    guard
-      let binding = try resolveIfBound(T.self, tag: tag, matching: matching, parent: parent)
-        ?? derived(T.self, tag: BindingTag(tag))
-    else {
-      throw missing(
-        BindingKey(T.self, tag: BindingTag(tag)), triedFallback: matching.allowsFallback,
-        parent: parent)
+    guard let found = match(T.self, tag: tag, matching: matching) else {
+      return try resolveUnbound(T.self, tag: BindingTag(tag), matching: matching, parent: parent)
     }
-    return binding
+    return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+      try container.instance(of: found, as: T.self, tag: tag, parent: parent)
+    }
+  }
+
+  /// A tagged request for a type nothing serves: a `Provider` or `Lazy`, or a missing binding.
+  @usableFromInline @inline(never)
+  func resolveUnbound<T>(
+    _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: UnsafePointer<Frame>?
+  ) throws(ResolutionError) -> T {
+    if let derived = derived(T.self, tag: tag) { return derived }
+    throw missing(
+      BindingKey(T.self, tag: tag), triedFallback: matching.allowsFallback, parent: parent)
+  }
+
+  /// The instance of a tagged match, telling the binding which tag a fallback was asked with.
+  @inlinable @inline(__always)
+  func instance<T, Tag: Hashable & Sendable>(
+    of found: TaggedMatch, as _: T.Type, tag: Tag, parent: UnsafePointer<Frame>?
+  ) throws(ResolutionError) -> T {
+    try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+      guard found.fellBack else {
+        return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
+      }
+      return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
+        try instance(
+          of: binding, as: T.self, parent: parent,
+          fallbackTag: RequestedTag(value: pointer, type: Tag.self))
+      }
+    }
+  }
+
+  /// The binding that serves a tagged request, and the container that declared it.
+  ///
+  /// The rule: this container's binding with exactly that tag; else an ancestor's with exactly
+  /// that tag (a tagged binding anywhere wins over a fallback); else, unless `matching` is exact,
+  /// this container's untagged binding; else the same question to the parent. Generic in the
+  /// tag only, so that an unspecialized caller asks the runtime for no metadata of `T?`.
+  @inlinable
+  func match<Tag: Hashable & Sendable>(
+    _ type: Any.Type, tag: Tag, matching: TagMatching
+  ) -> TaggedMatch? {
+    guard let slot = table.slot(for: ObjectIdentifier(type)) else {
+      return parentContainer?.match(type, tag: tag, matching: matching)
+    }
+    return table.entries[slot].unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      entry -> TaggedMatch? in
+      if let binding = entry.binding(tag: tag) {
+        return TaggedMatch(binding: binding, container: self, fellBack: false)
+      }
+      if let ancestor = parentContainer,
+        let found = ancestor.match(type, tag: tag, matching: .exact)
+      {
+        return found
+      }
+      guard matching.allowsFallback, let untagged = entry.untagged else {
+        return parentContainer?.match(type, tag: tag, matching: matching)
+      }
+      return TaggedMatch(binding: untagged, container: self, fellBack: true)
+    }
   }
 
   @inlinable @inline(__always)
@@ -139,27 +220,9 @@ extension Container {
   func resolveIfBound<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
-    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
-      return try parentContainer?.resolveIfBound(
-        T.self, tag: tag, matching: matching, parent: parent)
-    }
-    if let binding = entry.binding(tag: tag) {
-      return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
-    }
-    // A tagged binding anywhere up the chain wins over this container's untagged one.
-    if let ancestor = parentContainer,
-      ancestor.binds(BindingKey(T.self, tag: BindingTag(tag)))
-    {
-      return try ancestor.resolveIfBound(T.self, tag: tag, matching: .exact, parent: parent)
-    }
-    guard matching.allowsFallback, let untagged = entry.untagged else {
-      return try parentContainer?.resolveIfBound(
-        T.self, tag: tag, matching: matching, parent: parent)
-    }
-    return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
-      try instance(
-        of: untagged, as: T.self, parent: parent,
-        fallbackTag: RequestedTag(value: pointer, type: Tag.self))
+    guard let found = match(T.self, tag: tag, matching: matching) else { return nil }
+    return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+      try container.instance(of: found, as: T.self, tag: tag, parent: parent)
     }
   }
 
