@@ -63,7 +63,7 @@ final class GraphBinding: FactoryBinding, @unchecked Sendable {
       // The top-level instance is never asked for again in its own resolution.
       if frame.pointee.parent != nil {
         let root = frame.pointee.root
-        if root.pointee.graph == nil { root.pointee.graph = GraphScope() }
+        if root.pointee.graph == nil { root.pointee.graph = GraphScope.make() }
         root.pointee.graph.unsafelyUnwrapped.store(copyOf: out, for: self, copy: copy)
       }
     }

@@ -38,33 +38,81 @@ struct RootState {
 }
 
 /// The instances of `graph` bindings made during one top-level resolution, destroyed with it.
-final class GraphScope {
-  private var entries:
-    ContiguousArray<(binding: Unmanaged<AnyBinding>, instance: UnsafeMutableRawPointer)> = []
+///
+/// One allocation holds the first ``capacity`` instances inline (when they fit an
+/// ``InstanceBuffer``); a larger graph chains another scope. Instances never move once stored.
+final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
+  struct Header {
+    var count = 0
+    var next: GraphScope?
+  }
 
-  init() { entries.reserveCapacity(4) }
+  struct Slot {
+    var binding: Unmanaged<AnyBinding>
+    /// Where the instance is: `buffer` when it fits there, else its own allocation.
+    var instance: UnsafeMutableRawPointer
+    var buffer: InstanceBuffer
+  }
+
+  static let capacity = 4
+
+  static func make() -> GraphScope {
+    // `create` returns an instance of the class it is called on.
+    unsafeDowncast(create(minimumCapacity: capacity) { _ in Header() }, to: GraphScope.self)
+  }
 
   deinit {
-    for entry in entries {
-      entry.binding._withUnsafeGuaranteedRef { $0.layout.destroy(entry.instance) }
-      entry.instance.deallocate()
+    withUnsafeMutablePointers { header, slots in
+      for index in 0..<header.pointee.count {
+        let slot = slots + index
+        slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout.destroy(slot.pointee.instance) }
+        if !Self.isInline(slot) { slot.pointee.instance.deallocate() }
+      }
+      slots.deinitialize(count: header.pointee.count)
+      header.deinitialize(count: 1)
     }
+  }
+
+  private static func isInline(_ slot: UnsafeMutablePointer<Slot>) -> Bool {
+    withUnsafeMutableBytes(of: &slot.pointee.buffer) { $0.baseAddress == slot.pointee.instance }
   }
 
   func instance(for binding: AnyBinding) -> UnsafeRawPointer? {
-    for entry in entries
-    where entry.binding.toOpaque() == Unmanaged.passUnretained(binding).toOpaque() {
-      return UnsafeRawPointer(entry.instance)
+    let wanted = Unmanaged.passUnretained(binding).toOpaque()
+    let found: UnsafeRawPointer? = withUnsafeMutablePointers { header, slots in
+      for index in 0..<header.pointee.count where slots[index].binding.toOpaque() == wanted {
+        return UnsafeRawPointer(slots[index].instance)
+      }
+      return nil
     }
-    return nil
+    return found ?? header.next?.instance(for: binding)
   }
 
-  /// Keeps a copy of the instance at `value` for the rest of the resolution.
   func store(copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: Copier) {
-    let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: binding.layout.size, alignment: binding.layout.alignment)
-    copy(value, memory)
-    entries.append((Unmanaged.passUnretained(binding), memory))
+    if header.count == Self.capacity {
+      if header.next == nil { header.next = GraphScope.make() }
+      header.next.unsafelyUnwrapped.store(copyOf: value, for: binding, copy: copy)
+      return
+    }
+    withUnsafeMutablePointers { header, slots in
+      let slot = slots + header.pointee.count
+      slot.initialize(
+        to: Slot(
+          binding: Unmanaged.passUnretained(binding), instance: .init(bitPattern: 1)!,
+          buffer: InstanceBuffer()))
+      let layout = binding.layout
+      if layout.size <= MemoryLayout<InstanceBuffer>.size
+        && layout.alignment <= MemoryLayout<InstanceBuffer>.alignment
+      {
+        slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
+          $0.baseAddress.unsafelyUnwrapped
+        }
+      } else {
+        slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
+      }
+      copy(value, slot.pointee.instance)
+      header.pointee.count += 1
+    }
   }
 }
 
