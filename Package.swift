@@ -6,6 +6,8 @@ let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+func sample(_ module: String) -> String { "Samples/FeedApp/Sources/\(module)" }
+
 let package = Package(
   name: "Joinery",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -22,11 +24,36 @@ let package = Package(
     .testTarget(
       name: "JoineryTests", dependencies: ["Joinery", "JoineryTesting"],
       swiftSettings: strictSettings),
+    // Samples/FeedApp: a multi-module app (`swift run FeedApp`). Each feature is its own
+    // module with its own assembly; the app target composes them; the test target swaps
+    // production bindings for test ones.
+    .target(name: "FeedNetworking", dependencies: ["Joinery"], path: sample("FeedNetworking")),
+    .target(name: "FeedStorage", dependencies: ["Joinery"], path: sample("FeedStorage")),
+    .target(name: "FeedAnalytics", dependencies: ["Joinery"], path: sample("FeedAnalytics")),
+    .target(
+      name: "FeedFeature",
+      dependencies: ["Joinery", "FeedNetworking", "FeedStorage", "FeedAnalytics"],
+      path: sample("FeedFeature")),
+    .target(
+      name: "ProfileFeature", dependencies: ["Joinery", "FeedFeature", "FeedAnalytics"],
+      path: sample("ProfileFeature")),
     .executableTarget(
       name: "FeedApp",
-      dependencies: ["Joinery"],
-      path: "Samples/FeedApp"
-    ),
+      dependencies: [
+        "Joinery", "FeedNetworking", "FeedStorage", "FeedAnalytics", "FeedFeature",
+        "ProfileFeature",
+      ],
+      path: sample("FeedApp")),
+    .testTarget(
+      name: "FeedAppTests",
+      dependencies: [
+        "Joinery", "JoineryTesting", "FeedNetworking", "FeedStorage", "FeedAnalytics",
+        "FeedFeature", "ProfileFeature",
+      ],
+      path: "Samples/FeedApp/Tests/FeedAppTests"),
+    // Samples/Migration: classic examples of Resolve, Dip, Guise and Wormer, in Joinery
+    // (`swift run MigrationGuide`).
+    .executableTarget(name: "MigrationGuide", dependencies: ["Joinery"], path: "Samples/Migration"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -13,7 +13,10 @@
 /// `build()` runs every register, resolves overrides, checks the declared graph and reports
 /// every problem at once in a ``BuildError``. The order registers are added in never changes the
 /// result.
-public struct ContainerBuilder {
+///
+/// A builder is `Sendable`: keep the production one in a `static let` and derive each test's
+/// from it.
+public struct ContainerBuilder: Sendable {
   private var registers: [any DependencyRegister] = []
   private var overrides: [any DependencyRegister] = []
 

@@ -18,7 +18,10 @@
 /// registers once. Registers are identified by their type, and also by their value when the
 /// type is `Hashable`: make an assembly that takes configuration `Hashable` so that two
 /// differently configured instances both register.
-public protocol DependencyRegister {
+///
+/// Registers are `Sendable` (a struct of `Sendable` configuration is, with nothing to write),
+/// so a ``ContainerBuilder`` can be kept in a `static let` and captured by test traits.
+public protocol DependencyRegister: Sendable {
   /// Declares this register's bindings and includes.
   ///
   /// ```swift

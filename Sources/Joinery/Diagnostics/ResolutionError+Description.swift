@@ -108,9 +108,9 @@ extension ResolutionError {
       ]
     case .cycle:
       return [
-        "Break the cycle: let one of them get the other after construction (a property set "
-          + "later, or a closure that resolves it on first use), or depend on a narrower protocol "
-          + "that does not lead back.",
+        "Break the cycle: let one of them take the other as `Lazy<T>` or `Provider<T>` "
+          + "(resolved on first use, after construction), set a property later, or depend on a "
+          + "narrower protocol that does not lead back.",
         "Or move the shared state into a third binding both can depend on.",
       ]
     case .factoryFailed:

@@ -18,8 +18,9 @@ struct CycleValidator: BuildValidator {
           .dependencyCycle, .error, key: keys[0], bindings: cycle.map { graph.bindings[$0].info },
           message: "Dependency cycle: \(text).",
           fixes: [
-            "Break the cycle: let one of them get the other after construction (a property set "
-              + "later, or a closure that resolves it on first use).",
+            "Break the cycle: let \(keys[0]) take `Lazy<\(TypeName.of(keys[1 % keys.count].type))>` or "
+              + "`Provider<\(TypeName.of(keys[1 % keys.count].type))>` instead (resolved on first use, after "
+              + "construction), or set a property later.",
             "Or move what they share into a third binding both depend on.",
           ]))
     }

@@ -1,0 +1,180 @@
+import Joinery
+
+// The classic examples of the containers people migrate from, written with Joinery.
+// `swift run MigrationGuide` runs all four; the DocC article "Migrating to Joinery" maps the
+// APIs one by one.
+
+// MARK: - Resolve: a pet owner and a cat, with variants
+//
+// Resolve registers variants of a type (`register(variant: "Mimi")`) and injects them with a
+// property wrapper (`@Resolve(variant: "Mimi") var pet`). In Joinery a variant is a tag, the
+// property wrapper is `@Injected(tag:)`, and Resolve's lifetimes keep their names:
+// persistent, transient (weak) and ephemeral.
+
+protocol Animal: Sendable {
+  var name: String { get }
+}
+
+final class Cat: Animal {
+  let name: String
+  init(name: String) { self.name = name }
+}
+
+final class PetOwner: Sendable {
+  // Resolved on first use from the container the owner was made in.
+  let pet = Injected<any Animal>(tag: "Mimi")
+
+  func play() -> String { "I'm playing with \(pet.wrappedValue.name)." }
+}
+
+struct PetAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bind((any Animal).self, lifetime: .persistent, to: { Cat(name: "Tom") as any Animal })
+    registrar.bind(
+      (any Animal).self, tag: "Mimi", lifetime: .transient,
+      to: { Cat(name: "Mimi") as any Animal })
+    registrar.bind(PetOwner.self, to: PetOwner.init)
+  }
+}
+
+func resolveExample() throws {
+  let container = try ContainerBuilder(PetAssembly()).build()
+  try container.withCurrent {
+    let owner = try container.resolve(PetOwner.self)
+    print("  \(owner.play())")
+  }
+  // A variant nobody registered falls back to the untagged cat.
+  print(
+    "  The \"Felix\" variant falls back to: \(try container.resolve((any Animal).self, tag: "Felix").name)"
+  )
+}
+
+// MARK: - Dip: a friends provider, tagged, falling back to the untagged one
+//
+// Dip resolves `resolve(tag: "me")` with the untagged definition when no tagged one exists, but
+// its singletons then became one instance per tag. Joinery falls back too, and the instance
+// belongs to the binding: every tag that falls back gets the same provider.
+
+protocol FriendsProviding: AnyObject, Sendable {
+  func friends() -> [String]
+}
+
+final class PlainFriendsProvider: FriendsProviding {
+  func friends() -> [String] { ["Ada", "Grace"] }
+}
+
+final class FamilyFriendsProvider: FriendsProviding {
+  func friends() -> [String] { ["Mum", "Dad"] }
+}
+
+struct FriendsAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bind(
+      (any FriendsProviding).self, lifetime: .persistent,
+      to: { PlainFriendsProvider() as any FriendsProviding })
+    registrar.bind(
+      (any FriendsProviding).self, tag: "family", lifetime: .persistent,
+      to: { FamilyFriendsProvider() as any FriendsProviding })
+  }
+}
+
+func dipExample() throws {
+  let container = try ContainerBuilder(FriendsAssembly()).build()
+  let family = try container.resolve((any FriendsProviding).self, tag: "family")
+  let work = try container.resolve((any FriendsProviding).self, tag: "work")
+  let plain = try container.resolve((any FriendsProviding).self)
+  print("  tag \"family\": \(family.friends())  (its own binding)")
+  print("  tag \"work\":   \(work.friends())  (falls back to the untagged one)")
+  print("  \"work\" and untagged are one instance: \(work === plain)")
+  // Opt out of the fallback where a missing tag is a mistake:
+  let strict = try? container.resolve((any FriendsProviding).self, tag: "work", matching: .exact)
+  print("  with matching: .exact, \"work\" is not served: \(strict == nil)")
+}
+
+// MARK: - Guise: named plugins with metadata, filtered
+//
+// Guise registers many implementations under names with arbitrary metadata and filters the
+// registrations by it (`filter(type:metadata:)`) before resolving the keys it found. In Joinery
+// the implementations are contributions to a multi-binding, the metadata is any value, and
+// `keys(for:metadata:where:)` filters without creating anything. Order is deterministic:
+// assembly order, then registration order.
+
+protocol Plugin: Sendable {
+  var name: String { get }
+}
+
+struct NamedPlugin: Plugin {
+  let name: String
+}
+
+enum PluginKind: Sendable {
+  case editor, viewer
+}
+
+struct PluginAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.contribute((any Plugin).self, metadata: PluginKind.editor) { _ in
+      NamedPlugin(name: "Markdown editor")
+    }
+    registrar.contribute((any Plugin).self, metadata: PluginKind.viewer) { _ in
+      NamedPlugin(name: "PDF viewer")
+    }
+    registrar.contribute((any Plugin).self, metadata: PluginKind.viewer) { _ in
+      NamedPlugin(name: "Image viewer")
+    }
+  }
+}
+
+func guiseExample() throws {
+  let container = try ContainerBuilder(PluginAssembly()).build()
+  let viewerKeys = container.keys(for: (any Plugin).self, metadata: PluginKind.self) {
+    $0 == .viewer
+  }
+  let viewers = try viewerKeys.map { try container.resolve($0).name }
+  print("  viewers: \(viewers)")
+  print("  all plugins: \(try container.resolveAll((any Plugin).self).map(\.name))")
+}
+
+// MARK: - Wormer: an interface bound to an implementation as a singleton
+//
+// Wormer binds `interface:` to `toImplementation:` with `asSingleton: true` and returns it from
+// `instance()`. In Joinery the interface is the bound type, the implementation's initializer is
+// the factory (its parameters are resolved and checked by build()), and a singleton is
+// `.persistent`.
+
+protocol EventBus: AnyObject, Sendable {}
+final class InMemoryEventBus: EventBus {}
+
+protocol NotificationGateway: Sendable {
+  var bus: any EventBus { get }
+}
+final class LocalNotificationGateway: NotificationGateway {
+  let bus: any EventBus
+  init(bus: any EventBus) { self.bus = bus }
+}
+
+struct MessagingAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bind(
+      (any EventBus).self, lifetime: .persistent, to: { InMemoryEventBus() as any EventBus })
+    registrar.bind(
+      (any NotificationGateway).self,
+      to: { (bus: any EventBus) in LocalNotificationGateway(bus: bus) as any NotificationGateway })
+  }
+}
+
+func wormerExample() throws {
+  let container = try ContainerBuilder(MessagingAssembly()).build()
+  let bus = try container.resolve((any EventBus).self)
+  let gateway = try container.resolve((any NotificationGateway).self)
+  print("  the gateway got the singleton bus: \(gateway.bus === bus)")
+}
+
+print("Resolve: a pet owner and a cat with variants")
+try resolveExample()
+print("Dip: a friends provider, with a tag falling back to the untagged one")
+try dipExample()
+print("Guise: named plugins, filtered by metadata")
+try guiseExample()
+print("Wormer: an interface bound to an implementation as a singleton")
+try wormerExample()
