@@ -173,9 +173,10 @@ final class TypeEntry: @unchecked Sendable {
   /// Bindings that take runtime arguments, any tag, in registration order.
   @usableFromInline let withArguments: ContiguousArray<AnyBinding>
   /// `tagged` again, with each binding's tag box beside it: compared without reference
-  /// counting on the hot path. The bindings own the boxes; `tagged` owns the bindings.
+  /// counting on the hot path. The bindings own the boxes; `tagged` owns the bindings. `nil`
+  /// when the type has no tagged binding, the common case.
   @usableFromInline let tagIndex:
-    UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>
+    UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>?
 
   /// Up to this many tags are compared one by one, without hashing the requested tag.
   static let linearTagLimit = 8
@@ -195,7 +196,8 @@ final class TypeEntry: @unchecked Sendable {
 
   private static func index(
     _ tagged: ContiguousArray<AnyBinding>
-  ) -> UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)> {
+  ) -> UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>? {
+    if tagged.isEmpty { return nil }
     let index = UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>
       .allocate(capacity: tagged.count)
     for (position, binding) in tagged.enumerated() {
@@ -208,7 +210,7 @@ final class TypeEntry: @unchecked Sendable {
   }
 
   deinit {
-    tagIndex.deallocate()
+    tagIndex?.deallocate()
   }
 
   init(_ bindings: [AnyBinding]) {
@@ -251,7 +253,7 @@ final class TypeEntry: @unchecked Sendable {
       return nil
     }
     for position in 0..<tagged.count {
-      let candidate = tagIndex[position]
+      let candidate = tagIndex.unsafelyUnwrapped[position]
       if candidate.tag._withUnsafeGuaranteedRef({ $0.matches(tag) }) {
         return candidate.binding.takeUnretainedValue()
       }

@@ -31,7 +31,13 @@ private struct FeedAssembly: Assembly {
 }
 
 private enum App {
-  static let container = try? ContainerBuilder(FeedAssembly()).build()  // Sendable, immutable
+  // Sendable and immutable. build() checks the whole graph: a mistake stops start-up here,
+  // with every problem listed, instead of surfacing later on some user's screen.
+  static let container: Container = {
+    do { return try ContainerBuilder(FeedAssembly()).build() } catch {
+      fatalError(String(reflecting: error))  // the full report
+    }
+  }()
 }
 
 private struct MockNetworkAssembly: Assembly {
@@ -44,7 +50,7 @@ private struct MockNetworkAssembly: Assembly {
 struct ReadmeQuickStartTests {
   @Test("The quick start builds and resolves; the test override wins")
   func quickStart() throws {
-    let feed = try App.container?.resolve((any FeedServicing).self)
+    let feed = try App.container.resolve((any FeedServicing).self)
     #expect((feed as? FeedService)?.client is URLSessionClient)
     let container = try ContainerBuilder(FeedAssembly())
       .overriding(with: MockNetworkAssembly())
