@@ -68,7 +68,7 @@ func forEachPhantom(_ count: Int, _ body: (any PhantomVisitor) -> Void) {
 }
 
 /// Registers one phantom type with each container.
-protocol PhantomVisitor {
+protocol PhantomVisitor: Sendable {
   func bind(_ registrar: inout Registrar)
   func register(_ container: Swinject.Container)
   func resolve(_ container: Joinery.Container)
