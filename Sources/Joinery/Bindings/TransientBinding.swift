@@ -3,10 +3,13 @@
 /// The container keeps a weak reference to the object and a copy of the instance's bits that
 /// does not own it (the bound type may be a protocol existential wrapping the object). The bits
 /// are copied out, with a retain, only while the weak reference proves the object alive.
-// `alive` and `storage` are only touched holding `gate`.
+// `alive` and `storage` are read and written only holding `slot`; they are written only while
+// also holding `gate`, which makes creation single-flight.
 final class TransientBinding: FactoryBinding, @unchecked Sendable {
-  let gate = CreationGate(lockedReads: true)
-  private weak var alive: AnyObject?
+  let gate = CreationGate(lockedReads: false)
+  /// Guards `alive` and `storage` for the few instructions a read takes.
+  private let slot = SpinLock()
+  @exclusivity(unchecked) private weak var alive: AnyObject?
 
   // The bits in `storage` never owned a reference; `isReady` stays false, so the base class
   // only deallocates them.
@@ -17,16 +20,16 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
+    // The common case: the instance is alive. No cycle is possible (nothing is being built)
+    // and creation's gate is not needed.
+    if copyAlive(into: out, copy: copy) { return }
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }
     try gate.withLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
-      if let alive {
-        copy(storage.unsafelyUnwrapped, out)
-        withExtendedLifetime(alive) {}
-        return
-      }
+      // Another thread may have made it while this one waited for the gate.
+      if copyAlive(into: out, copy: copy) { return }
       try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
         frame throws(ResolutionError) in
         try invoke(maker, into: out, frame: frame, in: container)
@@ -35,9 +38,25 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
           layout.destroy(out)
           throw .transientValueType(self, frame: frame, instanceType: dynamicType, in: container)
         }
-        alive = instanceObject
-        allocateStorage().copyMemory(from: out, byteCount: layout.size)
+        let memory = allocateStorage()
+        slot.withLock {
+          alive = instanceObject
+          memory.copyMemory(from: out, byteCount: layout.size)
+        }
       }
     }
+  }
+
+  /// Copies the instance into `out` if it is still alive.
+  @inline(__always)
+  private func copyAlive(into out: UnsafeMutableRawPointer, copy: Copier) -> Bool {
+    // The strong reference from the weak load keeps the object alive while its bits are copied
+    // (with a retain); it is released after the lock, so no deinit runs under it.
+    let object: AnyObject? = slot.withLock {
+      guard let object = alive else { return nil }
+      copy(storage.unsafelyUnwrapped, out)
+      return object
+    }
+    return object != nil
   }
 }
