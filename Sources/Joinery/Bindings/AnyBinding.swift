@@ -220,12 +220,20 @@ extension AnyBinding {
   ) throws(ResolutionError) {
     do {
       try maker(Resolver(container: container, frame: frame), out)
-    } catch let error as ResolutionError {
-      throw error
-    } catch is MainActorRequired {
-      throw .mainActorRequired(self, frame: frame, in: container)
     } catch {
-      throw .factoryFailed(self, frame: frame, error: error, in: container)
+      throw failure(error, frame: frame, in: container)
+    }
+  }
+
+  /// What a factory's error becomes: a `ResolutionError` from deeper in the chain as it is,
+  /// anything else wrapped with this binding and the path.
+  func failure(
+    _ error: any Error, frame: UnsafePointer<Frame>, in container: Container
+  ) -> ResolutionError {
+    switch error {
+    case let error as ResolutionError: error
+    case is MainActorRequired: .mainActorRequired(self, frame: frame, in: container)
+    default: .factoryFailed(self, frame: frame, error: error, in: container)
     }
   }
 }

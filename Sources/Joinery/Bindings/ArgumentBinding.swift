@@ -1,17 +1,17 @@
 /// A binding whose factory takes runtime arguments; a new instance on every resolve.
-// Immutable after init: the factory is @Sendable.
+// Immutable after init: the maker is @Sendable.
 @usableFromInline
-final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
-  let factory: @Sendable (borrowing Resolver, repeat each Argument) throws -> T
+final class ArgumentBinding: AnyBinding, @unchecked Sendable {
+  let maker: ArgumentMaker
 
   init(
     key: BindingKey, location: BindingLocation, registerType: Any.Type, isOverride: Bool,
-    factory: @escaping @Sendable (borrowing Resolver, repeat each Argument) throws -> T
+    layout: ValueLayout, maker: @escaping ArgumentMaker
   ) {
-    self.factory = factory
+    self.maker = maker
     super.init(
       key: key, lifetime: .ephemeral, location: location, registerType: registerType,
-      isOverride: isOverride, layout: ValueLayout(of: T.self))
+      isOverride: isOverride, layout: layout)
   }
 
   override var needsArguments: Bool { true }
@@ -19,24 +19,40 @@ final class ArgumentBinding<T, each Argument>: AnyBinding, @unchecked Sendable {
   override func fresh() -> AnyBinding {
     let copy = ArgumentBinding(
       key: key, location: location, registerType: registerType, isOverride: isOverride,
-      factory: factory)
+      layout: layout, maker: maker)
     return copyDeclaration(to: copy)
   }
 
+  /// Builds an instance into `out` (uninitialized memory for the bound type) from the arguments
+  /// at `arguments`, a tuple of exactly the bound argument types.
   @usableFromInline
-  func resolve(
-    arguments: repeat each Argument, in container: Container, parent: UnsafePointer<Frame>?,
-    fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> T {
+  func make(
+    arguments: UnsafeRawPointer, into out: UnsafeMutableRawPointer, in container: Container,
+    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
     try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
       frame throws(ResolutionError) in
       do {
-        return try factory(Resolver(container: container, frame: frame), repeat each arguments)
-      } catch let error as ResolutionError {
-        throw error
+        try maker(Resolver(container: container, frame: frame), arguments, out)
       } catch {
-        throw .factoryFailed(self, frame: frame, error: error, in: container)
+        throw failure(error, frame: frame, in: container)
       }
     }
   }
+}
+
+/// Builds an instance of the bound type into uninitialized memory (the third argument) from a
+/// resolver and a pointer to a tuple of the runtime arguments (the second).
+@usableFromInline typealias ArgumentMaker =
+  @Sendable (borrowing Resolver, UnsafeRawPointer, UnsafeMutableRawPointer) throws -> Void
+
+/// Calls `factory` with the elements of the tuple at `arguments`, whose type is exactly
+/// `(repeat each Argument)`.
+@inlinable
+func apply<T, each Argument>(
+  _ factory: (borrowing Resolver, repeat each Argument) throws -> T, _ resolver: borrowing Resolver,
+  _ arguments: UnsafeRawPointer
+) throws -> T {
+  let values = arguments.load(as: (repeat each Argument).self)
+  return try factory(resolver, repeat each values)
 }

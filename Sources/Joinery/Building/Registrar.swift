@@ -367,18 +367,30 @@ public struct Registrar: ~Copyable {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
+  @inlinable
   public mutating func bind<T, First, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
     line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver, First, repeat each Argument) throws -> T
   ) {
-    let binding = ArgumentBinding<T, First, repeat each Argument>(
-      key: BindingKey(
-        T.self, tag: tag.map { BindingTag($0) }, argumentTypes: (First, repeat each Argument).self
-      ),
-      location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
-      isOverride: isOverride || isOverriding, factory: factory)
+    addArguments(
+      T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
+      dependencies: dependencies, location: BindingLocation(fileID: fileID, line: line)
+    ) { resolver, arguments, out in
+      out.initializeMemory(as: T.self, to: try apply(factory, resolver, arguments))
+    }
+  }
+
+  @usableFromInline
+  mutating func addArguments<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
+    dependencies: [BindingKey]?, location: BindingLocation, maker: @escaping ArgumentMaker
+  ) {
+    let binding = ArgumentBinding(
+      key: BindingKey(T.self, tag: tag.map { BindingTag($0) }, argumentTypes: signature),
+      location: location, registerType: registerType, isOverride: isOverride || isOverriding,
+      layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies.map {
       $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
     }

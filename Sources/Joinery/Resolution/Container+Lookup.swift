@@ -236,30 +236,78 @@ extension Container {
       guard let tag else { return try resolve(T.self, parent: parent) }
       return try resolve(T.self, tag: tag, matching: matching, parent: parent)
     }
-    let triedFallback = tag != nil && matching.allowsFallback
+    return try withUnsafePointer(to: (repeat each arguments)) {
+      pointer throws(ResolutionError) -> T in
+      try resolve(
+        T.self, tag: tag, matching: matching, signature: signature,
+        arguments: UnsafeRawPointer(pointer), parent: parent)
+    }
+  }
+
+  /// A resolve with runtime arguments: `arguments` points to a tuple of type `signature`.
+  @inlinable
+  func resolve<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag?, matching: TagMatching, signature: Any.Type,
+    arguments: UnsafeRawPointer, parent: UnsafePointer<Frame>?
+  ) throws(ResolutionError) -> T {
     guard
       let found = table.entry(for: ObjectIdentifier(T.self))?.argumentBinding(
         tag: tag, signature: ObjectIdentifier(signature), allowsFallback: matching.allowsFallback)
     else {
-      if let ancestor = parentContainer {
-        return try ancestor.resolve(
-          T.self, tag: tag, matching: matching, arguments: repeat each arguments, parent: parent)
-      }
-      let requested = BindingKey(T.self, tag: tag.map(BindingTag.init), argumentTypes: signature)
-      throw missing(requested, triedFallback: triedFallback, parent: parent)
+      return try resolveUnbound(
+        T.self, tag: tag, matching: matching, signature: signature, arguments: arguments,
+        parent: parent)
     }
     // The signature matched, so the binding was declared with exactly these argument types.
     if let parent, let recorder { recorder.record(from: parent, to: found.binding) }
-    let binding = unsafeDowncast(found.binding, to: ArgumentBinding<T, repeat each Argument>.self)
+    let binding = unsafeDowncast(found.binding, to: ArgumentBinding.self)
     guard found.fellBack, let tag else {
-      return try binding.resolve(
-        arguments: repeat each arguments, in: self, parent: parent, fallbackTag: nil)
+      return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
     }
     return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
-      try binding.resolve(
-        arguments: repeat each arguments, in: self, parent: parent,
-        fallbackTag: RequestedTag(value: pointer, type: Tag.self))
+      try makeInstance(
+        of: binding, arguments: arguments, as: T.self, parent,
+        RequestedTag(value: pointer, type: Tag.self))
     }
+  }
+
+  @usableFromInline @inline(never)
+  func resolveUnbound<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag?, matching: TagMatching, signature: Any.Type,
+    arguments: UnsafeRawPointer, parent: UnsafePointer<Frame>?
+  ) throws(ResolutionError) -> T {
+    if let ancestor = parentContainer {
+      return try ancestor.resolve(
+        T.self, tag: tag, matching: matching, signature: signature, arguments: arguments,
+        parent: parent)
+    }
+    let requested = BindingKey(T.self, tag: tag.map(BindingTag.init), argumentTypes: signature)
+    throw missing(requested, triedFallback: tag != nil && matching.allowsFallback, parent: parent)
+  }
+
+  /// A new instance from a binding with runtime arguments, built as ``makeInstance(of:as:parent:fallbackTag:)`` builds.
+  @inlinable
+  func makeInstance<T>(
+    of binding: ArgumentBinding, arguments: UnsafeRawPointer, as _: T.Type,
+    _ parent: UnsafePointer<Frame>?, _ fallbackTag: RequestedTag?
+  ) throws(ResolutionError) -> T {
+    guard
+      MemoryLayout<T>.size <= MemoryLayout<InstanceBuffer>.size,
+      MemoryLayout<T>.alignment <= MemoryLayout<InstanceBuffer>.alignment
+    else {
+      return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
+        buffer throws(ResolutionError) -> T in
+        let out = buffer.baseAddress.unsafelyUnwrapped
+        try binding.make(
+          arguments: arguments, into: UnsafeMutableRawPointer(out), in: self, parent: parent,
+          fallbackTag: fallbackTag)
+        return out.move()
+      }
+    }
+    var space = InstanceBuffer()
+    try binding.make(
+      arguments: arguments, into: &space, in: self, parent: parent, fallbackTag: fallbackTag)
+    return Self.move(from: &space, as: T.self)
   }
 
   /// A request for a type this container does not bind: its ancestors', a `Provider` or `Lazy`,

@@ -139,6 +139,37 @@ struct BindingFormsTests {
     #expect(one.client === three.client)
   }
 
+  @Test("Arguments resolve the same through generic code as through a direct call, any arity")
+  func argumentsThroughGenericCode() throws {
+    // Direct calls of one to three arguments take specialized overloads; generic code (and five
+    // arguments) takes the parameter-pack path. Each must find the other's bindings.
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(String.self) { (_, a: Int) in "one \(a)" }
+        registrar.bind(String.self) { (_, a: Int, b: Int) in "two \(a + b)" }
+        registrar.bind(String.self) { (_, a: Int, b: Int, c: Int, d: Int, e: Int) in
+          "five \(a + b + c + d + e)"
+        }
+        registrar.bind(Int.self, tag: "sum") { (resolver, a: Int, b: Int) in
+          // From inside a factory, through the resolver.
+          a + b + (try resolver.resolve(String.self, arguments: 1)).count
+        }
+      }
+    ).buildOrRecord()
+    func viaPack<each A>(_ arguments: repeat each A) throws -> String {
+      try container.resolve(String.self, arguments: repeat each arguments)
+    }
+    #expect(try container.resolve(String.self, arguments: 1) == "one 1")
+    #expect(try viaPack(1) == "one 1")
+    #expect(try container.resolve(String.self, arguments: 1, 2) == "two 3")
+    #expect(try viaPack(1, 2) == "two 3")
+    #expect(try container.resolve(String.self, arguments: 1, 2, 3, 4, 5) == "five 15")
+    #expect(try viaPack(1, 2, 3, 4, 5) == "five 15")
+    #expect(try container.resolve(Int.self, tag: "sum", arguments: 1, 2) == 3 + 5)
+    let mismatch = try #require(throws: ResolutionError.self) { try viaPack("x") }
+    #expect(mismatch.code == .argumentMismatch)
+  }
+
   @Test("Wrong argument types give an error naming expected and given types")
   func wrongArgumentTypes() throws {
     let container = try ContainerBuilder(
