@@ -178,6 +178,11 @@ final class TypeEntry: @unchecked Sendable {
   @usableFromInline let tagIndex:
     UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>?
 
+  /// `withArguments` again, read without reference counting: each binding's argument tuple
+  /// type and tag box beside it. `nil` when the type has no binding with arguments.
+  @usableFromInline let argumentIndex: UnsafeMutablePointer<ArgumentSlot>?
+  @usableFromInline let argumentCount: Int
+
   /// Up to this many tags are compared one by one, without hashing the requested tag.
   static let linearTagLimit = 8
 
@@ -192,6 +197,8 @@ final class TypeEntry: @unchecked Sendable {
     }
     taggedByHash = nil
     tagIndex = Self.index(tagged)
+    argumentIndex = Self.index(arguments: withArguments)
+    argumentCount = withArguments.count
   }
 
   private static func index(
@@ -209,8 +216,23 @@ final class TypeEntry: @unchecked Sendable {
     return index
   }
 
+  private static func index(arguments: ContiguousArray<AnyBinding>) -> UnsafeMutablePointer<
+    ArgumentSlot
+  >? {
+    if arguments.isEmpty { return nil }
+    let index = UnsafeMutablePointer<ArgumentSlot>.allocate(capacity: arguments.count)
+    for (position, binding) in arguments.enumerated() {
+      index[position] = ArgumentSlot(
+        signature: ObjectIdentifier(binding.key.argumentTypes.unsafelyUnwrapped),
+        tag: binding.key.tag.map { Unmanaged.passUnretained($0.box) },
+        binding: Unmanaged.passUnretained(binding))
+    }
+    return index
+  }
+
   deinit {
     tagIndex?.deallocate()
+    argumentIndex?.deallocate()
   }
 
   init(_ bindings: [AnyBinding]) {
@@ -239,6 +261,8 @@ final class TypeEntry: @unchecked Sendable {
       taggedByHash = nil
     }
     tagIndex = Self.index(tagged)
+    argumentIndex = Self.index(arguments: withArguments)
+    argumentCount = withArguments.count
   }
 
   /// The binding tagged exactly `tag`.
@@ -262,18 +286,23 @@ final class TypeEntry: @unchecked Sendable {
   }
 
   /// The argument binding for a tag and argument tuple type, falling back to the untagged one.
-  @usableFromInline
+  @inlinable
   func argumentBinding<Tag: Hashable & Sendable>(
     tag: Tag?, signature: ObjectIdentifier, allowsFallback: Bool
-  ) -> (binding: AnyBinding, fellBack: Bool)? {
-    var untagged: AnyBinding?
-    for binding in withArguments
-    where ObjectIdentifier(binding.key.argumentTypes.unsafelyUnwrapped) == signature {
-      switch (binding.key.tag, tag) {
-      case (nil, nil): return (binding, false)
-      case (nil, _?): untagged = binding
-      case (let bound?, let requested?) where bound.matches(requested): return (binding, false)
-      default: continue
+  ) -> (binding: Unmanaged<AnyBinding>, fellBack: Bool)? {
+    guard let argumentIndex else { return nil }
+    var untagged: Unmanaged<AnyBinding>?
+    for position in 0..<argumentCount {
+      let slot = argumentIndex[position]
+      guard slot.signature == signature else { continue }
+      if let bound = slot.tag {
+        if let tag, bound._withUnsafeGuaranteedRef({ $0.matches(tag) }) {
+          return (slot.binding, false)
+        }
+      } else if tag == nil {
+        return (slot.binding, false)
+      } else {
+        untagged = slot.binding
       }
     }
     if allowsFallback, let untagged { return (untagged, true) }
@@ -282,5 +311,19 @@ final class TypeEntry: @unchecked Sendable {
 
   var allBindings: [AnyBinding] {
     (untagged.map { [$0] } ?? []) + tagged + withArguments
+  }
+}
+
+/// One binding with runtime arguments, as ``TypeEntry`` compares it on the hot path.
+@usableFromInline
+struct ArgumentSlot {
+  @usableFromInline let signature: ObjectIdentifier
+  @usableFromInline let tag: Unmanaged<AnyTagBox>?
+  @usableFromInline let binding: Unmanaged<AnyBinding>
+
+  init(signature: ObjectIdentifier, tag: Unmanaged<AnyTagBox>?, binding: Unmanaged<AnyBinding>) {
+    self.signature = signature
+    self.tag = tag
+    self.binding = binding
   }
 }

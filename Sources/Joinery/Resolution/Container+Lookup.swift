@@ -251,23 +251,29 @@ extension Container {
     arguments: UnsafeRawPointer, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T {
     guard
-      let found = table.entry(for: ObjectIdentifier(T.self))?.argumentBinding(
-        tag: tag, signature: ObjectIdentifier(signature), allowsFallback: matching.allowsFallback)
+      let slot = table.slot(for: ObjectIdentifier(T.self)),
+      let found = table.entries[slot].unsafelyUnwrapped._withUnsafeGuaranteedRef({
+        $0.argumentBinding(
+          tag: tag, signature: ObjectIdentifier(signature),
+          allowsFallback: matching.allowsFallback)
+      })
     else {
       return try resolveUnbound(
         T.self, tag: tag, matching: matching, signature: signature, arguments: arguments,
         parent: parent)
     }
     // The signature matched, so the binding was declared with exactly these argument types.
-    if let parent, let recorder { recorder.record(from: parent, to: found.binding) }
-    let binding = unsafeDowncast(found.binding, to: ArgumentBinding.self)
-    guard found.fellBack, let tag else {
-      return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
-    }
-    return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
-      try makeInstance(
-        of: binding, arguments: arguments, as: T.self, parent,
-        RequestedTag(value: pointer, type: Tag.self))
+    return try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+      if let parent, let recorder { recorder.record(from: parent, to: binding) }
+      let binding = unsafeDowncast(binding, to: ArgumentBinding.self)
+      guard found.fellBack, let tag else {
+        return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
+      }
+      return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
+        try makeInstance(
+          of: binding, arguments: arguments, as: T.self, parent,
+          RequestedTag(value: pointer, type: Tag.self))
+      }
     }
   }
 
