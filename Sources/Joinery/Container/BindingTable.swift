@@ -320,10 +320,4 @@ struct ArgumentSlot {
   @usableFromInline let signature: ObjectIdentifier
   @usableFromInline let tag: Unmanaged<AnyTagBox>?
   @usableFromInline let binding: Unmanaged<AnyBinding>
-
-  init(signature: ObjectIdentifier, tag: Unmanaged<AnyTagBox>?, binding: Unmanaged<AnyBinding>) {
-    self.signature = signature
-    self.tag = tag
-    self.binding = binding
-  }
 }
