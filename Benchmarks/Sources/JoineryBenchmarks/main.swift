@@ -6,7 +6,7 @@ let arguments = CommandLine.arguments
 // `--profile ROW VARIANT N` runs one variant N times and prints nothing: for valgrind.
 if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   let (title, name, count) = (arguments[at + 1], arguments[at + 2], Int(arguments[at + 3]) ?? 1)
-  let all = resolutionRows() + scalingRows() + failureRows()
+  let all = resolutionRows() + scalingRows() + failureRows() + buildRows()
   guard let row = all.first(where: { $0.title == title }),
     let variant = row.variants.first(where: { $0.name == name })
   else {
