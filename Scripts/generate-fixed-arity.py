@@ -114,10 +114,13 @@ extension Resolver {{
   public func resolve<{generics}>(
     _ type: T.Type = T.self, {resolve_params}
   ) throws(ResolutionError) -> T {{
-    try withUnsafePointer(to: {values}) {{ pointer throws(ResolutionError) -> T in
-      try container.resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: {signature}.self,
-        arguments: UnsafeRawPointer(pointer), parent: frame)
+    let frame = frame
+    return try withContainer {{ container throws(ResolutionError) -> T in
+      try withUnsafePointer(to: {values}) {{ pointer throws(ResolutionError) -> T in
+        try container.resolve(
+          T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+          signature: {signature}.self, arguments: UnsafeRawPointer(pointer), parent: frame)
+      }}
     }}
   }}
 }}

@@ -45,10 +45,13 @@ extension Resolver {
   public func resolve<T, A1>(
     _ type: T.Type = T.self, arguments a1: A1
   ) throws(ResolutionError) -> T {
-    try withUnsafePointer(to: a1) { pointer throws(ResolutionError) -> T in
-      try container.resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: A1.self,
-        arguments: UnsafeRawPointer(pointer), parent: frame)
+    let frame = frame
+    return try withContainer { container throws(ResolutionError) -> T in
+      try withUnsafePointer(to: a1) { pointer throws(ResolutionError) -> T in
+        try container.resolve(
+          T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+          signature: A1.self, arguments: UnsafeRawPointer(pointer), parent: frame)
+      }
     }
   }
 }
@@ -92,10 +95,13 @@ extension Resolver {
   public func resolve<T, A1, A2>(
     _ type: T.Type = T.self, arguments a1: A1, _ a2: A2
   ) throws(ResolutionError) -> T {
-    try withUnsafePointer(to: (a1, a2)) { pointer throws(ResolutionError) -> T in
-      try container.resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: (A1, A2).self,
-        arguments: UnsafeRawPointer(pointer), parent: frame)
+    let frame = frame
+    return try withContainer { container throws(ResolutionError) -> T in
+      try withUnsafePointer(to: (a1, a2)) { pointer throws(ResolutionError) -> T in
+        try container.resolve(
+          T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+          signature: (A1, A2).self, arguments: UnsafeRawPointer(pointer), parent: frame)
+      }
     }
   }
 }
@@ -139,10 +145,13 @@ extension Resolver {
   public func resolve<T, A1, A2, A3>(
     _ type: T.Type = T.self, arguments a1: A1, _ a2: A2, _ a3: A3
   ) throws(ResolutionError) -> T {
-    try withUnsafePointer(to: (a1, a2, a3)) { pointer throws(ResolutionError) -> T in
-      try container.resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: (A1, A2, A3).self,
-        arguments: UnsafeRawPointer(pointer), parent: frame)
+    let frame = frame
+    return try withContainer { container throws(ResolutionError) -> T in
+      try withUnsafePointer(to: (a1, a2, a3)) { pointer throws(ResolutionError) -> T in
+        try container.resolve(
+          T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+          signature: (A1, A2, A3).self, arguments: UnsafeRawPointer(pointer), parent: frame)
+      }
     }
   }
 }

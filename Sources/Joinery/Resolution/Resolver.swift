@@ -17,7 +17,10 @@
 /// > the factory: only the resolver carries the chain, so only it can name the path in an error
 /// > and detect a cycle before it recurses.
 public struct Resolver: ~Copyable {
-  @usableFromInline unowned(unsafe) let container: Container
+  /// Not retained: the container outlives every factory call it lends a resolver to. Used
+  /// through `withContainer` so that a resolve does not touch the container's reference count,
+  /// which threads resolving at once would otherwise contend for.
+  @usableFromInline let containerReference: Unmanaged<Container>
   @usableFromInline let frame: UnsafePointer<Frame>
 
   /// Returns the instance bound to `type`.
@@ -31,7 +34,9 @@ public struct Resolver: ~Copyable {
   /// - Throws: ``ResolutionError`` with the path through this factory.
   @inlinable
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
-    try container.resolve(T.self, parent: frame)
+    try withContainer { container throws(ResolutionError) in
+      try container.resolve(T.self, parent: frame)
+    }
   }
 
   /// Returns the instance bound to `type` under `tag`, falling back to the untagged binding
@@ -52,7 +57,9 @@ public struct Resolver: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
-    try container.resolve(T.self, tag: tag, matching: matching, parent: frame)
+    try withContainer { container throws(ResolutionError) in
+      try container.resolve(T.self, tag: tag, matching: matching, parent: frame)
+    }
   }
 
   /// Returns a new instance from a binding that takes runtime arguments.
@@ -70,10 +77,12 @@ public struct Resolver: ~Copyable {
   public func resolve<T, each Argument>(
     _ type: T.Type = T.self, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
-    try container.resolve(
-      T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-      arguments: repeat each arguments,
-      parent: frame)
+    try withContainer { container throws(ResolutionError) in
+      try container.resolve(
+        T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+        arguments: repeat each arguments,
+        parent: frame)
+    }
   }
 
   /// Returns a new instance from a tagged binding that takes runtime arguments.
@@ -94,9 +103,11 @@ public struct Resolver: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
-    try container.resolve(
-      T.self, tag: tag, matching: matching, arguments: repeat each arguments,
-      parent: frame)
+    try withContainer { container throws(ResolutionError) in
+      try container.resolve(
+        T.self, tag: tag, matching: matching, arguments: repeat each arguments,
+        parent: frame)
+    }
   }
 
   /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
@@ -110,7 +121,9 @@ public struct Resolver: ~Copyable {
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
   @inlinable
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
-    try container.resolveIfBound(T.self, parent: frame)
+    try withContainer { container throws(ResolutionError) in
+      try container.resolveIfBound(T.self, parent: frame)
+    }
   }
 
   /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`.
@@ -130,7 +143,9 @@ public struct Resolver: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T? {
-    try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: frame)
+    try withContainer { container throws(ResolutionError) in
+      try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: frame)
+    }
   }
 }
 
@@ -148,7 +163,24 @@ extension Resolver {
   /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   public func resolveAll<T>(_ type: T.Type = T.self) throws(ResolutionError) -> [T] {
-    try container.resolveAll(T.self, tag: nil, parent: frame)
+    try withContainer { container throws(ResolutionError) in
+      try container.resolveAll(T.self, tag: nil, parent: frame)
+    }
+  }
+}
+
+extension Resolver {
+  init(container: Container, frame: UnsafePointer<Frame>) {
+    containerReference = Unmanaged.passUnretained(container)
+    self.frame = frame
+  }
+
+  /// The container that lent this resolver, without retaining it.
+  @inlinable @inline(__always)
+  func withContainer<R>(
+    _ body: (Container) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try withGuaranteed(containerReference, body)
   }
 }
 
