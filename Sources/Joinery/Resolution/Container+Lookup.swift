@@ -171,7 +171,7 @@ extension Container {
   /// that tag (a tagged binding anywhere wins over a fallback); else, unless `matching` is exact,
   /// this container's untagged binding; else the same question to the parent. Generic in the
   /// tag only, so that an unspecialized caller asks the runtime for no metadata of `T?`.
-  @inlinable
+  @inlinable @inline(__always)
   func match<Tag: Hashable & Sendable>(
     _ type: Any.Type, tag: Tag, matching: TagMatching
   ) -> TaggedMatch? {
