@@ -68,7 +68,7 @@ final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
         slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout.destroy(slot.pointee.instance) }
         if !Self.isInline(slot) { slot.pointee.instance.deallocate() }
       }
-      slots.deinitialize(count: header.pointee.count)
+      // Slots hold no references of their own: only the header needs deinitializing.
       header.deinitialize(count: 1)
     }
   }
@@ -79,26 +79,27 @@ final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
 
   func instance(for binding: AnyBinding) -> UnsafeRawPointer? {
     let wanted = Unmanaged.passUnretained(binding).toOpaque()
-    let found: UnsafeRawPointer? = withUnsafeMutablePointers { header, slots in
+    let (found, next): (UnsafeRawPointer?, GraphScope?) = withUnsafeMutablePointers {
+      header, slots in
       for index in 0..<header.pointee.count where slots[index].binding.toOpaque() == wanted {
-        return UnsafeRawPointer(slots[index].instance)
+        return (UnsafeRawPointer(slots[index].instance), nil)
       }
-      return nil
+      return (nil, header.pointee.next)
     }
-    return found ?? header.next?.instance(for: binding)
+    return found ?? next?.instance(for: binding)
   }
 
   func store(copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: Copier) {
-    if header.count == Self.capacity {
-      if header.next == nil { header.next = GraphScope.make() }
-      header.next.unsafelyUnwrapped.store(copyOf: value, for: binding, copy: copy)
-      return
-    }
-    withUnsafeMutablePointers { header, slots in
+    // Everything through the raw pointers: no dynamic exclusivity checks on the header.
+    let next: GraphScope? = withUnsafeMutablePointers { header, slots in
+      if header.pointee.count == Self.capacity {
+        if header.pointee.next == nil { header.pointee.next = GraphScope.make() }
+        return header.pointee.next
+      }
       let slot = slots + header.pointee.count
       slot.initialize(
         to: Slot(
-          binding: Unmanaged.passUnretained(binding), instance: .init(bitPattern: 1)!,
+          binding: Unmanaged.passUnretained(binding), instance: UnsafeMutableRawPointer(slot),
           buffer: InstanceBuffer()))
       let layout = binding.layout
       if layout.size <= MemoryLayout<InstanceBuffer>.size
@@ -112,8 +113,11 @@ final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
       }
       copy(value, slot.pointee.instance)
       header.pointee.count += 1
+      return nil
     }
+    next?.store(copyOf: value, for: binding, copy: copy)
   }
+
 }
 
 extension Frame {
