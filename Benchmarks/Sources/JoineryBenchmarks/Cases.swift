@@ -106,6 +106,9 @@ func resolutionRows() -> [Row] {
       title: "persistent, already built", floor: "hand-written",
       variants: [
         Variant(name: "hand-written", run: loop { blackHole(opaque(stored).settings) }),
+        // What any function returning a shared object costs: a retain and a release.
+        Variant(
+          name: "hand-written, returned by a function", run: loop { blackHole(sharedSettings()) }),
         Variant(
           name: "Joinery",
           run: loop { blackHole(try! joinery.resolve(Settings.self)) }),

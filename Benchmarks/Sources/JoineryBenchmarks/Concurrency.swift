@@ -41,6 +41,12 @@ func concurrencyTable() -> String {
       { n in for _ in 0..<n { keep(ServiceA(b: ServiceB(c: ServiceC()), c: ServiceC())) } }
     ),
     (
+      // The bound for any API that hands out one shared object: both threads retain and
+      // release the same reference count.
+      "hand-written, one shared object returned by a function",
+      { n in for _ in 0..<n { keep(sharedSettings()) } }
+    ),
+    (
       "Joinery, persistent",
       { n in for _ in 0..<n { keep(try! joinery.resolve(Settings.self)) } }
     ),
@@ -67,3 +73,8 @@ func concurrencyTable() -> String {
 
 /// Keeps a result alive without sharing anything between threads.
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+let sharedSettingsStore = Settings()
+
+/// A shared object returned owned, as any resolve returns it.
+@inline(never) func sharedSettings() -> Settings { sharedSettingsStore }
