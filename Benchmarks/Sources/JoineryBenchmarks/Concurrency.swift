@@ -74,7 +74,8 @@ func concurrencyTable() -> String {
 /// Keeps a result alive without sharing anything between threads.
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
 
-let sharedSettingsStore = Settings()
+// Made at run time: a constant global object would be immortal, and skip reference counting.
+let sharedSettingsStore = opaque(Settings())
 
 /// A shared object returned owned, as any resolve returns it.
 @inline(never) func sharedSettings() -> Settings { sharedSettingsStore }
