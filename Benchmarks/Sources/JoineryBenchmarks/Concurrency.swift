@@ -77,5 +77,12 @@ func concurrencyTable() -> String {
 // Made at run time: a constant global object would be immortal, and skip reference counting.
 let sharedSettingsStore = opaque(Settings())
 
-/// A shared object returned owned, as any resolve returns it.
-@inline(never) func sharedSettings() -> Settings { sharedSettingsStore }
+/// A shared object returned owned, as any resolve returns it. Called through a function value:
+/// a plain function in this module would be rewritten by the optimizer to return it without a
+/// retain, which no API in another module gets.
+let sharedSettingsFunction: @Sendable () -> Settings = opaque(makeSharedSettingsFunction())
+
+func makeSharedSettingsFunction() -> @Sendable () -> Settings {
+  { sharedSettingsStore }
+}
+@inline(__always) func sharedSettings() -> Settings { sharedSettingsFunction() }
