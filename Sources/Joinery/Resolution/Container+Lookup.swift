@@ -71,28 +71,38 @@ extension Container {
     of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
+    try Self.building(T.self) { out throws(ResolutionError) in
+      try build(binding, into: out, as: T.self, parent, fallbackTag)
+    }
+  }
+
+  /// A `T` initialized by `initialize` in memory it is given: a fixed stack buffer when `T` fits
+  /// (no generic metadata needed even when not specialized), else a temporary allocation.
+  @inlinable @inline(__always)
+  static func building<T>(
+    _: T.Type, _ initialize: (UnsafeMutableRawPointer) throws(ResolutionError) -> Void
+  ) throws(ResolutionError) -> T {
     guard
       MemoryLayout<T>.size <= MemoryLayout<InstanceBuffer>.size,
       MemoryLayout<T>.alignment <= MemoryLayout<InstanceBuffer>.alignment
     else {
-      return try makeLargeInstance(
-        of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)
+      return try buildingLarge(T.self, initialize)
     }
     var space = InstanceBuffer()
-    try build(binding, into: &space, as: T.self, parent, fallbackTag)
-    return Self.move(from: &space, as: T.self)
+    try initialize(&space)
+    return move(from: &space, as: T.self)
   }
 
-  /// `makeInstance` for a type larger than ``InstanceBuffer``.
+  /// `building` for a type larger than ``InstanceBuffer``: out of line, so that the metadata
+  /// `withUnsafeTemporaryAllocation` asks for is never requested on the common path.
   @usableFromInline @inline(never)
-  func makeLargeInstance<T>(
-    of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
-    fallbackTag: RequestedTag?
+  static func buildingLarge<T>(
+    _: T.Type, _ initialize: (UnsafeMutableRawPointer) throws(ResolutionError) -> Void
   ) throws(ResolutionError) -> T {
     try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
       buffer throws(ResolutionError) -> T in
       let out = buffer.baseAddress.unsafelyUnwrapped
-      try build(binding, into: UnsafeMutableRawPointer(out), as: T.self, parent, fallbackTag)
+      try initialize(UnsafeMutableRawPointer(out))
       return out.move()
     }
   }
@@ -291,29 +301,16 @@ extension Container {
     throw missing(requested, triedFallback: tag != nil && matching.allowsFallback, parent: parent)
   }
 
-  /// A new instance from a binding with runtime arguments, built as ``makeInstance(of:as:parent:fallbackTag:)`` builds.
+  /// A new instance from a binding with runtime arguments.
   @inlinable
   func makeInstance<T>(
     of binding: ArgumentBinding, arguments: UnsafeRawPointer, as _: T.Type,
     _ parent: UnsafePointer<Frame>?, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    guard
-      MemoryLayout<T>.size <= MemoryLayout<InstanceBuffer>.size,
-      MemoryLayout<T>.alignment <= MemoryLayout<InstanceBuffer>.alignment
-    else {
-      return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
-        buffer throws(ResolutionError) -> T in
-        let out = buffer.baseAddress.unsafelyUnwrapped
-        try binding.make(
-          arguments: arguments, into: UnsafeMutableRawPointer(out), in: self, parent: parent,
-          fallbackTag: fallbackTag)
-        return out.move()
-      }
+    try Self.building(T.self) { out throws(ResolutionError) in
+      try binding.make(
+        arguments: arguments, into: out, in: self, parent: parent, fallbackTag: fallbackTag)
     }
-    var space = InstanceBuffer()
-    try binding.make(
-      arguments: arguments, into: &space, in: self, parent: parent, fallbackTag: fallbackTag)
-    return Self.move(from: &space, as: T.self)
   }
 
   /// A request for a type this container does not bind: its ancestors', a `Provider` or `Lazy`,
