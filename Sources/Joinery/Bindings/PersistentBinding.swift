@@ -53,7 +53,9 @@ final class GraphBinding: FactoryBinding, @unchecked Sendable {
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    if let parent, let existing = parent.pointee.root.pointee.graph?.instance(for: self) {
+    if let parent, let scope = parent.pointee.root.pointee.graph,
+      let existing = scope._withUnsafeGuaranteedRef({ $0.instance(for: self) })
+    {
       copy(existing, out)
       return
     }
@@ -62,9 +64,9 @@ final class GraphBinding: FactoryBinding, @unchecked Sendable {
       try invoke(maker, into: out, frame: frame, in: container)
       // The top-level instance is never asked for again in its own resolution.
       if frame.pointee.parent != nil {
-        let root = frame.pointee.root
-        if root.pointee.graph == nil { root.pointee.graph = GraphScope.make() }
-        root.pointee.graph.unsafelyUnwrapped.store(copyOf: out, for: self, copy: copy)
+        frame.pointee.root.pointee.graphScope()._withUnsafeGuaranteedRef {
+          $0.store(copyOf: out, for: self, copy: copy)
+        }
       }
     }
   }

@@ -147,9 +147,7 @@ extension Container {
   private func onMainActor<T>(
     _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> T
   ) throws(ResolutionError) -> T {
-    var root = RootState()
-    root.isOnMainActor = true
-    return try withUnsafeMutablePointer(to: &root) { rootPointer throws(ResolutionError) -> T in
+    try RootState.resolution(onMainActor: true) { rootPointer throws(ResolutionError) -> T in
       var frame = Frame(
         binding: mainActorMarker, fallbackTag: nil, parent: nil, depth: 0, root: rootPointer)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> T in

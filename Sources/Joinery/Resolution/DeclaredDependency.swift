@@ -68,7 +68,9 @@ extension Resolver {
   /// Resolves one autowired parameter.
   @inlinable
   func resolve<Value>(_ dependency: Dependency<Value>) throws(ResolutionError) -> Value {
-    guard let tag = dependency.tag else { return try resolve(Value.self) }
-    return try resolve(Value.self, tag: tag, matching: dependency.matching)
+    // Read in place rather than bound to a local: no retain of the tag's box per resolve.
+    if dependency.tag == nil { return try resolve(Value.self) }
+    return try resolve(
+      Value.self, tag: dependency.tag.unsafelyUnwrapped, matching: dependency.matching)
   }
 }

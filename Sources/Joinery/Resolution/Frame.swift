@@ -26,8 +26,9 @@ struct Frame {
 
 /// State that lives as long as one top-level resolve.
 struct RootState {
-  /// Instances of `graph` bindings made in this resolution, created on first use.
-  var graph: GraphScope?
+  /// Instances of `graph` bindings made in this resolution, created on first use. Owned (one
+  /// retain), released when the resolution ends; read without reference counting.
+  var graph: Unmanaged<GraphScope>?
   /// The lowest safe stack address of the resolving thread: 0 until read, `.max` if unknown.
   var stackLimit: UInt = 0
   /// The highest address of the resolving thread's stack.
@@ -35,6 +36,27 @@ struct RootState {
   /// Whether the resolution started on the main actor (``Container/resolveOnMainActor(_:)``),
   /// so main-actor factories may run in it.
   var isOnMainActor = false
+
+  /// Runs one top-level resolution with fresh root state, and ends it.
+  @inline(__always)
+  static func resolution<R>(
+    onMainActor: Bool = false,
+    _ body: (UnsafeMutablePointer<RootState>) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    var root = RootState(isOnMainActor: onMainActor)
+    defer { root.graph?.release() }
+    return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
+      try body(pointer)
+    }
+  }
+
+  /// This resolution's graph scope, created on first use.
+  mutating func graphScope() -> Unmanaged<GraphScope> {
+    if let graph { return graph }
+    let scope = Unmanaged.passRetained(GraphScope.make())
+    graph = scope
+    return scope
+  }
 }
 
 /// The instances of `graph` bindings made during one top-level resolution, destroyed with it.
@@ -188,8 +210,7 @@ extension Frame {
         try body(pointer)
       }
     }
-    var root = RootState()
-    return try withUnsafeMutablePointer(to: &root) { rootPointer throws(ResolutionError) in
+    return try RootState.resolution { rootPointer throws(ResolutionError) in
       var frame = Frame(
         binding: binding, fallbackTag: fallbackTag, parent: nil, depth: 1, root: rootPointer)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
