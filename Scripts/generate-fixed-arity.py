@@ -28,7 +28,7 @@ def overloads(n):
     tagged = ", ".join(f"try resolver.resolve(d{i})" for i in range(1, n + 1))
     dep_params = ",\n    dependencies " + ",\n    ".join(
         f"{'' if i == 1 else '_ '}d{i}: Dependency<{p}>" for i, p in enumerate(params, 1))
-    dep_params = dep_params.replace("dependencies d1", "dependencies d1")
+    interning = "\n".join(f"    let d{i} = interned(d{i})" for i in range(1, n + 1))
     return f'''
   @_documentation(visibility: internal)
   @inlinable
@@ -55,6 +55,7 @@ def overloads(n):
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable ({signature}) throws -> T{dep_params}
   ) {{
+{interning}
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),

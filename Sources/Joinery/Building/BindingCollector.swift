@@ -6,6 +6,16 @@ final class BindingCollector {
   /// Captive dependencies declared intended, with the reason given.
   var allowedCaptives: [CaptiveKey: String] = [:]
   private var seen: Set<RegisterIdentity> = []
+  /// One box per distinct tag in the build: matching a declared dependency's tag against a
+  /// binding's is then an identity check.
+  private var tags: [BindingTag: BindingTag] = [:]
+
+  /// The build's shared box for `tag`.
+  func intern(_ tag: BindingTag) -> BindingTag {
+    if let existing = tags[tag] { return existing }
+    tags[tag] = tag
+    return tag
+  }
 
   /// Runs `register` and, through it, its includes; a register already seen is skipped.
   func collect(_ register: some DependencyRegister, overriding: Bool) {

@@ -31,6 +31,7 @@ extension Registrar {
     to initializer: @escaping @Sendable (P1) throws -> T,
     dependencies d1: Dependency<P1>
   ) {
+    let d1 = interned(d1)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
@@ -68,6 +69,8 @@ extension Registrar {
     dependencies d1: Dependency<P1>,
     _ d2: Dependency<P2>
   ) {
+    let d1 = interned(d1)
+    let d2 = interned(d2)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
@@ -109,6 +112,9 @@ extension Registrar {
     _ d2: Dependency<P2>,
     _ d3: Dependency<P3>
   ) {
+    let d1 = interned(d1)
+    let d2 = interned(d2)
+    let d3 = interned(d3)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
@@ -154,6 +160,10 @@ extension Registrar {
     _ d3: Dependency<P3>,
     _ d4: Dependency<P4>
   ) {
+    let d1 = interned(d1)
+    let d2 = interned(d2)
+    let d3 = interned(d3)
+    let d4 = interned(d4)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
@@ -201,6 +211,11 @@ extension Registrar {
     _ d4: Dependency<P4>,
     _ d5: Dependency<P5>
   ) {
+    let d1 = interned(d1)
+    let d2 = interned(d2)
+    let d3 = interned(d3)
+    let d4 = interned(d4)
+    let d5 = interned(d5)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
@@ -251,6 +266,12 @@ extension Registrar {
     _ d5: Dependency<P5>,
     _ d6: Dependency<P6>
   ) {
+    let d1 = interned(d1)
+    let d2 = interned(d2)
+    let d3 = interned(d3)
+    let d4 = interned(d4)
+    let d5 = interned(d5)
+    let d6 = interned(d6)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),

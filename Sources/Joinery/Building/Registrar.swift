@@ -145,7 +145,7 @@ public struct Registrar: ~Copyable {
     to initializer: @escaping @Sendable (repeat each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
-    let specification = (repeat each dependencies)
+    let specification = (repeat interned(each dependencies))
     var declared: [DeclaredDependency] = []
     for dependency in repeat each dependencies { declared.append(dependency.declared) }
     add(
@@ -205,8 +205,21 @@ public struct Registrar: ~Copyable {
   ) {
     collector.allowedCaptives[
       CaptiveKey(
-        consumer: BindingKey(Consumer.self, tag: consumerTag.map { BindingTag($0) }),
-        dependency: BindingKey(Captive.self, tag: dependencyTag.map { BindingTag($0) }))] = reason
+        consumer: BindingKey(Consumer.self, tag: internedTag(consumerTag)),
+        dependency: BindingKey(Captive.self, tag: internedTag(dependencyTag)))] = reason
+  }
+
+  /// The build's shared box for a tag given at registration.
+  @usableFromInline
+  func internedTag(_ tag: (any Hashable & Sendable)?) -> BindingTag? {
+    tag.map { collector.intern(BindingTag($0)) }
+  }
+
+  /// `dependency` with the build's shared box for its tag.
+  @usableFromInline
+  func interned<Value>(_ dependency: Dependency<Value>) -> Dependency<Value> {
+    guard let tag = dependency.tag else { return dependency }
+    return Dependency(tag: collector.intern(tag), matching: dependency.matching)
   }
 
   /// The declared dependencies of an initializer's parameters, untagged.
@@ -228,7 +241,7 @@ public struct Registrar: ~Copyable {
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     contributes: Bool = false, maker: @escaping Maker
   ) {
-    let key = BindingKey(T.self, tag: tag.map { BindingTag($0) })
+    let key = BindingKey(T.self, tag: internedTag(tag))
     let isOverride = isOverride || isOverriding
     let binding = FactoryBinding.implementation(of: lifetime).init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
@@ -336,9 +349,9 @@ public struct Registrar: ~Copyable {
     targetTag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    let targetKey = BindingKey(Target.self, tag: targetTag.map { BindingTag($0) })
+    let targetKey = BindingKey(Target.self, tag: internedTag(targetTag))
     let binding = ForwardingBinding(
-      key: BindingKey(T.self, tag: tag.map { BindingTag($0) }), targetKey: targetKey,
+      key: BindingKey(T.self, tag: internedTag(tag)), targetKey: targetKey,
       location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
       isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
       convert: ForwardingBinding.converter(from: Target.self, to: T.self))
@@ -388,7 +401,7 @@ public struct Registrar: ~Copyable {
     dependencies: [BindingKey]?, location: BindingLocation, maker: @escaping ArgumentMaker
   ) {
     let binding = ArgumentBinding(
-      key: BindingKey(T.self, tag: tag.map { BindingTag($0) }, argumentTypes: signature),
+      key: BindingKey(T.self, tag: internedTag(tag), argumentTypes: signature),
       location: location, registerType: registerType, isOverride: isOverride || isOverriding,
       layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies.map {

@@ -74,7 +74,7 @@ extension Registrar {
     location: BindingLocation, dependencies: [DeclaredDependency]?,
     factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
-    let key = BindingKey(T.self, tag: tag.map { BindingTag($0) })
+    let key = BindingKey(T.self, tag: internedTag(tag))
     // A resolution that started in `resolveOnMainActor` runs on the main actor, so the isolated
     // factory may run in place: the same reasoning, and cast, as `MainActor.assumeIsolated`,
     // whose closure could not borrow the resolver.
