@@ -90,8 +90,8 @@ final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
         slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout.destroy(slot.pointee.instance) }
         if !Self.isInline(slot) { slot.pointee.instance.deallocate() }
       }
-      // Slots hold no references of their own: only the header needs deinitializing.
-      header.deinitialize(count: 1)
+      // Slots hold no references of their own, and the header is a stored property that the
+      // base class destroys.
     }
   }
 

@@ -127,6 +127,43 @@ struct LifetimeTests {
     #expect(tracker.madeCount == 2)
   }
 
+  @Test(
+    "A resolution with more graph instances than one scope holds shares each, and frees them all",
+    arguments: [1, 4, 5, 9, 40])
+  func manyGraphInstances(count: Int) throws {
+    // Graph instances are kept in chained scopes of four, inline; values of every size too.
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        for index in 0..<count {
+          registrar.bind(Tracked.self, tag: index, lifetime: .graph) { _ in Tracked(tracker) }
+          // A value larger than the inline buffer, shared the same way.
+          registrar.bind(LargeValue.self, tag: index, lifetime: .graph) { _ in
+            LargeValue(serial: index)
+          }
+        }
+        registrar.bind([ObjectIdentifier].self) { resolver in
+          var seen: [ObjectIdentifier] = []
+          for index in 0..<count {
+            let first = try resolver.resolve(Tracked.self, tag: index)
+            let again = try resolver.resolve(Tracked.self, tag: index)
+            let large = try resolver.resolve(LargeValue.self, tag: index)
+            guard first === again, large.serial == index,
+              try resolver.resolve(LargeValue.self, tag: index).serial == index
+            else { return [] }
+            seen.append(ObjectIdentifier(first))
+          }
+          return seen
+        }
+      }
+    ).buildOrRecord()
+    let seen = try container.resolve([ObjectIdentifier].self)
+    #expect(seen.count == count)
+    #expect(Set(seen).count == count)
+    #expect(tracker.madeCount == count)
+    #expect(tracker.aliveCount == 0, "the resolution's scope released every instance")
+  }
+
   @Test("Eager persistent bindings are created by build")
   func eager() throws {
     let tracker = LifetimeTracker()
@@ -226,4 +263,10 @@ struct CachedLifetimeTests {
     }
     #expect(missing.code == .missingBinding)
   }
+}
+
+/// A value of 80 bytes: larger than the inline space of a graph scope's slot.
+struct LargeValue: Sendable {
+  let serial: Int
+  let padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
 }
