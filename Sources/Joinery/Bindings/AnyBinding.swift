@@ -35,11 +35,33 @@ class AnyBinding: @unchecked Sendable {
   var position = 0
 
   /// Arbitrary data the binding was declared with, for filtering without creating anything.
-  var metadata: (any Sendable)?
+  var metadata: (any Sendable)? {
+    get { extras?.metadata }
+    set {
+      if newValue == nil && extras == nil { return }
+      writableExtras.metadata = newValue
+    }
+  }
 
   /// For a contribution to a multi-binding, its place among all contributions (assembly order,
   /// then registration order); `nil` for an ordinary binding.
-  var contributionIndex: Int?
+  var contributionIndex: Int? {
+    get { extras?.contributionIndex }
+    set {
+      if newValue == nil && extras == nil { return }
+      writableExtras.contributionIndex = newValue
+    }
+  }
+
+  /// What few bindings have, kept apart so that the others do not pay for the space.
+  private var extras: BindingExtras?
+
+  private var writableExtras: BindingExtras {
+    if let extras { return extras }
+    let made = BindingExtras()
+    extras = made
+    return made
+  }
 
   /// Copies what `fresh()` must keep besides the constructor's arguments.
   final func copyDeclaration(to other: AnyBinding) -> AnyBinding {
@@ -114,6 +136,12 @@ class AnyBinding: @unchecked Sendable {
     storage = memory
     return memory
   }
+}
+
+/// The declaration details most bindings do not have. Written only while the container is built.
+final class BindingExtras {
+  var metadata: (any Sendable)?
+  var contributionIndex: Int?
 }
 
 /// A binding made by a factory (closure, initializer or instance), whatever its lifetime; the

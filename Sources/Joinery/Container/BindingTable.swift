@@ -1,7 +1,7 @@
 /// The frozen lookup table: type identity → the bindings of that type.
 ///
 /// Built once by `build()` and never changed, so it is read without any lock. Open addressing
-/// with linear probing over the bits of `ObjectIdentifier`, at most half full.
+/// with linear probing over the bits of `ObjectIdentifier`, at most three quarters full.
 @usableFromInline
 // Immutable after init; the raw memory is written only there.
 struct BindingTable: @unchecked Sendable {
@@ -10,9 +10,10 @@ struct BindingTable: @unchecked Sendable {
   @usableFromInline let identities: UnsafePointer<UInt>
   /// The untagged binding of each slot's type, if any: the common lookup, without an entry.
   @usableFromInline let untaggedBindings: UnsafePointer<Unmanaged<AnyBinding>?>
-  @usableFromInline let slots: ContiguousArray<TypeEntry?>
-  /// The same entries as `slots`, read without reference counting on the hot path.
+  /// The entry of each slot's type, read without reference counting.
   @usableFromInline let entries: UnsafePointer<Unmanaged<TypeEntry>?>
+  /// Owns the entries, one per bound type (not per slot).
+  private let ownedEntries: ContiguousArray<TypeEntry>
   @usableFromInline let mask: Int
   /// Owns the raw memory above; the bindings are owned by the container.
   private let memory: TableMemory
@@ -20,12 +21,13 @@ struct BindingTable: @unchecked Sendable {
   init(_ bindings: [AnyBinding]) {
     let groups = TypeGroups(bindings)
     var capacity = 8
-    while capacity < groups.starts.count * 2 { capacity *= 2 }
+    while capacity * 3 < groups.starts.count * 4 { capacity *= 2 }
     let identities = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
     identities.initialize(repeating: 0, count: capacity)
     let untagged = UnsafeMutablePointer<Unmanaged<AnyBinding>?>.allocate(capacity: capacity)
     untagged.initialize(repeating: nil, count: capacity)
-    var slots = ContiguousArray<TypeEntry?>(repeating: nil, count: capacity)
+    var owned = ContiguousArray<TypeEntry>()
+    owned.reserveCapacity(groups.starts.count)
     let entries = UnsafeMutablePointer<Unmanaged<TypeEntry>?>.allocate(capacity: capacity)
     entries.initialize(repeating: nil, count: capacity)
     let mask = capacity - 1
@@ -38,14 +40,14 @@ struct BindingTable: @unchecked Sendable {
       let entry =
         members.count == 1
         ? TypeEntry(single: bindings[start]) : TypeEntry(members.map { bindings[$0] })
-      slots[index] = entry
+      owned.append(entry)
       entries[index] = Unmanaged.passUnretained(entry)
       untagged[index] = entry.untagged.map { Unmanaged.passUnretained($0) }
     }
     self.identities = UnsafePointer(identities)
     self.untaggedBindings = UnsafePointer(untagged)
-    self.slots = slots
     self.entries = UnsafePointer(entries)
+    ownedEntries = owned
     self.mask = mask
     memory = TableMemory(identities: identities, untagged: untagged, entries: entries)
   }
@@ -79,7 +81,7 @@ struct BindingTable: @unchecked Sendable {
   /// The bindings of one type, or `nil` if the type is not bound at all.
   @inlinable @inline(__always)
   func entry(for identity: ObjectIdentifier) -> TypeEntry? {
-    slot(for: identity).flatMap { slots[$0] }
+    slot(for: identity).flatMap { entries[$0]?.takeUnretainedValue() }
   }
 
   /// The binding stored under exactly `key`.
