@@ -10,7 +10,8 @@ struct BindingTable: @unchecked Sendable {
   @usableFromInline let identities: UnsafePointer<UInt>
   /// The untagged binding of each slot's type, if any: the common lookup, without an entry.
   @usableFromInline let untaggedBindings: UnsafePointer<Unmanaged<AnyBinding>?>
-  /// The entry of each slot's type, read without reference counting.
+  /// The entry of each slot's type, read without reference counting; `nil` for a type bound
+  /// once, untagged, whose binding is in `untaggedBindings` alone.
   @usableFromInline let entries: UnsafePointer<Unmanaged<TypeEntry>?>
   /// Owns the entries, one per bound type (not per slot).
   private let ownedEntries: ContiguousArray<TypeEntry>
@@ -37,9 +38,14 @@ struct BindingTable: @unchecked Sendable {
       while identities[index] != 0 { index = (index + 1) & mask }
       identities[index] = UInt(bitPattern: identity.address)
       let members = groups.members(from: start)
+      let first = bindings[start]
+      // The common case, a type bound once and untagged, needs no entry.
+      if members.count == 1, first.key.tag == nil, first.key.argumentTypes == nil {
+        untagged[index] = Unmanaged.passUnretained(first)
+        continue
+      }
       let entry =
-        members.count == 1
-        ? TypeEntry(single: bindings[start]) : TypeEntry(members.map { bindings[$0] })
+        members.count == 1 ? TypeEntry(single: first) : TypeEntry(members.map { bindings[$0] })
       owned.append(entry)
       entries[index] = Unmanaged.passUnretained(entry)
       untagged[index] = entry.untagged.map { Unmanaged.passUnretained($0) }
@@ -78,10 +84,13 @@ struct BindingTable: @unchecked Sendable {
     return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
   }
 
-  /// The bindings of one type, or `nil` if the type is not bound at all.
-  @inlinable @inline(__always)
+  /// The bindings of one type, or `nil` if the type is not bound at all. Off the hot paths.
+  @usableFromInline
   func entry(for identity: ObjectIdentifier) -> TypeEntry? {
-    slot(for: identity).flatMap { entries[$0]?.takeUnretainedValue() }
+    guard let slot = slot(for: identity) else { return nil }
+    if let entry = entries[slot] { return entry.takeUnretainedValue() }
+    // A type bound once, untagged: an entry made for this (cold) question.
+    return untaggedBindings[slot].map { TypeEntry(single: $0.takeUnretainedValue()) }
   }
 
   /// The binding stored under exactly `key`.

@@ -188,20 +188,21 @@ extension Container {
     guard let slot = table.slot(for: ObjectIdentifier(type)) else {
       return parentContainer?.match(type, tag: tag, matching: matching)
     }
-    return table.entries[slot].unsafelyUnwrapped._withUnsafeGuaranteedRef {
-      entry -> TaggedMatch? in
-      if let binding = entry.binding(tag: tag) {
-        return TaggedMatch(binding: binding, container: self, fellBack: false)
-      }
-      if let ancestor = parentContainer,
-        let found = ancestor.match(type, tag: tag, matching: .exact)
-      {
-        return found
-      }
-      guard matching.allowsFallback, let untagged = entry.untagged else {
-        return parentContainer?.match(type, tag: tag, matching: matching)
-      }
-      return TaggedMatch(binding: untagged, container: self, fellBack: true)
+    // A type bound once, untagged, has no entry: its only binding is the untagged one.
+    if let entry = table.entries[slot],
+      let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
+    {
+      return TaggedMatch(binding: binding, container: self, fellBack: false)
+    }
+    if let ancestor = parentContainer, let found = ancestor.match(type, tag: tag, matching: .exact)
+    {
+      return found
+    }
+    guard matching.allowsFallback, let untagged = table.untaggedBindings[slot] else {
+      return parentContainer?.match(type, tag: tag, matching: matching)
+    }
+    return untagged._withUnsafeGuaranteedRef {
+      TaggedMatch(binding: $0, container: self, fellBack: true)
     }
   }
 
@@ -209,21 +210,20 @@ extension Container {
   func resolveIfBound<T>(
     _ type: T.Type, parent: UnsafePointer<Frame>?
   ) throws(ResolutionError) -> T? {
-    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
-      if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
-        return try ancestor.resolveIfBound(T.self, parent: parent)
+    if let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) {
+      return try withGuaranteed(found) { binding throws(ResolutionError) -> T in
+        try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
+    }
+    if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
+      return try ancestor.resolveIfBound(T.self, parent: parent)
+    }
+    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
       return derived(T.self, tag: nil)
     }
-    guard let binding = entry.untagged else {
-      if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
-        return try ancestor.resolveIfBound(T.self, parent: parent)
-      }
-      // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
-      if entry.withArguments.isEmpty { return nil }
-      throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
-    }
-    return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
+    // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
+    if entry.withArguments.isEmpty { return nil }
+    throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
   }
 
   @inlinable @inline(__always)
@@ -262,7 +262,8 @@ extension Container {
   ) throws(ResolutionError) -> T {
     guard
       let slot = table.slot(for: ObjectIdentifier(T.self)),
-      let found = table.entries[slot].unsafelyUnwrapped._withUnsafeGuaranteedRef({
+      let entry = table.entries[slot],
+      let found = entry._withUnsafeGuaranteedRef({
         $0.argumentBinding(
           tag: tag, signature: ObjectIdentifier(signature),
           allowsFallback: matching.allowsFallback)
