@@ -32,7 +32,7 @@ func withGuaranteed<Object: AnyObject, R>(
     return try reference._withUnsafeGuaranteedRef { object in try body(object) }
   } catch {
     // `body` throws only `ResolutionError`.
-    throw error as! ResolutionError  // swiftlint:disable:this force_cast
+    throw error as! ResolutionError
   }
 }
 
