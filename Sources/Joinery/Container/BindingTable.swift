@@ -95,12 +95,17 @@ struct BindingTable: @unchecked Sendable {
 
   /// The binding stored under exactly `key`.
   func binding(for key: BindingKey) -> AnyBinding? {
-    guard let entry = entry(for: ObjectIdentifier(key.type)) else { return nil }
+    guard let slot = slot(for: ObjectIdentifier(key.type)) else { return nil }
+    if key.tag == nil && key.argumentTypes == nil {
+      return untaggedBindings[slot]?.takeUnretainedValue()
+    }
+    // A type without an entry has only its untagged binding. (No temporary entry here: child
+    // containers ask this on every resolve they hand to an ancestor.)
+    guard let entry = entries[slot]?.takeUnretainedValue() else { return nil }
     if key.argumentTypes != nil {
       return entry.withArguments.first { $0.key == key }
     }
-    guard let tag = key.tag else { return entry.untagged }
-    return entry.tagged.first { $0.key.tag == tag }
+    return entry.tagged.first { $0.key.tag == key.tag }
   }
 }
 
