@@ -22,6 +22,7 @@ enum JoineryContainers {
       // Shared lifetimes.
       registrar.bind(Settings.self, lifetime: .persistent, to: Settings.init)
       registrar.bind(Hello.self, lifetime: .transient, to: Hello.init)
+      registrar.bindAsync(AsyncSettings.self, lifetime: .persistent) { _ in AsyncSettings() }
       registrar.bind(Greeter.self, lifetime: .persistent, to: { Hello() as any Greeter })
       registrar.bind(
         Greeter.self, tag: "tagged", lifetime: .persistent, to: { Hello() as any Greeter })

@@ -6,7 +6,7 @@ let arguments = CommandLine.arguments
 // `--profile ROW VARIANT N` runs one variant N times and prints nothing: for valgrind.
 if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   let (title, name, count) = (arguments[at + 1], arguments[at + 2], Int(arguments[at + 3]) ?? 1)
-  let all = resolutionRows() + scalingRows() + failureRows() + buildRows()
+  let all = resolutionRows() + wrapperRows() + scalingRows() + failureRows() + buildRows()
   guard let row = all.first(where: { $0.title == title }),
     let variant = row.variants.first(where: { $0.name == name })
   else {
@@ -17,13 +17,22 @@ if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   exit(0)
 }
 let quick = arguments.contains("--quick")
-var rows = resolutionRows()
+var rows = resolutionRows() + wrapperRows()
 if !quick { rows += scalingRows() + buildRows() + failureRows() }
+// `--only TEXT` keeps the rows whose title contains TEXT (and skips the other tables).
+let only = arguments.firstIndex(of: "--only").flatMap { at in
+  arguments.count > at + 1 ? arguments[at + 1] : nil
+}
+if let only {
+  rows = (resolutionRows() + wrapperRows() + scalingRows() + buildRows() + failureRows()).filter {
+    $0.title.contains(only)
+  }
+}
 let results = Harness.measure(rows)
 print(Harness.machineLine)
 print("")
 print(Harness.table(rows, results))
-if !quick {
+if !quick && only == nil {
   print("")
   print(concurrencyTable())
   print("")

@@ -1,11 +1,14 @@
+public import Synchronization
+
 /// A binding whose factory is `async`. Resolved only with ``Container/resolveAsync(_:)``; a
 /// synchronous resolve that reaches it throws ``ResolutionError/Code/asyncBinding``.
 ///
 /// A persistent async binding creates its instance once: the first request starts an
 /// unstructured task that every concurrent request awaits, so cancelling one waiter cancels
 /// neither the creation nor the other waiters. A failed creation is forgotten, and the next
-/// request tries again.
-// `task` and the instance are only touched holding `lock`.
+/// request tries again. Once created, the instance is published in `storage` (as a persistent
+/// synchronous binding's is) and read without a lock or a task.
+// `task` and `storage` are written holding `lock`; `storage` is published by `isReady`.
 final class AsyncBinding: AnyBinding, @unchecked Sendable {
   typealias AsyncMaker = @Sendable (AsyncResolver) async throws -> any Sendable
 
@@ -62,6 +65,17 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
     }
   }
 
+  /// Keeps a persistent instance where later resolves read it without awaiting the task.
+  /// `T` is the bound type: the container looked this binding up by it.
+  func publish<T>(_ instance: T) {
+    lock.withLock {
+      if isReady.load(ordering: .relaxed) { return }
+      allocateStorage().initializeMemory(as: T.self, to: instance)
+      isReady.store(true, ordering: .releasing)
+      // `task` stays: a request that saw no instance a moment ago still gets this one from it.
+    }
+  }
+
   private func run(
     _ resolver: AsyncResolver, in container: Container
   ) async throws(ResolutionError) -> any Sendable {
@@ -84,6 +98,7 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
 
 /// The chain of asynchronous requests, for error paths and cycle detection. Unlike synchronous
 /// frames it lives on the heap, because it must survive suspensions.
+@usableFromInline
 final class AsyncPath: Sendable {
   let binding: AnyBinding
   let parent: AsyncPath?
@@ -203,11 +218,19 @@ extension Container {
   /// - Parameter type: The type to resolve.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
+  @inlinable
   public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
   {
-    try await resolveAsync(T.self, path: nil)
+    // A built persistent instance, sync or async, is read in place: no task, no suspension.
+    if let found = table.untaggedBinding(for: ObjectIdentifier(T.self)),
+      found._withUnsafeGuaranteedRef({ $0.isReady.load(ordering: .acquiring) })
+    {
+      return found._withUnsafeGuaranteedRef { $0.storage.unsafelyUnwrapped.load(as: T.self) }
+    }
+    return try await resolveAsync(T.self, path: nil)
   }
 
+  @usableFromInline
   func resolveAsync<T: Sendable>(
     _ type: T.Type, path: AsyncPath?
   ) async throws(ResolutionError) -> T {
@@ -220,12 +243,18 @@ extension Container {
       }
       return try resolve(T.self)
     }
+    // A built persistent instance never changes: read it without a lock, a task or a path.
+    if binding.isReady.load(ordering: .acquiring) {
+      return binding.storage.unsafelyUnwrapped.load(as: T.self)
+    }
     if let path, path.contains(binding) {
       let steps = path.steps + [ResolutionStep(requested: binding.key, binding: binding.info)]
       throw ResolutionError(
         .cycle, requested: binding.key, path: steps, binding: binding.info, container: self)
     }
     // Stored by this binding's maker, which returns a `T`.
-    return try await binding.resolveAsync(in: self, path: path) as! T
+    let instance = try await binding.resolveAsync(in: self, path: path) as! T
+    if binding.lifetime.kind == .persistent { binding.publish(instance) }
+    return instance
   }
 }

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// A property resolved from a container the first time it is read.
 ///
 /// The container is named explicitly, or is the task's ``Container/current`` container at the
@@ -29,8 +31,10 @@ public final class Injected<Value> {
   private let tag: BindingTag?
   private let location: BindingLocation
   private let lock = Lock.make()
-  // Guarded by `lock`.
-  private var value: Value?
+  /// Set, with release ordering, once `value` is stored; `value` never changes afterwards.
+  @usableFromInline let isResolved = Atomic<Bool>(false)
+  // Written once under `lock` before `isResolved` is published; read freely after.
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
 
   /// A property resolved from the task's current container on first read.
   ///
@@ -72,12 +76,18 @@ public final class Injected<Value> {
   }
 
   /// The instance, resolved on the first read.
+  @inlinable
   public var wrappedValue: Value {
     do {
       return try get()
     } catch {
-      preconditionFailure("@Injected property at \(location): \(error.debugDescription)")
+      stop(error)
     }
+  }
+
+  @usableFromInline
+  func stop(_ error: ResolutionError) -> Never {
+    preconditionFailure("@Injected property at \(location): \(error.debugDescription)")
   }
 
   /// The wrapper itself, for `$property.get()`.
@@ -93,11 +103,19 @@ public final class Injected<Value> {
   /// - Throws: ``ResolutionError``; ``ResolutionError/Code/noCurrentContainer`` when no
   ///   container is named or current, ``ResolutionError/Code/containerReleased`` when the named
   ///   one is gone.
+  @inlinable
   public func get() throws(ResolutionError) -> Value {
+    if isResolved.load(ordering: .acquiring) { return value.unsafelyUnwrapped }
+    return try resolveOnce()
+  }
+
+  @usableFromInline @inline(never)
+  func resolveOnce() throws(ResolutionError) -> Value {
     try lock.withLock { () throws(ResolutionError) -> Value in
       if let value { return value }
       let made = try resolve()
       value = made
+      isResolved.store(true, ordering: .releasing)
       return made
     }
   }
@@ -119,5 +137,5 @@ public final class Injected<Value> {
   }
 }
 
-// The instance is created and read under `lock`.
+// The instance is created under `lock` and published once through `isResolved`.
 extension Injected: @unchecked Sendable where Value: Sendable {}

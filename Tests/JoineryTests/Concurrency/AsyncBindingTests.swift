@@ -14,7 +14,7 @@ private final class Repository: Sendable {
 
 @Suite("Async bindings")
 struct AsyncBindingTests {
-  @Test("16 concurrent awaits of a persistent async binding run the factory once")
+  @Test("16 concurrent awaits of a persistent async binding run its factory once; later reads agree")
   func singleFlight() async throws {
     for _ in 0..<50 {
       let runs = Atomic<Int>(0)
@@ -29,7 +29,12 @@ struct AsyncBindingTests {
       ).buildOrRecord()
       let serials = try await withThrowingTaskGroup(of: Int.self) { group in
         for _ in 0..<16 {
-          group.addTask { try await container.resolveAsync(Database.self).serial }
+          group.addTask {
+            // The second request usually reads the published instance, with no task.
+            let first = try await container.resolveAsync(Database.self)
+            let second = try await container.resolveAsync(Database.self)
+            return first === second ? first.serial : -1
+          }
         }
         return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
       }
