@@ -14,7 +14,7 @@ private final class Repository: Sendable {
 
 @Suite("Async bindings")
 struct AsyncBindingTests {
-  @Test("16 concurrent awaits of a persistent async binding run its factory once; later reads agree")
+  @Test("16 concurrent awaits of an async persistent binding make one instance; later reads agree")
   func singleFlight() async throws {
     for _ in 0..<50 {
       let runs = Atomic<Int>(0)
