@@ -181,25 +181,46 @@ extension Container {
   /// that tag (a tagged binding anywhere wins over a fallback); else, unless `matching` is exact,
   /// this container's untagged binding; else the same question to the parent. Generic in the
   /// tag only, so that an unspecialized caller asks the runtime for no metadata of `T?`.
+  ///
+  /// A root container answers inline; a child asks ``matchInChain(_:tag:matching:)``.
   @inlinable @inline(__always)
   func match<Tag: Hashable & Sendable>(
     _ type: Any.Type, tag: Tag, matching: TagMatching
   ) -> TaggedMatch? {
-    guard let slot = table.slot(for: ObjectIdentifier(type)) else {
-      return parentContainer?.match(type, tag: tag, matching: matching)
-    }
+    guard parentContainer == nil else { return matchInChain(type, tag: tag, matching: matching) }
+    guard let slot = table.slot(for: ObjectIdentifier(type)) else { return nil }
     // A type bound once, untagged, has no entry: its only binding is the untagged one.
     if let entry = table.entries[slot],
       let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
     {
       return TaggedMatch(binding: binding, container: self, fellBack: false)
     }
-    if let ancestor = parentContainer, let found = ancestor.match(type, tag: tag, matching: .exact)
+    guard matching.allowsFallback, let untagged = table.untaggedBindings[slot] else { return nil }
+    return untagged._withUnsafeGuaranteedRef {
+      TaggedMatch(binding: $0, container: self, fellBack: true)
+    }
+  }
+
+  /// ``match(_:tag:matching:)`` for a container with ancestors.
+  @inlinable @inline(never)
+  func matchInChain<Tag: Hashable & Sendable>(
+    _ type: Any.Type, tag: Tag, matching: TagMatching
+  ) -> TaggedMatch? {
+    guard let slot = table.slot(for: ObjectIdentifier(type)) else {
+      return parentContainer?.matchInChain(type, tag: tag, matching: matching)
+    }
+    if let entry = table.entries[slot],
+      let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
+    {
+      return TaggedMatch(binding: binding, container: self, fellBack: false)
+    }
+    if let ancestor = parentContainer,
+      let found = ancestor.matchInChain(type, tag: tag, matching: .exact)
     {
       return found
     }
     guard matching.allowsFallback, let untagged = table.untaggedBindings[slot] else {
-      return parentContainer?.match(type, tag: tag, matching: matching)
+      return parentContainer?.matchInChain(type, tag: tag, matching: matching)
     }
     return untagged._withUnsafeGuaranteedRef {
       TaggedMatch(binding: $0, container: self, fellBack: true)

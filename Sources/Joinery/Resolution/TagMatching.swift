@@ -11,11 +11,13 @@
 public struct TagMatching: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline let allowsFallback: Bool
 
+  @inlinable init(allowsFallback: Bool) { self.allowsFallback = allowsFallback }
+
   /// Use the tagged binding if there is one, else the untagged binding of the same type.
-  public static let allowingFallback = TagMatching(allowsFallback: true)
+  @inlinable public static var allowingFallback: TagMatching { TagMatching(allowsFallback: true) }
 
   /// Use only a binding with exactly this tag.
-  public static let exact = TagMatching(allowsFallback: false)
+  @inlinable public static var exact: TagMatching { TagMatching(allowsFallback: false) }
 
   public var description: String { allowsFallback ? "allowingFallback" : "exact" }
 }
