@@ -50,13 +50,19 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
   /// Copies the instance into `out` if it is still alive.
   @inline(__always)
   private func copyAlive(into out: UnsafeMutableRawPointer, copy: Copier) -> Bool {
-    // The strong reference from the weak load keeps the object alive while its bits are copied
-    // (with a retain); it is released after the lock, so no deinit runs under it.
-    let object: AnyObject? = slot.withLock {
-      guard let object = alive else { return nil }
-      copy(storage.unsafelyUnwrapped, out)
-      return object
+    slot.withLock {
+      guard let object = alive else { return false }
+      // The weak load retained the object, the one object the instance's bits refer to: hand
+      // that reference to `out` with the bits instead of retaining again and releasing it. So
+      // the object cannot die here, and no deinit runs under the lock.
+      let bits = storage.unsafelyUnwrapped
+      if layout.size == MemoryLayout<UInt>.size {
+        out.storeBytes(of: bits.load(as: UInt.self), as: UInt.self)
+      } else {
+        out.copyMemory(from: bits, byteCount: layout.size)
+      }
+      _ = Unmanaged.passRetained(object)
+      return true
     }
-    return object != nil
   }
 }

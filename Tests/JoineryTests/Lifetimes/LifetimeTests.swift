@@ -60,13 +60,19 @@ struct LifetimeTests {
         .transient, protocolTyped: protocolTyped, tag: tag, tracker: tracker)
       var held: AnyObject? = try resolve(container, protocolTyped: protocolTyped, tag: tag)
       let firstID = ObjectIdentifier(try #require(held))
+      // Resolves while it is held share it, and give back every reference they hand out.
+      var again: [AnyObject] = try (0..<10).map { _ in
+        try resolve(container, protocolTyped: protocolTyped, tag: tag)
+      }
+      #expect(again.allSatisfy { ObjectIdentifier($0) == firstID })
       #expect(tracker.aliveCount == 1)
+      again = []
       held = nil
       #expect(tracker.aliveCount == 0, "the container must not keep a transient instance alive")
       let next = try resolve(container, protocolTyped: protocolTyped, tag: tag)
       #expect(tracker.madeCount == 2)
       #expect((next as? any Service)?.serial == 2)
-      _ = firstID
+      _ = again
     }
   }
 
