@@ -37,15 +37,16 @@ struct BindingTable: @unchecked Sendable {
       var index = Self.home(of: identity, mask: mask)
       while identities[index] != 0 { index = (index + 1) & mask }
       identities[index] = UInt(bitPattern: identity.address)
-      let members = groups.members(from: start)
       let first = bindings[start]
+      let isAlone = groups.isAlone(start)
       // The common case, a type bound once and untagged, needs no entry.
-      if members.count == 1, first.key.tag == nil, first.key.argumentTypes == nil {
+      if isAlone, first.key.tag == nil, first.key.argumentTypes == nil {
         untagged[index] = Unmanaged.passUnretained(first)
         continue
       }
       let entry =
-        members.count == 1 ? TypeEntry(single: first) : TypeEntry(members.map { bindings[$0] })
+        isAlone
+        ? TypeEntry(single: first) : TypeEntry(groups.members(from: start).map { bindings[$0] })
       owned.append(entry)
       entries[index] = Unmanaged.passUnretained(entry)
       untagged[index] = entry.untagged.map { Unmanaged.passUnretained($0) }
@@ -164,6 +165,9 @@ struct TypeGroups {
       tails[index] = position
     }
   }
+
+  /// Whether the group that starts at `start` has no other binding: the common case.
+  func isAlone(_ start: Int) -> Bool { next[start] < 0 }
 
   /// The positions of the bindings of the group that starts at `start`, in registration order.
   func members(from start: Int) -> [Int] {

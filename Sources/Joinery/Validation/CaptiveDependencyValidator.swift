@@ -14,6 +14,7 @@ struct CaptiveDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for index in graph.bindings.indices {
       let edges = graph.edges(of: index)
+      if edges.isEmpty { continue }
       let consumer = graph.bindings[index]
       if consumer.forwardTargetKey != nil { continue }
       let consumerLifetime = consumer.lifetime

@@ -3,11 +3,7 @@
 /// cycle per component with its full path.
 struct CycleValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
-    for component in Self.components(graph) {
-      let isCycle =
-        component.count > 1
-        || graph.edges(of: component[0]).contains { $0.target == component[0] && !$0.isDeferred }
-      guard isCycle else { continue }
+    for component in Self.cycles(graph) {
       let members = Set(component)
       let start = component.min { graph.bindings[$0].key.sortKey < graph.bindings[$1].key.sortKey }!
       let cycle = Self.path(from: start, within: members, graph)
@@ -26,8 +22,11 @@ struct CycleValidator: BuildValidator {
     }
   }
 
-  /// The strongly connected components, each a list of binding positions.
-  static func components(_ graph: DeclaredGraph) -> [[Int]] {
+  /// The strongly connected components that contain a cycle (more than one binding, or one that
+  /// depends on itself), each a list of binding positions. A binding with no edges is never
+  /// part of one, so the common case — most bindings declare nothing or only leaves — allocates
+  /// nothing per binding.
+  static func cycles(_ graph: DeclaredGraph) -> [[Int]] {
     let count = graph.bindings.count
     var index = [Int](repeating: -1, count: count)
     var low = [Int](repeating: 0, count: count)
@@ -37,7 +36,7 @@ struct CycleValidator: BuildValidator {
     var next = 0
     // (node, position in its edge list)
     var work: [(Int, Int)] = []
-    for root in 0..<count where index[root] == -1 {
+    for root in 0..<count where index[root] == -1 && !graph.edges(of: root).isEmpty {
       work.append((root, 0))
       while let (node, edge) = work.last {
         if edge == 0 {
@@ -66,15 +65,23 @@ struct CycleValidator: BuildValidator {
         if descended { continue }
         work.removeLast()
         if let (parent, _) = work.last { low[parent] = min(low[parent], low[node]) }
-        if low[node] == index[node] {
-          var component: [Int] = []
-          while let member = stack.popLast() {
-            onStack[member] = false
-            component.append(member)
-            if member == node { break }
+        guard low[node] == index[node] else { continue }
+        if stack.last == node {
+          // A component of one binding: a cycle only if it depends on itself.
+          stack.removeLast()
+          onStack[node] = false
+          if edges.contains(where: { $0.target == node && !$0.isDeferred }) {
+            result.append([node])
           }
-          result.append(component)
+          continue
         }
+        var component: [Int] = []
+        while let member = stack.popLast() {
+          onStack[member] = false
+          component.append(member)
+          if member == node { break }
+        }
+        result.append(component)
       }
     }
     return result

@@ -9,13 +9,13 @@ enum OverrideResolution {
     winners.reserveCapacity(bindings.count)
     let groups = TypeGroups(bindings)
     for start in groups.starts {
-      let members = groups.members(from: start)
-      if members.count == 1 {
+      if groups.isAlone(start) {
         let only = bindings[start]
         if only.isOverride { findings.append(overrideWithoutTarget(only)) }
         winners.append(only)
         continue
       }
+      let members = groups.members(from: start)
       for sameKey in sameKeyGroups(members.map { bindings[$0] }) {
         resolve(sameKey, into: &winners, findings: &findings)
       }
