@@ -14,16 +14,18 @@ public import Synchronization
 /// themselves, hence `@unchecked Sendable`.
 @usableFromInline
 class AnyBinding: @unchecked Sendable {
+  // Stored properties are laid out in declaration order; this one leaves no padding between
+  // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
-  let lifetime: Lifetime
-  let location: BindingLocation
   let registerType: Any.Type
+  let lifetime: Lifetime
   let isOverride: Bool
-  let layout: ValueLayout
-
   /// Set (release) once `storage` holds an instance that never changes again: a built
   /// persistent instance, or a forward's converted one. Resolves then read it without a lock.
   @usableFromInline let isReady = Atomic<Bool>(false)
+  private var storedPosition: Int32 = 0
+  let location: BindingLocation
+  let layout: ValueLayout
   /// Memory for one instance of the bound type, for lifetimes that keep one.
   @usableFromInline @exclusivity(unchecked) final var storage: UnsafeMutableRawPointer?
 
@@ -32,7 +34,10 @@ class AnyBinding: @unchecked Sendable {
   var dependencies: [DeclaredDependency]?
 
   /// The binding's position among its container's bindings, set by `build()`.
-  var position = 0
+  var position: Int {
+    get { Int(storedPosition) }
+    set { storedPosition = Int32(newValue) }
+  }
 
   /// Arbitrary data the binding was declared with, for filtering without creating anything.
   var metadata: (any Sendable)? {
@@ -192,14 +197,18 @@ public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
 /// and alignment, and the type itself, opened when an instance must be copied or destroyed
 /// outside a generic call (resets, graph scopes, `verify()`), which is never the fast path.
 struct ValueLayout: Sendable {
-  let size: Int
-  let alignment: Int
   /// The bound type.
   let type: Any.Type
+  // 32 bits each: every binding keeps a layout.
+  private let storedSize: UInt32
+  private let storedAlignment: UInt32
+
+  var size: Int { Int(storedSize) }
+  var alignment: Int { Int(storedAlignment) }
 
   init<T>(of type: T.Type) {
-    size = Swift.max(MemoryLayout<T>.size, 1)
-    alignment = MemoryLayout<T>.alignment
+    storedSize = UInt32(Swift.max(MemoryLayout<T>.size, 1))
+    storedAlignment = UInt32(MemoryLayout<T>.alignment)
     self.type = T.self
   }
 

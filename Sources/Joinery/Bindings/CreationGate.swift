@@ -6,20 +6,17 @@ import Synchronization
 /// binding. The gate records which thread holds it, which turns a re-entrant request into a
 /// cycle error and lets ``WaitRegistry`` refuse a wait that would deadlock.
 struct CreationGate: ~Copyable {
-  /// For lifetimes that take the lock on every resolve (cached, transient): made up front.
-  private let eagerMutex: Lock?
-  /// For persistent bindings, which take it only to create: made on first use, so a binding
-  /// never resolved costs no lock.
+  /// The lock: made up front for lifetimes that take it on every resolve (cached), on first
+  /// creation for the others, so a binding never resolved costs no lock.
   private let lazyMutex = AtomicLazyReference<Lock>()
   let owner = Atomic<UInt>(0)
 
   /// - Parameter lockedReads: Whether resolves take the lock every time (make it now).
   init(lockedReads: Bool) {
-    eagerMutex = lockedReads ? Lock.make() : nil
+    if lockedReads { _ = lazyMutex.storeIfNil(Lock.make()) }
   }
 
   var mutex: Lock {
-    if let eagerMutex { return eagerMutex }
     if let existing = lazyMutex.load() { return existing }
     return lazyMutex.storeIfNil(Lock.make())
   }

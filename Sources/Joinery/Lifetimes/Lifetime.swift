@@ -24,9 +24,10 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
     case persistent, transient, ephemeral, cached, graph
   }
 
-  @usableFromInline let kind: Kind
+  // `group` first, so that `kind` and `isEager` fill its tail: a binding stores 18 bytes.
   /// The cache group of a `cached` lifetime.
   @usableFromInline let group: CacheGroup?
+  @usableFromInline let kind: Kind
   /// Whether a persistent instance is created by `build()`.
   @usableFromInline let isEager: Bool
 
