@@ -18,7 +18,10 @@ class AnyBinding: @unchecked Sendable {
   // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
   let registerType: Any.Type
-  let lifetime: Lifetime
+  /// The lifetime, without a cached lifetime's group (kept in `extras` unless it is the
+  /// default group): see ``lifetime``.
+  let lifetimeKind: Lifetime.Kind
+  let isEager: Bool
   let isOverride: Bool
   /// Set (release) once `storage` holds an instance that never changes again: a built
   /// persistent instance, or a forward's converted one. Resolves then read it without a lock.
@@ -37,6 +40,13 @@ class AnyBinding: @unchecked Sendable {
   var position: Int {
     get { Int(storedPosition) }
     set { storedPosition = Int32(newValue) }
+  }
+
+  /// How long instances live, as declared.
+  var lifetime: Lifetime {
+    Lifetime(
+      kind: lifetimeKind,
+      group: lifetimeKind == .cached ? (extras?.cacheGroup ?? .default) : nil, isEager: isEager)
   }
 
   /// Arbitrary data the binding was declared with, for filtering without creating anything.
@@ -81,11 +91,13 @@ class AnyBinding: @unchecked Sendable {
     isOverride: Bool, layout: ValueLayout
   ) {
     self.key = key
-    self.lifetime = lifetime
+    lifetimeKind = lifetime.kind
+    isEager = lifetime.isEager
     self.location = location
     self.registerType = registerType
     self.isOverride = isOverride
     self.layout = layout
+    if let group = lifetime.group, group != .default { writableExtras.cacheGroup = group }
   }
 
   deinit {
@@ -147,6 +159,8 @@ class AnyBinding: @unchecked Sendable {
 final class BindingExtras {
   var metadata: (any Sendable)?
   var contributionIndex: Int?
+  /// A cached lifetime's group, unless it is the default one.
+  var cacheGroup: CacheGroup?
 }
 
 /// A binding made by a factory (closure, initializer or instance), whatever its lifetime; the
@@ -199,16 +213,20 @@ public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
 struct ValueLayout: Sendable {
   /// The bound type.
   let type: Any.Type
-  // 32 bits each: every binding keeps a layout.
+  // Packed in 16 bytes with `type`: every binding keeps a layout.
   private let storedSize: UInt32
-  private let storedAlignment: UInt32
+  private let storedAlignment: UInt16
+  /// Whether an instance is one class reference (the bound type is a class): it is then
+  /// copied by a retain and destroyed by a release, without opening `type`.
+  let isReference: Bool
 
   var size: Int { Int(storedSize) }
   var alignment: Int { Int(storedAlignment) }
 
   init<T>(of type: T.Type) {
     storedSize = UInt32(Swift.max(MemoryLayout<T>.size, 1))
-    storedAlignment = UInt32(MemoryLayout<T>.alignment)
+    storedAlignment = UInt16(MemoryLayout<T>.alignment)
+    isReference = T.self is AnyObject.Type && MemoryLayout<T>.size == MemoryLayout<UInt>.size
     self.type = T.self
   }
 

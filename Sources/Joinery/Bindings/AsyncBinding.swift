@@ -47,7 +47,7 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
     in container: Container, path: AsyncPath?
   ) async throws(ResolutionError) -> any Sendable {
     let resolver = AsyncResolver(container: container, path: AsyncPath(binding: self, parent: path))
-    guard lifetime.kind == .persistent else {
+    guard lifetimeKind == .persistent else {
       return try await run(resolver, in: container)
     }
     let shared: Task<any Sendable, any Error> = lock.withLock {
@@ -254,7 +254,7 @@ extension Container {
     }
     // Stored by this binding's maker, which returns a `T`.
     let instance = try await binding.resolveAsync(in: self, path: path) as! T
-    if binding.lifetime.kind == .persistent { binding.publish(instance) }
+    if binding.lifetimeKind == .persistent { binding.publish(instance) }
     return instance
   }
 }

@@ -61,7 +61,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
         in: container)
     }
     // A persistent target's instance never changes: keep the converted one.
-    if target.lifetime.kind == .persistent {
+    if target.lifetimeKind == .persistent {
       gate.withLock {
         if !isReady.load(ordering: .relaxed) {
           copy(out, allocateStorage())

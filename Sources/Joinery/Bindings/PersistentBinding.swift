@@ -53,9 +53,7 @@ final class GraphBinding: FactoryBinding, @unchecked Sendable {
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    if let parent, let scope = parent.pointee.root.pointee.graph,
-      let existing = scope._withUnsafeGuaranteedRef({ $0.instance(for: self) })
-    {
+    if let parent, let existing = parent.pointee.root.pointee.graphInstance(for: self) {
       copy(existing, out)
       return
     }
@@ -64,9 +62,7 @@ final class GraphBinding: FactoryBinding, @unchecked Sendable {
       try invoke(maker, into: out, frame: frame, in: container)
       // The top-level instance is never asked for again in its own resolution.
       if frame.pointee.parent != nil {
-        frame.pointee.root.pointee.graphScope()._withUnsafeGuaranteedRef {
-          $0.store(copyOf: out, for: self, copy: copy)
-        }
+        frame.pointee.root.pointee.storeGraphInstance(copyOf: out, for: self, copy: copy)
       }
     }
   }

@@ -26,8 +26,14 @@ struct Frame {
 
 /// State that lives as long as one top-level resolve.
 struct RootState {
-  /// Instances of `graph` bindings made in this resolution, created on first use. Owned (one
-  /// retain), released when the resolution ends; read without reference counting.
+  /// The first ``GraphScope/capacity`` instances of `graph` bindings made in this resolution:
+  /// uninitialized stack memory of the top-level call, so a graph resolve allocates nothing
+  /// for its shared instances. Slots `0..<graphCount` are initialized; `graph` exists only
+  /// once they are all used.
+  let graphSlots: UnsafeMutablePointer<GraphScope.Slot>
+  var graphCount = 0
+  /// Where further `graph` instances go, created on first use. Owned (one retain), released
+  /// when the resolution ends; read without reference counting.
   var graph: Unmanaged<GraphScope>?
   /// The lowest safe stack address of the resolving thread: 0 until read, `.max` if unknown.
   var stackLimit: UInt = 0
@@ -43,26 +49,69 @@ struct RootState {
     onMainActor: Bool = false,
     _ body: (UnsafeMutablePointer<RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    var root = RootState(isOnMainActor: onMainActor)
-    defer { root.graph?.release() }
-    return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
-      try body(pointer)
+    try withUnsafeTemporaryAllocation(of: GraphScope.Slot.self, capacity: GraphScope.capacity) {
+      slots throws(ResolutionError) -> R in
+      var root = RootState(
+        graphSlots: slots.baseAddress.unsafelyUnwrapped, isOnMainActor: onMainActor)
+      defer { root.endGraph() }
+      return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
+        try body(pointer)
+      }
     }
   }
 
-  /// This resolution's graph scope, created on first use.
-  mutating func graphScope() -> Unmanaged<GraphScope> {
-    if let graph { return graph }
-    let scope = Unmanaged.passRetained(GraphScope.make())
-    graph = scope
-    return scope
+  /// The instance of a `graph` binding already made in this resolution, if any.
+  @inline(__always)
+  func graphInstance(for binding: AnyBinding) -> UnsafeRawPointer? {
+    let wanted = Unmanaged.passUnretained(binding).toOpaque()
+    for index in 0..<graphCount {
+      let slot = graphSlots + index
+      if slot.pointee.binding.toOpaque() == wanted {
+        return UnsafeRawPointer(slot.pointee.instance)
+      }
+    }
+    guard let graph else { return nil }
+    return graph._withUnsafeGuaranteedRef { $0.instance(for: binding) }
+  }
+
+  /// Keeps a copy of `value`, the instance of a `graph` binding, until the resolution ends.
+  @inline(__always)
+  mutating func storeGraphInstance(
+    copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: Copier
+  ) {
+    if graphCount < GraphScope.capacity {
+      GraphScope.initialize(graphSlots + graphCount, copyOf: value, for: binding, copy: copy)
+      graphCount += 1
+      return
+    }
+    let scope: Unmanaged<GraphScope>
+    if let graph {
+      scope = graph
+    } else {
+      scope = Unmanaged.passRetained(GraphScope.make())
+      graph = scope
+    }
+    scope._withUnsafeGuaranteedRef { $0.store(copyOf: value, for: binding, copy: copy) }
+  }
+
+  /// Destroys this resolution's `graph` instances, if it made any.
+  @inline(__always)
+  mutating func endGraph() {
+    if graphCount > 0 { destroyGraph() }
+  }
+
+  @inline(never)
+  mutating func destroyGraph() {
+    GraphScope.destroy(graphSlots, count: graphCount)
+    graph?.release()
   }
 }
 
-/// The instances of `graph` bindings made during one top-level resolution, destroyed with it.
+/// The `graph` instances of one top-level resolution beyond the first few, which live on its
+/// stack (``RootState/graphSlots``).
 ///
-/// One allocation holds the first ``capacity`` instances inline (when they fit an
-/// ``InstanceBuffer``); a larger graph chains another scope. Instances never move once stored.
+/// One allocation holds ``capacity`` instances inline (when they fit an ``InstanceBuffer``); a
+/// larger graph chains another scope. Instances never move once stored.
 final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
   struct Header {
     var count = 0
@@ -85,13 +134,61 @@ final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
 
   deinit {
     withUnsafeMutablePointers { header, slots in
-      for index in 0..<header.pointee.count {
-        let slot = slots + index
-        slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout.destroy(slot.pointee.instance) }
-        if !Self.isInline(slot) { slot.pointee.instance.deallocate() }
-      }
+      Self.destroy(slots, count: header.pointee.count)
       // Slots hold no references of their own, and the header is a stored property that the
       // base class destroys.
+    }
+  }
+
+  /// Initializes `slot` with a copy of `value`, the instance of `binding`.
+  @inline(__always)
+  static func initialize(
+    _ slot: UnsafeMutablePointer<Slot>, copyOf value: UnsafeRawPointer, for binding: AnyBinding,
+    copy: Copier
+  ) {
+    let layout = binding.layout
+    if layout.isReference {
+      // A class reference: one retain, no call through the copier.
+      let object = value.load(as: UnsafeRawPointer.self)
+      _ = Unmanaged<AnyObject>.fromOpaque(object).retain()
+      slot.initialize(
+        to: Slot(
+          binding: Unmanaged.passUnretained(binding),
+          instance: UnsafeMutableRawPointer(slot), buffer: InstanceBuffer()))
+      slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
+        $0.baseAddress.unsafelyUnwrapped
+      }
+      slot.pointee.instance.storeBytes(of: object, as: UnsafeRawPointer.self)
+      return
+    }
+    slot.initialize(
+      to: Slot(
+        binding: Unmanaged.passUnretained(binding), instance: UnsafeMutableRawPointer(slot),
+        buffer: InstanceBuffer()))
+    if layout.size <= MemoryLayout<InstanceBuffer>.size
+      && layout.alignment <= MemoryLayout<InstanceBuffer>.alignment
+    {
+      slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
+        $0.baseAddress.unsafelyUnwrapped
+      }
+    } else {
+      slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
+    }
+    copy(value, slot.pointee.instance)
+  }
+
+  /// Destroys the instances of `count` initialized slots.
+  static func destroy(_ slots: UnsafeMutablePointer<Slot>, count: Int) {
+    for index in 0..<count {
+      let slot = slots + index
+      let layout = slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout }
+      if layout.isReference {
+        let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
+        Unmanaged<AnyObject>.fromOpaque(object).release()
+        continue
+      }
+      layout.destroy(slot.pointee.instance)
+      if !isInline(slot) { slot.pointee.instance.deallocate() }
     }
   }
 
@@ -118,28 +215,12 @@ final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
         if header.pointee.next == nil { header.pointee.next = GraphScope.make() }
         return header.pointee.next
       }
-      let slot = slots + header.pointee.count
-      slot.initialize(
-        to: Slot(
-          binding: Unmanaged.passUnretained(binding), instance: UnsafeMutableRawPointer(slot),
-          buffer: InstanceBuffer()))
-      let layout = binding.layout
-      if layout.size <= MemoryLayout<InstanceBuffer>.size
-        && layout.alignment <= MemoryLayout<InstanceBuffer>.alignment
-      {
-        slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
-          $0.baseAddress.unsafelyUnwrapped
-        }
-      } else {
-        slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
-      }
-      copy(value, slot.pointee.instance)
+      Self.initialize(slots + header.pointee.count, copyOf: value, for: binding, copy: copy)
       header.pointee.count += 1
       return nil
     }
     next?.store(copyOf: value, for: binding, copy: copy)
   }
-
 }
 
 extension Frame {
