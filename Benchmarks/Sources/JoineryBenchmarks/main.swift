@@ -16,6 +16,11 @@ if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   variant.run(count)
   exit(0)
 }
+// `--memory` prints only the memory table.
+if arguments.contains("--memory") {
+  print(memoryTable())
+  exit(0)
+}
 let quick = arguments.contains("--quick")
 var rows = resolutionRows() + wrapperRows()
 if !quick { rows += scalingRows() + buildRows() + failureRows() }
