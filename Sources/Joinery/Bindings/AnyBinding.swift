@@ -20,7 +20,7 @@ class AnyBinding: @unchecked Sendable {
   let registerType: Any.Type
   /// The lifetime, without a cached lifetime's group (kept in `extras` unless it is the
   /// default group): see ``lifetime``.
-  let lifetimeKind: Lifetime.Kind
+  @usableFromInline let lifetimeKind: Lifetime.Kind
   let isEager: Bool
   let isOverride: Bool
   /// Set (release) once `storage` holds an instance that never changes again: a built
@@ -165,6 +165,7 @@ final class BindingExtras {
 
 /// A binding made by a factory (closure, initializer or instance), whatever its lifetime; the
 /// subclasses differ only in what they keep between resolves.
+@usableFromInline
 class FactoryBinding: AnyBinding, @unchecked Sendable {
   let maker: Maker
 

@@ -57,7 +57,8 @@ final class GraphBinding: FactoryBinding, @unchecked Sendable {
       copy(existing, out)
       return
     }
-    try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
+    try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container, graphSlots: true)
+    {
       frame throws(ResolutionError) in
       try invoke(maker, into: out, frame: frame, in: container)
       // The top-level instance is never asked for again in its own resolution.

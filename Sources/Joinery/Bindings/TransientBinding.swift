@@ -5,11 +5,12 @@
 /// are copied out, with a retain, only while the weak reference proves the object alive.
 // `alive` and `storage` are read and written only holding `slot`; they are written only while
 // also holding `gate`, which makes creation single-flight.
+@usableFromInline
 final class TransientBinding: FactoryBinding, @unchecked Sendable {
   let gate = CreationGate(lockedReads: false)
   /// Guards `alive` and `storage` for the few instructions a read takes.
-  private let slot = SpinLock()
-  @exclusivity(unchecked) private weak var alive: AnyObject?
+  @usableFromInline let slot = SpinLock()
+  @usableFromInline @exclusivity(unchecked) weak var alive: AnyObject?
 
   // The bits in `storage` never owned a reference; `isReady` stays false, so the base class
   // only deallocates them.
@@ -44,6 +45,19 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
           memory.copyMemory(from: out, byteCount: layout.size)
         }
       }
+    }
+  }
+
+  /// The instance, if it is still alive: the read a resolve's specialized code does itself.
+  @inlinable @inline(__always)
+  func aliveInstance<T>(as _: T.Type) -> T? {
+    slot.withLock { () -> T? in
+      guard let object = alive else { return nil }
+      // The bits in `storage` own no reference: taking them retains nothing. The weak load
+      // retained the one object they refer to; that reference goes to the caller with them.
+      let instance = storage.unsafelyUnwrapped.assumingMemoryBound(to: T.self).move()
+      _ = Unmanaged.passRetained(object)
+      return instance
     }
   }
 

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -13,28 +13,29 @@ import Synchronization
 /// it taken spins, then yields.
 ///
 /// Never hold it across a call that may block, allocate on a slow path, or take another lock.
+@usableFromInline
 struct SpinLock: ~Copyable {
-  private let held = Atomic<Bool>(false)
+  @usableFromInline let held = Atomic<Bool>(false)
 
   init() {}
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func withLock<R>(_ body: () -> R) -> R {
     lock()
     defer { held.store(false, ordering: .releasing) }
     return body()
   }
 
-  @inline(__always)
-  private func lock() {
+  @inlinable @inline(__always)
+  func lock() {
     if held.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
       return
     }
     contend()
   }
 
-  @inline(never)
-  private func contend() {
+  @usableFromInline @inline(never)
+  func contend() {
     var spins = 0
     while true {
       if !held.load(ordering: .relaxed),

@@ -71,7 +71,13 @@ extension Container {
     of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    try Self.building(T.self) { out throws(ResolutionError) in
+    // A transient instance still alive is read here, without a call through the binding.
+    if binding.lifetimeKind == .transient,
+      let alive = unsafeDowncast(binding, to: TransientBinding.self).aliveInstance(as: T.self)
+    {
+      return alive
+    }
+    return try Self.building(T.self) { out throws(ResolutionError) in
       try build(binding, into: out, as: T.self, parent, fallbackTag)
     }
   }

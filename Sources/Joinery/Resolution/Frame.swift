@@ -26,14 +26,15 @@ struct Frame {
 
 /// State that lives as long as one top-level resolve.
 struct RootState {
-  /// The first ``GraphScope/capacity`` instances of `graph` bindings made in this resolution:
-  /// uninitialized stack memory of the top-level call, so a graph resolve allocates nothing
-  /// for its shared instances. Slots `0..<graphCount` are initialized; `graph` exists only
-  /// once they are all used.
-  let graphSlots: UnsafeMutablePointer<GraphScope.Slot>
+  /// When the top-level binding is a `graph` binding, its first ``GraphScope/capacity`` shared
+  /// instances: uninitialized stack memory of the top-level call, so such a resolve allocates
+  /// nothing for them. Slots `0..<graphCount` are initialized. `nil` for other resolutions,
+  /// which do not pay for the stack space.
+  let graphSlots: UnsafeMutablePointer<GraphScope.Slot>?
   var graphCount = 0
-  /// Where further `graph` instances go, created on first use. Owned (one retain), released
-  /// when the resolution ends; read without reference counting.
+  /// Where further `graph` instances go (all of them when `graphSlots` is `nil`), created on
+  /// first use. Owned (one retain), released when the resolution ends; read without reference
+  /// counting.
   var graph: Unmanaged<GraphScope>?
   /// The lowest safe stack address of the resolving thread: 0 until read, `.max` if unknown.
   var stackLimit: UInt = 0
@@ -43,20 +44,30 @@ struct RootState {
   /// so main-actor factories may run in it.
   var isOnMainActor = false
 
-  /// Runs one top-level resolution with fresh root state, and ends it.
+  /// Runs one top-level resolution with fresh root state, and ends it. `graphSlots`: whether
+  /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
   @inline(__always)
   static func resolution<R>(
-    onMainActor: Bool = false,
+    onMainActor: Bool = false, graphSlots: Bool = false,
     _ body: (UnsafeMutablePointer<RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withUnsafeTemporaryAllocation(of: GraphScope.Slot.self, capacity: GraphScope.capacity) {
-      slots throws(ResolutionError) -> R in
-      var root = RootState(
-        graphSlots: slots.baseAddress.unsafelyUnwrapped, isOnMainActor: onMainActor)
-      defer { root.endGraph() }
-      return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
-        try body(pointer)
-      }
+    guard graphSlots else { return try resolution(onMainActor: onMainActor, slots: nil, body) }
+    return try withUnsafeTemporaryAllocation(
+      of: GraphScope.Slot.self, capacity: GraphScope.capacity
+    ) { slots throws(ResolutionError) -> R in
+      try resolution(onMainActor: onMainActor, slots: slots.baseAddress, body)
+    }
+  }
+
+  @inline(__always)
+  private static func resolution<R>(
+    onMainActor: Bool, slots: UnsafeMutablePointer<GraphScope.Slot>?,
+    _ body: (UnsafeMutablePointer<RootState>) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    var root = RootState(graphSlots: slots, isOnMainActor: onMainActor)
+    defer { root.endGraph() }
+    return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
+      try body(pointer)
     }
   }
 
@@ -65,7 +76,7 @@ struct RootState {
   func graphInstance(for binding: AnyBinding) -> UnsafeRawPointer? {
     let wanted = Unmanaged.passUnretained(binding).toOpaque()
     for index in 0..<graphCount {
-      let slot = graphSlots + index
+      let slot = graphSlots.unsafelyUnwrapped + index
       if slot.pointee.binding.toOpaque() == wanted {
         return UnsafeRawPointer(slot.pointee.instance)
       }
@@ -79,7 +90,7 @@ struct RootState {
   mutating func storeGraphInstance(
     copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: Copier
   ) {
-    if graphCount < GraphScope.capacity {
+    if let graphSlots, graphCount < GraphScope.capacity {
       GraphScope.initialize(graphSlots + graphCount, copyOf: value, for: binding, copy: copy)
       graphCount += 1
       return
@@ -97,18 +108,18 @@ struct RootState {
   /// Destroys this resolution's `graph` instances, if it made any.
   @inline(__always)
   mutating func endGraph() {
-    if graphCount > 0 { destroyGraph() }
+    if graphCount > 0 || graph != nil { destroyGraph() }
   }
 
   @inline(never)
   mutating func destroyGraph() {
-    GraphScope.destroy(graphSlots, count: graphCount)
+    if let graphSlots { GraphScope.destroy(graphSlots, count: graphCount) }
     graph?.release()
   }
 }
 
-/// The `graph` instances of one top-level resolution beyond the first few, which live on its
-/// stack (``RootState/graphSlots``).
+/// The `graph` instances of one top-level resolution that do not live on its stack: beyond the
+/// first four when a `graph` binding is at the top (``RootState/graphSlots``), else all of them.
 ///
 /// One allocation holds ``capacity`` instances inline (when they fit an ``InstanceBuffer``); a
 /// larger graph chains another scope. Instances never move once stored.
@@ -280,7 +291,7 @@ extension Frame {
   static func enter<R>(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     in container: Container,
-    _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> R
+    graphSlots: Bool = false, _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     if let parent {
       try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
@@ -291,7 +302,7 @@ extension Frame {
         try body(pointer)
       }
     }
-    return try RootState.resolution { rootPointer throws(ResolutionError) in
+    return try RootState.resolution(graphSlots: graphSlots) { rootPointer throws(ResolutionError) in
       var frame = Frame(
         binding: binding, fallbackTag: fallbackTag, parent: nil, depth: 1, root: rootPointer)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in

@@ -135,9 +135,10 @@ struct LifetimeTests {
 
   @Test(
     "A resolution with more graph instances than one scope holds shares each, and frees them all",
-    arguments: [1, 4, 5, 9, 40])
-  func manyGraphInstances(count: Int) throws {
-    // Graph instances are kept in chained scopes of four, inline; values of every size too.
+    arguments: [1, 2, 5, 9, 40], [Lifetime.ephemeral, .graph])
+  func manyGraphInstances(count: Int, root: Lifetime) throws {
+    // Graph instances are kept on the stack when a graph binding is at the top (up to four),
+    // then in chained heap scopes of four; class instances and values of every size.
     let tracker = LifetimeTracker()
     let container = try ContainerBuilder(
       Bindings { registrar in
@@ -148,7 +149,7 @@ struct LifetimeTests {
             LargeValue(serial: index)
           }
         }
-        registrar.bind([ObjectIdentifier].self) { resolver in
+        registrar.bind([ObjectIdentifier].self, lifetime: root) { resolver in
           var seen: [ObjectIdentifier] = []
           for index in 0..<count {
             let first = try resolver.resolve(Tracked.self, tag: index)
