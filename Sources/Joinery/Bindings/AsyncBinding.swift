@@ -218,16 +218,22 @@ extension Container {
   /// - Parameter type: The type to resolve.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
   {
     // A built persistent instance, sync or async, is read in place: no task, no suspension.
-    if let found = table.untaggedBinding(for: ObjectIdentifier(T.self)),
-      found._withUnsafeGuaranteedRef({ $0.isReady.load(ordering: .acquiring) })
-    {
-      return found._withUnsafeGuaranteedRef { $0.storage.unsafelyUnwrapped.load(as: T.self) }
-    }
+    if let built = builtInstance(T.self) { return built }
     return try await resolveAsync(T.self, path: nil)
+  }
+
+  /// The instance of a built persistent binding of `T`, if there is one.
+  @inlinable @inline(__always)
+  func builtInstance<T>(_: T.Type) -> T? {
+    guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else { return nil }
+    return found._withUnsafeGuaranteedRef { binding -> T? in
+      guard binding.isReady.load(ordering: .acquiring) else { return nil }
+      return binding.storage.unsafelyUnwrapped.load(as: T.self)
+    }
   }
 
   @usableFromInline

@@ -1,19 +1,24 @@
 /// The frozen lookup table: type identity → the bindings of that type.
 ///
 /// Built once by `build()` and never changed, so it is read without any lock. Open addressing
-/// with linear probing over the bits of `ObjectIdentifier`, at most three quarters full.
+/// with linear probing over the bits of `ObjectIdentifier`, at most three quarters full. Each
+/// slot is two words, a type's identity and what serves it, so a lookup reads one cache line.
 @usableFromInline
 // Immutable after init; the raw memory is written only there.
 struct BindingTable: @unchecked Sendable {
-  /// Type addresses by slot (0 = empty), read on every lookup: raw memory, so reading it touches
-  /// no reference count that threads resolving at once would contend for.
-  @usableFromInline let identities: UnsafePointer<UInt>
-  /// The untagged binding of each slot's type, if any: the common lookup, without an entry.
-  @usableFromInline let untaggedBindings: UnsafePointer<Unmanaged<AnyBinding>?>
-  /// The entry of each slot's type, read without reference counting; `nil` for a type bound
-  /// once, untagged, whose binding is in `untaggedBindings` alone.
-  @usableFromInline let entries: UnsafePointer<Unmanaged<TypeEntry>?>
-  /// Owns the entries, one per bound type (not per slot).
+  /// One slot: raw memory, so reading it touches no reference count that threads resolving at
+  /// once would contend for.
+  @usableFromInline @frozen
+  struct Slot {
+    /// The type's metadata address; 0 for an empty slot.
+    @usableFromInline var identity: UInt
+    /// The type's untagged binding (an even address), or its ``TypeEntry`` with the low bit
+    /// set. A type bound once, untagged — the common case — has no entry.
+    @usableFromInline var value: UInt
+  }
+
+  @usableFromInline let slots: UnsafePointer<Slot>
+  /// Owns the entries, one per type that has one (not per slot).
   private let ownedEntries: ContiguousArray<TypeEntry>
   @usableFromInline let mask: Int
   /// Owns the raw memory above; the bindings are owned by the container.
@@ -23,40 +28,32 @@ struct BindingTable: @unchecked Sendable {
     let groups = TypeGroups(bindings)
     var capacity = 8
     while capacity * 3 < groups.starts.count * 4 { capacity *= 2 }
-    let identities = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
-    identities.initialize(repeating: 0, count: capacity)
-    let untagged = UnsafeMutablePointer<Unmanaged<AnyBinding>?>.allocate(capacity: capacity)
-    untagged.initialize(repeating: nil, count: capacity)
+    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
+    slots.initialize(repeating: Slot(identity: 0, value: 0), count: capacity)
     var owned = ContiguousArray<TypeEntry>()
-    owned.reserveCapacity(groups.starts.count)
-    let entries = UnsafeMutablePointer<Unmanaged<TypeEntry>?>.allocate(capacity: capacity)
-    entries.initialize(repeating: nil, count: capacity)
     let mask = capacity - 1
     for start in groups.starts {
       let identity = ObjectIdentifier(bindings[start].key.type)
       var index = Self.home(of: identity, mask: mask)
-      while identities[index] != 0 { index = (index + 1) & mask }
-      identities[index] = UInt(bitPattern: identity.address)
+      while slots[index].identity != 0 { index = (index + 1) & mask }
+      slots[index].identity = UInt(bitPattern: identity.address)
       let first = bindings[start]
       let isAlone = groups.isAlone(start)
       // The common case, a type bound once and untagged, needs no entry.
       if isAlone, first.key.tag == nil, first.key.argumentTypes == nil {
-        untagged[index] = Unmanaged.passUnretained(first)
+        slots[index].value = UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque())
         continue
       }
       let entry =
         isAlone
         ? TypeEntry(single: first) : TypeEntry(groups.members(from: start).map { bindings[$0] })
       owned.append(entry)
-      entries[index] = Unmanaged.passUnretained(entry)
-      untagged[index] = entry.untagged.map { Unmanaged.passUnretained($0) }
+      slots[index].value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
     }
-    self.identities = UnsafePointer(identities)
-    self.untaggedBindings = UnsafePointer(untagged)
-    self.entries = UnsafePointer(entries)
+    self.slots = UnsafePointer(slots)
     ownedEntries = owned
     self.mask = mask
-    memory = TableMemory(identities: identities, untagged: untagged, entries: entries)
+    memory = TableMemory(slots: slots)
   }
 
   /// The slot of a type, or `nil` if the type is not bound at all.
@@ -65,17 +62,39 @@ struct BindingTable: @unchecked Sendable {
     let wanted = UInt(bitPattern: identity.address)
     var index = Self.home(of: identity, mask: mask)
     while true {
-      let found = identities[index]
+      let found = slots[index].identity
       if found == wanted { return index }
       if found == 0 { return nil }
       index = (index &+ 1) & mask
     }
   }
 
+  /// The untagged binding of the type in `slot`, if it has one.
+  @inlinable @inline(__always)
+  func untaggedBinding(at slot: Int) -> Unmanaged<AnyBinding>? {
+    let value = slots[slot].value
+    if value & 1 == 0 {
+      return UnsafeRawPointer(bitPattern: value).map { Unmanaged.fromOpaque($0) }
+    }
+    return Unmanaged<TypeEntry>.fromOpaque(
+      UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped
+    )
+    ._withUnsafeGuaranteedRef { $0.untaggedReference }
+  }
+
+  /// The entry of the type in `slot`; `nil` for a type bound once, untagged.
+  @inlinable @inline(__always)
+  func entry(at slot: Int) -> Unmanaged<TypeEntry>? {
+    let value = slots[slot].value
+    guard value & 1 == 1 else { return nil }
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped)
+  }
+
   /// The untagged binding of a type, without touching any reference count.
   @inlinable @inline(__always)
   func untaggedBinding(for identity: ObjectIdentifier) -> Unmanaged<AnyBinding>? {
-    slot(for: identity).flatMap { untaggedBindings[$0] }
+    guard let slot = slot(for: identity) else { return nil }
+    return untaggedBinding(at: slot)
   }
 
   @inlinable @inline(__always)
@@ -89,20 +108,20 @@ struct BindingTable: @unchecked Sendable {
   @usableFromInline
   func entry(for identity: ObjectIdentifier) -> TypeEntry? {
     guard let slot = slot(for: identity) else { return nil }
-    if let entry = entries[slot] { return entry.takeUnretainedValue() }
+    if let entry = entry(at: slot) { return entry.takeUnretainedValue() }
     // A type bound once, untagged: an entry made for this (cold) question.
-    return untaggedBindings[slot].map { TypeEntry(single: $0.takeUnretainedValue()) }
+    return untaggedBinding(at: slot).map { TypeEntry(single: $0.takeUnretainedValue()) }
   }
 
   /// The binding stored under exactly `key`.
   func binding(for key: BindingKey) -> AnyBinding? {
     guard let slot = slot(for: ObjectIdentifier(key.type)) else { return nil }
     if key.tag == nil && key.argumentTypes == nil {
-      return untaggedBindings[slot]?.takeUnretainedValue()
+      return untaggedBinding(at: slot)?.takeUnretainedValue()
     }
     // A type without an entry has only its untagged binding. (No temporary entry here: child
     // containers ask this on every resolve they hand to an ancestor.)
-    guard let entry = entries[slot]?.takeUnretainedValue() else { return nil }
+    guard let entry = entry(at: slot)?.takeUnretainedValue() else { return nil }
     if key.argumentTypes != nil {
       return entry.withArguments.first { $0.key == key }
     }
@@ -117,23 +136,14 @@ extension ObjectIdentifier {
 
 /// The raw memory of a table, freed with it.
 private final class TableMemory: Sendable {
-  nonisolated(unsafe) let identities: UnsafeMutablePointer<UInt>
-  nonisolated(unsafe) let untagged: UnsafeMutablePointer<Unmanaged<AnyBinding>?>
-  nonisolated(unsafe) let entries: UnsafeMutablePointer<Unmanaged<TypeEntry>?>
+  nonisolated(unsafe) let slots: UnsafeMutablePointer<BindingTable.Slot>
 
-  init(
-    identities: UnsafeMutablePointer<UInt>, untagged: UnsafeMutablePointer<Unmanaged<AnyBinding>?>,
-    entries: UnsafeMutablePointer<Unmanaged<TypeEntry>?>
-  ) {
-    self.identities = identities
-    self.untagged = untagged
-    self.entries = entries
+  init(slots: UnsafeMutablePointer<BindingTable.Slot>) {
+    self.slots = slots
   }
 
   deinit {
-    identities.deallocate()
-    untagged.deallocate()
-    entries.deallocate()
+    slots.deallocate()
   }
 }
 
@@ -186,6 +196,8 @@ struct TypeGroups {
 // Immutable after init; `tagIndex` is written only there.
 final class TypeEntry: @unchecked Sendable {
   @usableFromInline let untagged: AnyBinding?
+  /// `untagged` again, read by the table without reference counting.
+  @usableFromInline let untaggedReference: Unmanaged<AnyBinding>?
   /// Tagged bindings, in registration order.
   @usableFromInline let tagged: ContiguousArray<AnyBinding>
   /// For types with many tags: tag hash → indices into `tagged`.
@@ -215,6 +227,7 @@ final class TypeEntry: @unchecked Sendable {
     } else {
       (untagged, tagged, withArguments) = (binding, [], [])
     }
+    untaggedReference = untagged.map { Unmanaged.passUnretained($0) }
     taggedByHash = nil
     tagIndex = Self.index(tagged)
     argumentIndex = Self.index(arguments: withArguments)
@@ -269,6 +282,7 @@ final class TypeEntry: @unchecked Sendable {
       }
     }
     self.untagged = untagged
+    untaggedReference = untagged.map { Unmanaged.passUnretained($0) }
     self.tagged = tagged
     self.withArguments = withArguments
     if tagged.count > Self.linearTagLimit {

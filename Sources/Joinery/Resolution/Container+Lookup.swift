@@ -196,12 +196,12 @@ extension Container {
     guard parentContainer == nil else { return matchInChain(type, tag: tag, matching: matching) }
     guard let slot = table.slot(for: ObjectIdentifier(type)) else { return nil }
     // A type bound once, untagged, has no entry: its only binding is the untagged one.
-    if let entry = table.entries[slot],
+    if let entry = table.entry(at: slot),
       let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
     {
       return TaggedMatch(binding: binding, container: self, fellBack: false)
     }
-    guard matching.allowsFallback, let untagged = table.untaggedBindings[slot] else { return nil }
+    guard matching.allowsFallback, let untagged = table.untaggedBinding(at: slot) else { return nil }
     return untagged._withUnsafeGuaranteedRef {
       TaggedMatch(binding: $0, container: self, fellBack: true)
     }
@@ -215,7 +215,7 @@ extension Container {
     guard let slot = table.slot(for: ObjectIdentifier(type)) else {
       return parentContainer?.matchInChain(type, tag: tag, matching: matching)
     }
-    if let entry = table.entries[slot],
+    if let entry = table.entry(at: slot),
       let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
     {
       return TaggedMatch(binding: binding, container: self, fellBack: false)
@@ -225,7 +225,7 @@ extension Container {
     {
       return found
     }
-    guard matching.allowsFallback, let untagged = table.untaggedBindings[slot] else {
+    guard matching.allowsFallback, let untagged = table.untaggedBinding(at: slot) else {
       return parentContainer?.matchInChain(type, tag: tag, matching: matching)
     }
     return untagged._withUnsafeGuaranteedRef {
@@ -289,7 +289,7 @@ extension Container {
   ) throws(ResolutionError) -> T {
     guard
       let slot = table.slot(for: ObjectIdentifier(T.self)),
-      let entry = table.entries[slot],
+      let entry = table.entry(at: slot),
       let found = entry._withUnsafeGuaranteedRef({
         $0.argumentBinding(
           tag: tag, signature: ObjectIdentifier(signature),
