@@ -201,7 +201,9 @@ extension Container {
     {
       return TaggedMatch(binding: binding, container: self, fellBack: false)
     }
-    guard matching.allowsFallback, let untagged = table.untaggedBinding(at: slot) else { return nil }
+    guard matching.allowsFallback, let untagged = table.untaggedBinding(at: slot) else {
+      return nil
+    }
     return untagged._withUnsafeGuaranteedRef {
       TaggedMatch(binding: $0, container: self, fellBack: true)
     }
