@@ -6,7 +6,7 @@ internal import JoineryPlatform
 enum StackBounds {
   /// Space kept free below the deepest frame: enough for the factories still to run and for
   /// building the error report.
-  static let reserve: UInt = 96 << 10
+  static let reserve: UInt = 128 << 10
 
   /// The calling thread's stack: from its lowest address plus the reserve (`limit`) up to its
   /// highest address (`top`); `nil` when the platform does not tell.
