@@ -34,26 +34,46 @@ struct BindingTable: @unchecked Sendable {
     let mask = capacity - 1
     for start in groups.starts {
       let identity = ObjectIdentifier(bindings[start].key.type)
-      var index = Self.home(of: identity, mask: mask)
-      while slots[index].identity != 0 { index = (index + 1) & mask }
-      slots[index].identity = UInt(bitPattern: identity.address)
       let first = bindings[start]
       let isAlone = groups.isAlone(start)
+      let value: UInt
       // The common case, a type bound once and untagged, needs no entry.
       if isAlone, first.key.tag == nil, first.key.argumentTypes == nil {
-        slots[index].value = UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque())
-        continue
+        value = UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque())
+      } else {
+        let entry =
+          isAlone
+          ? TypeEntry(single: first) : TypeEntry(groups.members(from: start).map { bindings[$0] })
+        owned.append(entry)
+        value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
       }
-      let entry =
-        isAlone
-        ? TypeEntry(single: first) : TypeEntry(groups.members(from: start).map { bindings[$0] })
-      owned.append(entry)
-      slots[index].value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
+      Self.insert(
+        Slot(identity: UInt(bitPattern: identity.address), value: value), into: slots, mask: mask)
     }
     self.slots = UnsafePointer(slots)
     ownedEntries = owned
     self.mask = mask
     memory = TableMemory(slots: slots)
+  }
+
+  /// Robin Hood insertion: a type further from its home slot takes the place of one nearer to
+  /// its own. Lookups still probe linearly until they find the type or an empty slot, but no
+  /// type ends up far from home, so no type's resolve is slow because of where its metadata
+  /// happens to be in memory.
+  private static func insert(_ slot: Slot, into slots: UnsafeMutablePointer<Slot>, mask: Int) {
+    var item = slot
+    var distance = 0
+    var index = home(ofAddress: item.identity, mask: mask)
+    while slots[index].identity != 0 {
+      let resident = (index &- home(ofAddress: slots[index].identity, mask: mask)) & mask
+      if resident < distance {
+        swap(&item, &slots[index])
+        distance = resident
+      }
+      index = (index &+ 1) & mask
+      distance += 1
+    }
+    slots[index] = item
   }
 
   /// The slot of a type, or `nil` if the type is not bound at all.
@@ -99,8 +119,13 @@ struct BindingTable: @unchecked Sendable {
 
   @inlinable @inline(__always)
   static func home(of identity: ObjectIdentifier, mask: Int) -> Int {
+    home(ofAddress: UInt(bitPattern: identity.address), mask: mask)
+  }
+
+  @inlinable @inline(__always)
+  static func home(ofAddress address: UInt, mask: Int) -> Int {
     // Metadata addresses are aligned; Fibonacci hashing spreads the remaining bits.
-    let bits = UInt(bitPattern: identity.address) &>> 3
+    let bits = address &>> 3
     return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
   }
 
