@@ -2,7 +2,8 @@
 ///
 /// The container keeps a weak reference to the object and a copy of the instance's bits that
 /// does not own it (the bound type may be a protocol existential wrapping the object). The bits
-/// are copied out, with a retain, only while the weak reference proves the object alive.
+/// are copied out only while the weak reference proves the object alive, together with the
+/// reference that loading it took.
 // `alive` and `storage` are read and written only holding `slot`; they are written only while
 // also holding `gate`, which makes creation single-flight.
 @usableFromInline
@@ -23,14 +24,14 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
   ) throws(ResolutionError) {
     // The common case: the instance is alive. No cycle is possible (nothing is being built)
     // and creation's gate is not needed.
-    if copyAlive(into: out, copy: copy) { return }
+    if copyAlive(into: out) { return }
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }
     try gate.withLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
       // Another thread may have made it while this one waited for the gate.
-      if copyAlive(into: out, copy: copy) { return }
+      if copyAlive(into: out) { return }
       try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
         frame throws(ResolutionError) in
         try invoke(maker, into: out, frame: frame, in: container)
@@ -48,22 +49,22 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
     }
   }
 
-  /// The instance, if it is still alive: the read a resolve's specialized code does itself.
+  /// Copies the instance into `out` if it is still alive: what the resolve's specialized code
+  /// tries first, inline, with `T` known (so the copy is a few moves).
   @inlinable @inline(__always)
-  func aliveInstance<T>(as _: T.Type) -> T? {
-    slot.withLock { () -> T? in
-      guard let object = alive else { return nil }
-      // The bits in `storage` own no reference: taking them retains nothing. The weak load
-      // retained the one object they refer to; that reference goes to the caller with them.
-      let instance = storage.unsafelyUnwrapped.assumingMemoryBound(to: T.self).move()
+  func copyAlive<T>(into out: UnsafeMutableRawPointer, as _: T.Type) -> Bool {
+    slot.withLock {
+      guard let object = alive else { return false }
+      // As in `copyAlive(into:)`: the bits go out with the reference the weak load took.
+      out.copyMemory(from: storage.unsafelyUnwrapped, byteCount: MemoryLayout<T>.size)
       _ = Unmanaged.passRetained(object)
-      return instance
+      return true
     }
   }
 
   /// Copies the instance into `out` if it is still alive.
   @inline(__always)
-  private func copyAlive(into out: UnsafeMutableRawPointer, copy: Copier) -> Bool {
+  func copyAlive(into out: UnsafeMutableRawPointer) -> Bool {
     slot.withLock {
       guard let object = alive else { return false }
       // The weak load retained the object, the one object the instance's bits refer to: hand

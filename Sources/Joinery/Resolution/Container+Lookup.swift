@@ -71,13 +71,25 @@ extension Container {
     of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    // A transient instance still alive is read here, without a call through the binding.
-    if binding.lifetimeKind == .transient,
-      let alive = unsafeDowncast(binding, to: TransientBinding.self).aliveInstance(as: T.self)
-    {
-      return alive
+    if binding.lifetimeKind == .transient {
+      return try transientInstance(
+        of: unsafeDowncast(binding, to: TransientBinding.self), as: T.self, parent: parent,
+        fallbackTag: fallbackTag)
     }
     return try Self.building(T.self) { out throws(ResolutionError) in
+      try build(binding, into: out, as: T.self, parent, fallbackTag)
+    }
+  }
+
+  /// A transient binding's instance: one still alive is copied out first, without a call
+  /// through the binding's class.
+  @inlinable @inline(never)
+  func transientInstance<T>(
+    of binding: TransientBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) -> T {
+    try Self.building(T.self) { out throws(ResolutionError) in
+      if binding.copyAlive(into: out, as: T.self) { return }
       try build(binding, into: out, as: T.self, parent, fallbackTag)
     }
   }
