@@ -49,7 +49,7 @@ extension Container {
     of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
     fallbackTag: RequestedTag?, recordsEdge: Bool = true
   ) throws(ResolutionError) -> T {
-    if recordsEdge, let parent, parent.pointee.depth > 0, let recorder {
+    if recordsEdge, let recorder, let parent, parent.pointee.depth > 0 {
       recorder.record(from: parent, to: binding)
     }
     // A built persistent instance (or a forward's converted one) never changes: no lock.
