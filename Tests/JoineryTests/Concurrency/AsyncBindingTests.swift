@@ -103,4 +103,27 @@ struct AsyncBindingTests {
     #expect(error.code == .asyncBinding)
     #expect(try await container.resolveAsync(Int.self) == 7)
   }
+
+  @Test("resolveAsync gives the very instance a synchronous resolve does, forwarded ones too")
+  func sharedWithSynchronousResolves() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Database.self, lifetime: .persistent) { _ in Database(serial: 1) }
+        registrar.bind((any Sendable).self, forwardingTo: Database.self)
+        registrar.bindAsync(Repository.self, lifetime: .persistent) { resolver in
+          Repository(database: try await resolver.resolveAsync(Database.self))
+        }
+      }
+    ).buildOrRecord()
+    // Before anything is built, then once it is (read in place), in either order.
+    let first = try await container.resolveAsync(Database.self)
+    #expect(try await container.resolveAsync(Database.self) === first)
+    #expect(try container.resolve(Database.self) === first)
+    let forwarded = try await container.resolveAsync((any Sendable).self)
+    #expect(forwarded as? Database === first)
+    #expect(try container.resolve((any Sendable).self) as? Database === first)
+    let repository = try await container.resolveAsync(Repository.self)
+    #expect(repository.database === first)
+    #expect(try await container.resolveAsync(Repository.self) === repository)
+  }
 }
