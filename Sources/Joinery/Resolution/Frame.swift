@@ -151,31 +151,18 @@ final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
     }
   }
 
-  /// Initializes `slot` with a copy of `value`, the instance of `binding`.
+  /// Initializes `slot` with a copy of `value`, the instance of `binding`: in the slot's own
+  /// buffer when it fits, else in an allocation of its own.
   @inline(__always)
   static func initialize(
     _ slot: UnsafeMutablePointer<Slot>, copyOf value: UnsafeRawPointer, for binding: AnyBinding,
     copy: Copier
   ) {
-    let layout = binding.layout
-    if layout.isReference {
-      // A class reference: one retain, no call through the copier.
-      let object = value.load(as: UnsafeRawPointer.self)
-      _ = Unmanaged<AnyObject>.fromOpaque(object).retain()
-      slot.initialize(
-        to: Slot(
-          binding: Unmanaged.passUnretained(binding),
-          instance: UnsafeMutableRawPointer(slot), buffer: InstanceBuffer()))
-      slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
-        $0.baseAddress.unsafelyUnwrapped
-      }
-      slot.pointee.instance.storeBytes(of: object, as: UnsafeRawPointer.self)
-      return
-    }
     slot.initialize(
       to: Slot(
         binding: Unmanaged.passUnretained(binding), instance: UnsafeMutableRawPointer(slot),
         buffer: InstanceBuffer()))
+    let layout = binding.layout
     if layout.size <= MemoryLayout<InstanceBuffer>.size
       && layout.alignment <= MemoryLayout<InstanceBuffer>.alignment
     {
@@ -185,7 +172,14 @@ final class GraphScope: ManagedBuffer<GraphScope.Header, GraphScope.Slot> {
     } else {
       slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
     }
-    copy(value, slot.pointee.instance)
+    if layout.isReference {
+      // A class reference: one retain, no call through the copier.
+      let object = value.load(as: UnsafeRawPointer.self)
+      _ = Unmanaged<AnyObject>.fromOpaque(object).retain()
+      slot.pointee.instance.storeBytes(of: object, as: UnsafeRawPointer.self)
+    } else {
+      copy(value, slot.pointee.instance)
+    }
   }
 
   /// Destroys the instances of `count` initialized slots.
