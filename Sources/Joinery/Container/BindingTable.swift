@@ -2,7 +2,8 @@
 ///
 /// Built once by `build()` and never changed, so it is read without any lock. Open addressing
 /// with linear probing over the bits of `ObjectIdentifier`, at most three quarters full. Each
-/// slot is two words, a type's identity and what serves it, so a lookup reads one cache line.
+/// slot is two words, a type's identity and what serves it, so a lookup usually reads a single
+/// cache line.
 @usableFromInline
 // Immutable after init; the raw memory is written only there.
 struct BindingTable: @unchecked Sendable {
