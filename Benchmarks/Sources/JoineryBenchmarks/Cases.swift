@@ -34,7 +34,17 @@ enum JoineryContainers {
     }
   }
 
+  /// The same ephemeral graph written as factory closures, as many apps declare it.
+  struct Closures: Joinery.Assembly {
+    func register(in registrar: inout Registrar) {
+      registrar.bind(ServiceC.self) { _ in ServiceC() }
+      registrar.bind(ServiceB.self) { r in ServiceB(c: try r.resolve()) }
+      registrar.bind(ServiceA.self) { r in ServiceA(b: try r.resolve(), c: try r.resolve()) }
+    }
+  }
+
   static let main = try! ContainerBuilder(Graphs()).build()
+  static let closures = try! ContainerBuilder(Closures()).build()
 }
 
 /// Swinject containers for the same cases.
@@ -81,6 +91,7 @@ func loop(_ body: @escaping () -> Void) -> (Int) -> Void {
 
 func resolutionRows() -> [Row] {
   let joinery = JoineryContainers.main
+  let closures = JoineryContainers.closures
   let swinject = SwinjectContainers.main
   let stored = opaque(Stored())
   stored.held = [try! joinery.resolve(Hello.self), swinject.resolve(Hello.self)!]
@@ -94,6 +105,9 @@ func resolutionRows() -> [Row] {
           name: "hand-written",
           run: loop { blackHole(ServiceA(b: ServiceB(c: ServiceC()), c: ServiceC())) }),
         Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(ServiceA.self)) }),
+        Variant(
+          name: "Joinery, factory closures",
+          run: loop { blackHole(try! closures.resolve(ServiceA.self)) }),
         Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceA.self)!) }),
       ]),
     Row(
