@@ -43,8 +43,18 @@ enum JoineryContainers {
     }
   }
 
+  /// The `graph` lifetime in a container of its own, so that its bindings need no tag.
+  struct UntaggedGraph: Joinery.Assembly {
+    func register(in registrar: inout Registrar) {
+      registrar.bind(ServiceC.self, lifetime: .graph, to: ServiceC.init)
+      registrar.bind(ServiceB.self, lifetime: .graph, to: ServiceB.init(c:))
+      registrar.bind(ServiceA.self, lifetime: .graph, to: ServiceA.init(b:c:))
+    }
+  }
+
   static let main = try! ContainerBuilder(Graphs()).build()
   static let closures = try! ContainerBuilder(Closures()).build()
+  static let untaggedGraph = try! ContainerBuilder(UntaggedGraph()).build()
 }
 
 /// Swinject containers for the same cases.
@@ -92,6 +102,7 @@ func loop(_ body: @escaping () -> Void) -> (Int) -> Void {
 func resolutionRows() -> [Row] {
   let joinery = JoineryContainers.main
   let closures = JoineryContainers.closures
+  let untaggedGraph = JoineryContainers.untaggedGraph
   let swinject = SwinjectContainers.main
   let stored = opaque(Stored())
   stored.held = [try! joinery.resolve(Hello.self), swinject.resolve(Hello.self)!]
@@ -143,6 +154,9 @@ func resolutionRows() -> [Row] {
         Variant(
           name: "Joinery",
           run: loop { blackHole(try! joinery.resolve(ServiceA.self, tag: "graph")) }),
+        Variant(
+          name: "Joinery, untagged in its own container",
+          run: loop { blackHole(try! untaggedGraph.resolve(ServiceA.self)) }),
         Variant(
           name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceA.self, name: "graph")!) }
         ),

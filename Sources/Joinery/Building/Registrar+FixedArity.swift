@@ -11,7 +11,7 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1) throws -> T
+    to initializer: @escaping @Sendable (consuming P1) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
@@ -28,7 +28,7 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1) throws -> T,
+    to initializer: @escaping @Sendable (consuming P1) throws -> T,
     dependencies d1: Dependency<P1>
   ) {
     let d1 = interned(d1)
@@ -47,7 +47,7 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2) throws -> T
+    to initializer: @escaping @Sendable (consuming P1, consuming P2) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
@@ -65,7 +65,7 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2) throws -> T,
+    to initializer: @escaping @Sendable (consuming P1, consuming P2) throws -> T,
     dependencies d1: Dependency<P1>,
     _ d2: Dependency<P2>
   ) {
@@ -87,7 +87,7 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2, P3) throws -> T
+    to initializer: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
@@ -107,7 +107,7 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2, P3) throws -> T,
+    to initializer: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T,
     dependencies d1: Dependency<P1>,
     _ d2: Dependency<P2>,
     _ d3: Dependency<P3>
@@ -133,7 +133,8 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2, P3, P4) throws -> T
+    to initializer:
+      @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
@@ -154,7 +155,8 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2, P3, P4) throws -> T,
+    to initializer:
+      @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T,
     dependencies d1: Dependency<P1>,
     _ d2: Dependency<P2>,
     _ d3: Dependency<P3>,
@@ -183,7 +185,9 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2, P3, P4, P5) throws -> T
+    to initializer:
+      @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5)
+      throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
@@ -204,7 +208,9 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2, P3, P4, P5) throws -> T,
+    to initializer:
+      @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5)
+      throws -> T,
     dependencies d1: Dependency<P1>,
     _ d2: Dependency<P2>,
     _ d3: Dependency<P3>,
@@ -236,7 +242,10 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2, P3, P4, P5, P6) throws -> T
+    to initializer:
+      @escaping @Sendable (
+        consuming P1, consuming P2, consuming P3, consuming P4, consuming P5, consuming P6
+      ) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
@@ -258,7 +267,10 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (P1, P2, P3, P4, P5, P6) throws -> T,
+    to initializer:
+      @escaping @Sendable (
+        consuming P1, consuming P2, consuming P3, consuming P4, consuming P5, consuming P6
+      ) throws -> T,
     dependencies d1: Dependency<P1>,
     _ d2: Dependency<P2>,
     _ d3: Dependency<P3>,

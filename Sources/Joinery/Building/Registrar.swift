@@ -105,7 +105,7 @@ public struct Registrar: ~Copyable {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (repeat each Parameter) throws -> T
+    to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
@@ -142,7 +142,7 @@ public struct Registrar: ~Copyable {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (repeat each Parameter) throws -> T,
+    to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
     let specification = (repeat interned(each dependencies))
@@ -309,7 +309,7 @@ public struct Registrar: ~Copyable {
   public mutating func contribute<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (repeat each Parameter) throws -> T
+    to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: false,

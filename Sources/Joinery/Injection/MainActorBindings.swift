@@ -58,7 +58,7 @@ extension Registrar {
   public mutating func bindMainActor<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
     override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> T
+    to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     addMainActor(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
