@@ -93,6 +93,8 @@ final class Stored: @unchecked Sendable {
   var greeter: any Greeter = Hello()
   /// Keeps the transient instances alive outside the containers.
   var held: [AnyObject] = []
+  /// What any weak sharing starts from: a weak reference to an object held elsewhere.
+  weak var weakHello: Hello?
 }
 
 func loop(_ body: @escaping () -> Void) -> (Int) -> Void {
@@ -106,6 +108,7 @@ func resolutionRows() -> [Row] {
   let swinject = SwinjectContainers.main
   let stored = opaque(Stored())
   stored.held = [try! joinery.resolve(Hello.self), swinject.resolve(Hello.self)!]
+  stored.weakHello = stored.held[0] as? Hello
   _ = try! joinery.resolve(Settings.self)
   _ = swinject.resolve(Settings.self)
   return [
@@ -165,6 +168,10 @@ func resolutionRows() -> [Row] {
       title: "transient (weak), held outside", floor: "hand-written",
       variants: [
         Variant(name: "hand-written", run: loop { blackHole(opaque(stored).greeter) }),
+        // The floor of weak sharing: loading a weak reference, single-threaded, without a lock.
+        Variant(
+          name: "hand-written, a weak reference loaded",
+          run: loop { blackHole(opaque(stored).weakHello!) }),
         Variant(name: "Joinery", run: loop { blackHole(try! joinery.resolve(Hello.self)) }),
         Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Hello.self)!) }),
       ]),
