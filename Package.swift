@@ -22,7 +22,12 @@ let package = Package(
     .target(name: "JoineryPlatform"),
     .target(name: "JoineryTesting", dependencies: ["Joinery"], swiftSettings: strictSettings),
     .testTarget(
-      name: "JoineryTests", dependencies: ["Joinery", "JoineryTesting"],
+      name: "JoineryTests", dependencies: ["Joinery", "JoineryTesting", "JoineryProbes"],
+      swiftSettings: strictSettings),
+    // Cases the tests run in a child process: on the main thread, or where a defect would
+    // crash or hang the test run.
+    .executableTarget(
+      name: "JoineryProbes", dependencies: ["Joinery"], path: "Tests/JoineryProbes",
       swiftSettings: strictSettings),
     // Samples/FeedApp: a multi-module app (`swift run FeedApp`). Each feature is its own
     // module with its own assembly; the app target composes them; the test target swaps

@@ -275,7 +275,9 @@ extension AnyBinding {
     in container: Container
   ) throws(ResolutionError) {
     do {
-      try maker(Resolver(container: container, frame: frame), out)
+      try _ThreadState.running(frame) { () throws in
+        try maker(Resolver(container: container, frame: frame), out)
+      }
     } catch {
       throw failure(error, frame: frame, in: container)
     }

@@ -33,7 +33,9 @@ final class ArgumentBinding: AnyBinding, @unchecked Sendable {
     try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
       frame throws(ResolutionError) in
       do {
-        try maker(Resolver(container: container, frame: frame), arguments, out)
+        try _ThreadState.running(frame) { () throws in
+          try maker(Resolver(container: container, frame: frame), arguments, out)
+        }
       } catch {
         throw failure(error, frame: frame, in: container)
       }

@@ -25,6 +25,7 @@ final class CachedBinding: FactoryBinding, CacheMember, @unchecked Sendable {
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
+    let parent = Frame.effective(parent)
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }

@@ -20,6 +20,7 @@ final class PersistentBinding: FactoryBinding, @unchecked Sendable {
   func create(
     in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
+    let parent = Frame.effective(parent)
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }
@@ -53,6 +54,7 @@ final class GraphBinding: FactoryBinding, @unchecked Sendable {
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
+    let parent = Frame.effective(parent)
     if let parent, let existing = parent.pointee.root.pointee.graphInstance(for: self) {
       copy(existing, out)
       return

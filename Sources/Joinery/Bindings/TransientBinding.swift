@@ -25,6 +25,7 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
     // The common case: the instance is alive. No cycle is possible (nothing is being built)
     // and creation's gate is not needed.
     if copyAlive(into: out) { return }
+    let parent = Frame.effective(parent)
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }

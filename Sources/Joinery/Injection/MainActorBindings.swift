@@ -148,8 +148,7 @@ extension Container {
     _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> T
   ) throws(ResolutionError) -> T {
     try RootState.resolution(onMainActor: true) { rootPointer throws(ResolutionError) -> T in
-      var frame = Frame(
-        binding: mainActorMarker, fallbackTag: nil, parent: nil, depth: 0, root: rootPointer)
+      var frame = Frame(binding: mainActorMarker, fallbackTag: nil, root: rootPointer, depth: 0)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> T in
         try body(pointer)
       }

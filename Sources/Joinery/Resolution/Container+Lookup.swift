@@ -379,6 +379,8 @@ extension Container {
   func missing(
     _ requested: BindingKey, triedFallback: Bool, parent: UnsafePointer<Frame>?
   ) -> ResolutionError {
+    // A top-level request inside a factory reports the path of the chain it joined.
+    let parent = Frame.effective(parent)
     if let entry = table.entry(for: ObjectIdentifier(requested.type)) {
       let boundWithOtherArguments =
         requested.argumentTypes == nil

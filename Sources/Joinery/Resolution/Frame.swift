@@ -9,6 +9,9 @@ struct Frame {
   let fallbackTag: RequestedTag?
   let parent: UnsafePointer<Frame>?
   @usableFromInline let depth: Int
+  /// The binding at the deepest power-of-two depth of the chain so far (from depth
+  /// ``fullCycleCheckDepth`` on): what the cycle test compares with below that depth.
+  let checkpoint: ObjectIdentifier?
   /// State shared by the whole top-level resolution.
   let root: UnsafeMutablePointer<RootState>
 
@@ -36,10 +39,9 @@ struct RootState {
   /// first use. Owned (one retain), released when the resolution ends; read without reference
   /// counting.
   var graph: Unmanaged<GraphScope>?
-  /// The lowest safe stack address of the resolving thread: 0 until read, `.max` if unknown.
+  /// The lowest stack address this resolution may reach (``_ThreadState/stackLimit(from:)``):
+  /// 0 until read.
   var stackLimit: UInt = 0
-  /// The highest address of the resolving thread's stack.
-  var stackTop: UInt = 0
   /// Whether the resolution started on the main actor (``Container/resolveOnMainActor(_:)``),
   /// so main-actor factories may run in it.
   var isOnMainActor = false
@@ -241,21 +243,45 @@ extension Frame {
     return steps.reversed()
   }
 
-  /// Throws if `binding` is already being built in this chain, or the chain is too deep.
+  /// Throws if `binding` is already being built in this chain, the chain is too deep, or the
+  /// thread's stack is nearly used up. Constant work per level, whatever the depth.
+  ///
+  /// The cycle test compares with every frame of the first ``fullCycleCheckDepth`` levels;
+  /// deeper, with the binding at the last power-of-two depth (Brent's method), which finds any
+  /// cycle that keeps repeating within a few of its own lengths. The whole chain is walked only
+  /// to report an error.
   @inline(__always)
   static func check(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
     in container: Container
   ) throws(ResolutionError) {
     let depth = parent.pointee.depth + 1
-    if depth > container.maximumDepth {
-      throw .depthLimit(
-        binding, fallbackTag: fallbackTag, parent: parent, stackExhausted: false, in: container)
+    if depth > container.maximumDepth || stackIsNearlyExhausted(root: parent.pointee.root) {
+      try stop(binding, fallbackTag: fallbackTag, parent: parent, in: container)
     }
-    if depth & 3 == 0, stackIsNearlyExhausted(root: parent.pointee.root) {
-      throw .depthLimit(
-        binding, fallbackTag: fallbackTag, parent: parent, stackExhausted: true, in: container)
+    if depth <= fullCycleCheckDepth {
+      var current: UnsafePointer<Frame>? = parent
+      while let frame = current {
+        if frame.pointee.binding === binding {
+          throw .cycle(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+        }
+        current = frame.pointee.parent
+      }
+    } else if parent.pointee.checkpoint == ObjectIdentifier(binding) {
+      throw .cycle(binding, fallbackTag: fallbackTag, parent: parent, in: container)
     }
+  }
+
+  /// Levels up to which every frame is compared in the cycle test.
+  static let fullCycleCheckDepth = 32
+
+  /// The error for a chain that may go no deeper: a cycle if `binding` is already in it (a
+  /// deep cycle the checkpoint has not met yet), else the depth limit.
+  @inline(never)
+  static func stop(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
+    in container: Container
+  ) throws(ResolutionError) {
     var current: UnsafePointer<Frame>? = parent
     while let frame = current {
       if frame.pointee.binding === binding {
@@ -263,47 +289,74 @@ extension Frame {
       }
       current = frame.pointee.parent
     }
+    throw .depthLimit(
+      binding, fallbackTag: fallbackTag, parent: parent,
+      stackExhausted: parent.pointee.depth + 1 <= container.maximumDepth, in: container)
   }
 
-  /// Whether the resolving thread is close to the end of its stack. Checked every fourth level,
-  /// so that even unoptimized frames (several kilobytes each under AddressSanitizer) leave the
-  /// reserve room to build the error.
-  @inline(never)
+  /// Whether the resolving thread is close to the end of its stack: one comparison per level
+  /// once the limit is known (read on the first nested level of a resolution, from bounds
+  /// read once per thread).
+  @inline(__always)
   static func stackIsNearlyExhausted(root: UnsafeMutablePointer<RootState>) -> Bool {
+    let position = _ThreadState.stackPosition
     if root.pointee.stackLimit == 0 {
-      let bounds = StackBounds.current()
-      root.pointee.stackLimit = bounds?.limit ?? .max
-      root.pointee.stackTop = bounds?.top ?? 0
+      root.pointee.stackLimit = _ThreadState.stackLimit(from: position)
     }
-    let limit = root.pointee.stackLimit
-    let position = StackBounds.currentPosition()
-    // A position outside the stack (another stack, a sanitizer's fake frames) tells nothing.
-    return limit != .max && position < limit && position + StackBounds.reserve >= limit
-      && position < root.pointee.stackTop
+    return position < root.pointee.stackLimit
   }
 
-  /// Runs `body` with a new frame for `binding` pushed on the chain.
+  /// Runs `body` with a new frame for `binding` pushed on the chain. A top-level request
+  /// (`parent` is `nil`) made while a factory runs on this thread joins that factory's chain.
   @inline(__always)
   static func enter<R>(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     in container: Container,
     graphSlots: Bool = false, _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    if let parent {
+    if let parent = parent ?? _ThreadState.runningFrame {
       try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
-      var frame = Frame(
-        binding: binding, fallbackTag: fallbackTag, parent: parent,
-        depth: parent.pointee.depth + 1, root: parent.pointee.root)
+      var frame = Frame(binding: binding, fallbackTag: fallbackTag, parent: parent)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
         try body(pointer)
       }
     }
     return try RootState.resolution(graphSlots: graphSlots) { rootPointer throws(ResolutionError) in
-      var frame = Frame(
-        binding: binding, fallbackTag: fallbackTag, parent: nil, depth: 1, root: rootPointer)
+      var frame = Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
         try body(pointer)
       }
     }
+  }
+
+  /// The frame of `binding` below `parent`.
+  init(binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>) {
+    self.binding = binding
+    self.fallbackTag = fallbackTag
+    self.parent = parent
+    depth = parent.pointee.depth + 1
+    root = parent.pointee.root
+    checkpoint =
+      depth >= Self.fullCycleCheckDepth && depth & (depth - 1) == 0
+      ? ObjectIdentifier(binding) : parent.pointee.checkpoint
+  }
+
+  /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
+  init(
+    binding: AnyBinding, fallbackTag: RequestedTag?, root: UnsafeMutablePointer<RootState>,
+    depth: Int = 1
+  ) {
+    self.binding = binding
+    self.fallbackTag = fallbackTag
+    parent = nil
+    self.depth = depth
+    self.root = root
+    checkpoint = nil
+  }
+
+  /// The frame this thread's resolution runs in, for a request that has none at hand.
+  @inline(__always)
+  static func effective(_ parent: UnsafePointer<Frame>?) -> UnsafePointer<Frame>? {
+    parent ?? _ThreadState.runningFrame
   }
 }

@@ -1,14 +1,62 @@
 #ifndef JOINERY_PLATFORM_H
 #define JOINERY_PLATFORM_H
 
+// The few facts about threads and memory ordering that Swift cannot ask for without the
+// `Synchronization` module (which needs macOS 15 / iOS 18). Used only by Joinery's engine
+// (`Sources/Joinery/Engine`).
+
+#include <stdbool.h>
 #include <stdint.h>
 
-/// Writes the lowest and highest addresses of the calling thread's stack.
-/// Returns 1 on success, 0 when the platform does not tell.
-int joinery_current_stack_bounds(uintptr_t *low, uintptr_t *high);
+/// What Joinery keeps per thread: the resolution running on it and its stack's bounds.
+typedef struct joinery_thread_state {
+  /// The innermost frame of the resolution running on this thread, or NULL.
+  const void *resolution;
+  /// The lowest address of the thread's stack, and its highest; both 0 until read, and
+  /// `stack_high` 0 with `stack_low` 1 when the platform does not tell.
+  uintptr_t stack_low;
+  uintptr_t stack_high;
+} joinery_thread_state;
+
+/// The calling thread's state (never NULL). Zero-initialized when the thread starts.
+joinery_thread_state *joinery_thread(void);
+
+/// Reads the calling thread's stack bounds into its state. Called once per thread: on Linux's
+/// main thread it asks only `getrlimit` and the auxiliary vector (never `/proc/self/maps`).
+void joinery_thread_read_stack(joinery_thread_state *state);
 
 /// The address of the caller's stack frame: the real machine stack, also when a sanitizer moves
 /// local variables elsewhere.
 uintptr_t joinery_current_frame_address(void);
+
+// Atomic operations on a word, for the engine's flags and thread identities.
+
+static inline uintptr_t joinery_load_acquire(const uintptr_t *word) {
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+static inline uintptr_t joinery_load_relaxed(const uintptr_t *word) {
+  return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+static inline void joinery_store_release(uintptr_t *word, uintptr_t value) {
+  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+static inline void joinery_store_relaxed(uintptr_t *word, uintptr_t value) {
+  __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
+/// Replaces `expected` by `desired` (acquire and release); returns whether it did.
+static inline bool joinery_compare_exchange(uintptr_t *word, uintptr_t expected,
+                                            uintptr_t desired) {
+  return __atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE);
+}
+
+/// Adds `delta`, returning the new value (acquire and release).
+static inline uintptr_t joinery_add(uintptr_t *word, uintptr_t delta) {
+  return __atomic_add_fetch(word, delta, __ATOMIC_ACQ_REL);
+}
 
 #endif

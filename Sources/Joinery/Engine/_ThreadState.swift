@@ -1,0 +1,61 @@
+internal import JoineryPlatform
+
+/// What the engine keeps per thread: the innermost frame of the resolution running on it, so a
+/// nested top-level resolve (through `@Injected`, `Provider`, `Lazy` or a captured container)
+/// joins that chain; and the thread's stack bounds, read once per thread, for the stack guard.
+///
+/// Never touched by a resolve that only reads a built instance.
+enum _ThreadState {
+  /// The innermost frame of the resolution running on the calling thread, or `nil`.
+  @inline(__always)
+  static var runningFrame: UnsafePointer<Frame>? {
+    joinery_thread().pointee.resolution?.assumingMemoryBound(to: Frame.self)
+  }
+
+  /// Runs `body` with `frame` as the calling thread's running frame.
+  @inline(__always)
+  static func running<R, E: Error>(
+    _ frame: UnsafePointer<Frame>, _ body: () throws(E) -> R
+  ) throws(E) -> R {
+    let state = joinery_thread().unsafelyUnwrapped
+    let saved = state.pointee.resolution
+    state.pointee.resolution = UnsafeRawPointer(frame)
+    defer { state.pointee.resolution = saved }
+    return try body()
+  }
+
+  /// Runs `body` with no running frame: for work that must start a resolution of its own
+  /// (a main-actor hop that returns to this thread's chain is not one).
+  @inline(__always)
+  static func detached<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    let state = joinery_thread().unsafelyUnwrapped
+    let saved = state.pointee.resolution
+    state.pointee.resolution = nil
+    defer { state.pointee.resolution = saved }
+    return try body()
+  }
+
+  /// The address of the caller's frame on the machine stack.
+  @inline(__always)
+  static var stackPosition: UInt { UInt(joinery_current_frame_address()) }
+
+  /// The lowest stack address a resolution on this thread may reach before it stops with an
+  /// error: the bottom of the stack plus a reserve for the factories still running and for
+  /// building the report. The reserve scales with the stack (a quarter, between 32 KiB and
+  /// 256 KiB), so the guard works on 128 KiB threads and leaves room for large frames on big
+  /// ones. When the platform does not tell the bounds, or `position` is not on the thread's
+  /// stack, a resolution may use 256 KiB below `position`.
+  static func stackLimit(from position: UInt) -> UInt {
+    let state = joinery_thread().unsafelyUnwrapped
+    if state.pointee.stack_low == 0 { joinery_thread_read_stack(state) }
+    let (low, high) = (state.pointee.stack_low, state.pointee.stack_high)
+    guard high > low, position > low, position <= high else {
+      return position > fallbackBudget ? position - fallbackBudget : 0
+    }
+    let reserve = Swift.min(Swift.max((high - low) / 4, 32 << 10), 256 << 10)
+    return low + reserve
+  }
+
+  /// How much stack a resolution may use below its start when the bounds are unknown.
+  static let fallbackBudget: UInt = 256 << 10
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Runs a case of the `JoineryProbes` executable in a child process: for the main thread, and
+/// for defects that would crash or hang the test run.
+enum Probe {
+  struct Run {
+    /// The exit status; a crash shows as a signal's status, a hang as -1.
+    let status: Int32
+    let output: String
+  }
+
+  static func run(_ name: String, timeout: TimeInterval = 60) throws -> Run {
+    // The test bundle and the probe executable are built into the same folder.
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = folder.appendingPathComponent("JoineryProbes")
+    process.arguments = [name]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+      return Run(status: -1, output: "timed out after \(timeout) s")
+    }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+  }
+}
