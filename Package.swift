@@ -10,7 +10,8 @@ func sample(_ module: String) -> String { "Samples/FeedApp/Sources/\(module)" }
 
 let package = Package(
   name: "Joinery",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  // The floor: where Swift concurrency back-deploys. See the README, "Platforms".
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
   products: [
     .library(name: "Joinery", targets: ["Joinery"]),
     // Swift Testing support, separate so that apps never link Testing.

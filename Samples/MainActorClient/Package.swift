@@ -6,7 +6,7 @@ import PackageDescription
 // Separate package because `defaultIsolation` needs tools 6.2, and the library supports 6.1.
 let package = Package(
   name: "MainActorClient",
-  platforms: [.macOS(.v15), .iOS(.v18)],
+  platforms: [.macOS(.v10_15), .iOS(.v13)],
   dependencies: [.package(name: "Joinery", path: "../..")],
   targets: [
     .executableTarget(

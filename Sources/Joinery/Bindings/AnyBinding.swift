@@ -1,6 +1,3 @@
-// Public only so that the inlinable resolve path can read `isReady`.
-public import Synchronization
-
 /// One binding of a container: its description, and the lifetime logic that makes or finds its
 /// instance.
 ///
@@ -13,7 +10,12 @@ public import Synchronization
 /// never changes its description afterwards. Subclasses own the lifetime state and synchronize it
 /// themselves, hence `@unchecked Sendable`.
 @usableFromInline
-class AnyBinding: @unchecked Sendable {
+class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
+  /// Read and written only atomically (``_AtomicWordsHolder``): word 0 is the ready flag
+  /// (``isReady``), word 1 the thread creating the shared instance (``creatingThread``), word
+  /// 2 the lock that makes creation single-flight, made on first creation. First, as the
+  /// protocol requires.
+  @usableFromInline final var atomicWords: (UInt, UInt, UInt) = (0, 0, 0)
   // Stored properties are laid out in declaration order; this one leaves no padding between
   // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
@@ -23,9 +25,6 @@ class AnyBinding: @unchecked Sendable {
   @usableFromInline let lifetimeKind: Lifetime.Kind
   let isEager: Bool
   let isOverride: Bool
-  /// Set (release) once `storage` holds an instance that never changes again: a built
-  /// persistent instance, or a forward's converted one. Resolves then read it without a lock.
-  @usableFromInline let isReady = Atomic<Bool>(false)
   private var storedPosition: Int32 = 0
   let location: BindingLocation
   let layout: ValueLayout
@@ -98,14 +97,24 @@ class AnyBinding: @unchecked Sendable {
     self.isOverride = isOverride
     self.layout = layout
     if let group = lifetime.group, group != .default { writableExtras.cacheGroup = group }
+    _checkAtomicWordsLayout(&atomicWords)
   }
 
   deinit {
     if let storage {
-      if isReady.load(ordering: .acquiring) { layout.destroy(storage) }
+      if isReady { layout.destroy(storage) }
       storage.deallocate()
     }
+    _releaseLazyLock(2)
   }
+
+  /// Whether `storage` holds an instance that never changes again: a built persistent
+  /// instance, or a forward's converted one. Resolves then read it without a lock.
+  @inlinable @inline(__always)
+  final var isReady: Bool { _loadAcquiring(0) != 0 }
+
+  /// Publishes the instance in `storage`: every thread that sees ``isReady`` sees it whole.
+  final func publishReady() { _storeReleasing(0, 1) }
 
   /// The public description.
   var info: BindingInfo {
@@ -116,7 +125,7 @@ class AnyBinding: @unchecked Sendable {
   }
 
   /// The thread creating this binding's shared instance right now, or 0.
-  var creatingThread: UInt { 0 }
+  final var creatingThread: UInt { _loadRelaxed(1) }
 
   /// For a forwarding binding, the key of the binding it converts from.
   var forwardTargetKey: BindingKey? { nil }

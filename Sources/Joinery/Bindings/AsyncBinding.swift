@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// A binding whose factory is `async`. Resolved only with ``Container/resolveAsync(_:)``; a
 /// synchronous resolve that reaches it throws ``ResolutionError/Code/asyncBinding``.
 ///
@@ -69,9 +67,9 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
   /// `T` is the bound type: the container looked this binding up by it.
   func publish<T>(_ instance: T) {
     lock.withLock {
-      if isReady.load(ordering: .relaxed) { return }
+      if isReady { return }
       allocateStorage().initializeMemory(as: T.self, to: instance)
-      isReady.store(true, ordering: .releasing)
+      publishReady()
       // `task` stays: a request that saw no instance a moment ago still gets this one from it.
     }
   }
@@ -231,7 +229,7 @@ extension Container {
   func builtInstance<T>(_: T.Type) -> T? {
     guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else { return nil }
     return found._withUnsafeGuaranteedRef { binding -> T? in
-      guard binding.isReady.load(ordering: .acquiring) else { return nil }
+      guard binding.isReady else { return nil }
       return binding.storage.unsafelyUnwrapped.load(as: T.self)
     }
   }
@@ -250,7 +248,7 @@ extension Container {
       return try resolve(T.self)
     }
     // A built persistent instance never changes: read it without a lock, a task or a path.
-    if binding.isReady.load(ordering: .acquiring) {
+    if binding.isReady {
       return binding.storage.unsafelyUnwrapped.load(as: T.self)
     }
     if let path, path.contains(binding) {

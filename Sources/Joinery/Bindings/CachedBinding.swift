@@ -1,20 +1,15 @@
-import Synchronization
-
 /// Like persistent, but dropped when its cache group is reset.
 // `storage`, `hasInstance` and `generation` are only touched holding `gate`.
 final class CachedBinding: FactoryBinding, CacheMember, @unchecked Sendable {
-  let gate = CreationGate(lockedReads: true)
   @exclusivity(unchecked) private var hasInstance = false
   /// The group generation the instance belongs to.
-  @exclusivity(unchecked) private var generation: UInt64 = 0
+  @exclusivity(unchecked) private var generation: UInt = 0
   /// Set once by `link(in:)`; the container owns the group.
   private(set) unowned(unsafe) var group: CacheGroupState!
 
   deinit {
     if hasInstance, let storage { layout.destroy(storage) }
   }
-
-  override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func link(in container: Container) {
     group = container.cacheGroupState(for: lifetime.group ?? .default)
@@ -29,9 +24,9 @@ final class CachedBinding: FactoryBinding, CacheMember, @unchecked Sendable {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }
-    try gate.withLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
-      let current = group.generation.load(ordering: .acquiring)
+      let current = group.generation
       let memory = allocateStorage()
       if hasInstance {
         if generation == current {
@@ -51,17 +46,17 @@ final class CachedBinding: FactoryBinding, CacheMember, @unchecked Sendable {
   func store(
     in container: Container, _ write: (UnsafeMutableRawPointer) -> Void
   ) throws(ResolutionError) {
-    try gate.withLock(for: self, fallbackTag: nil, parent: nil, in: container) {
+    try withCreationLock(for: self, fallbackTag: nil, parent: nil, in: container) {
       let memory = allocateStorage()
       if hasInstance { dropInstance() }
       write(memory)
       hasInstance = true
-      generation = group.generation.load(ordering: .acquiring)
+      generation = group.generation
     }
   }
 
   func dropInstanceIfIdle() {
-    _ = gate.ifAvailable { if hasInstance { dropInstance() } }
+    _ = ifCreationLockAvailable { if hasInstance { dropInstance() } }
   }
 
   private func dropInstance() {
@@ -77,12 +72,21 @@ protocol CacheMember: AnyObject, Sendable {
 
 /// The instances of one cache group in one container: a generation number that a reset bumps,
 /// and the members to drop.
-final class CacheGroupState: Sendable {
+// `atomicWords` is touched only atomically; the members only under their lock.
+final class CacheGroupState: _AtomicWordsHolder, @unchecked Sendable {
+  /// Word 0: the generation, which a reset bumps (read acquiring, bumped releasing). First, as
+  /// ``_AtomicWordsHolder`` requires.
+  private var atomicWords: (UInt, UInt) = (1, 0)
   let group: CacheGroup
-  let generation = Atomic<UInt64>(1)
   private let members = Protected<[any CacheMember]>([])
 
-  init(group: CacheGroup) { self.group = group }
+  init(group: CacheGroup) {
+    self.group = group
+    _checkAtomicWordsLayout(&atomicWords)
+  }
+
+  /// The current generation: instances made in an older one are stale.
+  var generation: UInt { _loadAcquiring(0) }
 
   func add(_ member: any CacheMember) {
     members.withLock { $0.append(member) }
@@ -91,7 +95,7 @@ final class CacheGroupState: Sendable {
   /// Makes every member build anew on its next resolve and drops the instances no thread is
   /// using right now. Never blocks on a running factory.
   func reset() {
-    generation.add(1, ordering: .releasing)
+    _ = _add(0, 1)
     for member in members.withLock({ $0 }) { member.dropInstanceIfIdle() }
   }
 }

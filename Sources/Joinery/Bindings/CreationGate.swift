@@ -1,36 +1,20 @@
-import Synchronization
-
-/// The lock that makes a shared instance be created exactly once.
+/// The creation gate: the lock that makes a shared instance be created exactly once.
 ///
-/// Each shared binding has its own gate, so a slow factory only blocks requests for that same
-/// binding. The gate records which thread holds it, which turns a re-entrant request into a
-/// cycle error and lets ``WaitRegistry`` refuse a wait that would deadlock.
-struct CreationGate: ~Copyable {
-  /// The lock: made up front for lifetimes that take it on every resolve (cached), on first
-  /// creation for the others, so a binding never resolved costs no lock.
-  private let lazyMutex = AtomicLazyReference<Lock>()
-  let owner = Atomic<UInt>(0)
-
-  /// - Parameter lockedReads: Whether resolves take the lock every time (make it now).
-  init(lockedReads: Bool) {
-    if lockedReads { _ = lazyMutex.storeIfNil(Lock.make()) }
-  }
-
-  var mutex: Lock {
-    if let existing = lazyMutex.load() { return existing }
-    return lazyMutex.storeIfNil(Lock.make())
-  }
-
+/// Each shared binding has its own gate, made on first creation (so a binding never resolved
+/// costs no lock), so a slow factory only blocks requests for that same binding. The gate
+/// records which thread holds it, which turns a re-entrant request into a cycle error and lets
+/// ``WaitRegistry`` refuse a wait that would deadlock.
+extension AnyBinding {
   /// Runs `body` holding the gate; waits for another thread that holds it, unless that wait
   /// would never end.
-  func withLock<R>(
+  func withCreationLock<R>(
     for binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
     in container: Container, _ body: () throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let me = ThreadIdentity.current
-    let mutex = self.mutex
+    let mutex = _lazyLock(2)
     if !mutex.tryLock() {
-      if owner.load(ordering: .relaxed) == me {
+      if creatingThread == me {
         throw .reentrantCreation(binding, fallbackTag: fallbackTag, parent: parent, in: container)
       }
       try container.waits.beginWaiting(
@@ -38,17 +22,17 @@ struct CreationGate: ~Copyable {
       mutex.lock()
       container.waits.endWaiting(thread: me)
     }
-    owner.store(me, ordering: .relaxed)
+    _storeRelaxed(1, me)
     defer {
-      owner.store(0, ordering: .relaxed)
+      _storeRelaxed(1, 0)
       mutex.unlock()
     }
     return try body()
   }
 
   /// Runs `body` if no thread holds the gate; returns whether it ran.
-  func ifAvailable(_ body: () -> Void) -> Bool {
-    let mutex = self.mutex
+  func ifCreationLockAvailable(_ body: () -> Void) -> Bool {
+    let mutex = _lazyLock(2)
     guard mutex.tryLock() else { return false }
     defer { mutex.unlock() }
     body()

@@ -51,7 +51,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    if isReady.load(ordering: .acquiring) {
+    if isReady {
       copy(storage.unsafelyUnwrapped, out)
       return
     }
@@ -63,9 +63,9 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     // A persistent target's instance never changes: keep the converted one.
     if target.lifetimeKind == .persistent {
       gate.withLock {
-        if !isReady.load(ordering: .relaxed) {
+        if !isReady {
           copy(out, allocateStorage())
-          isReady.store(true, ordering: .releasing)
+          publishReady()
         }
       }
     }

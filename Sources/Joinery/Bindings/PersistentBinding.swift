@@ -1,15 +1,12 @@
 /// One instance per container, created once; read without a lock once it exists.
 // `storage` is written once under `gate` and published by `isReady` (release/acquire).
 final class PersistentBinding: FactoryBinding, @unchecked Sendable {
-  let gate = CreationGate(lockedReads: false)
-
-  override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func resolve(
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
     parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    if !isReady.load(ordering: .acquiring) {
+    if !isReady {
       try create(in: container, parent: parent, fallbackTag: fallbackTag)
     }
     copy(storage.unsafelyUnwrapped, out)
@@ -24,12 +21,12 @@ final class PersistentBinding: FactoryBinding, @unchecked Sendable {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }
-    try gate.withLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
-      if isReady.load(ordering: .acquiring) { return }
+      if isReady { return }
       let memory = allocateStorage()
       try make(maker, into: memory, in: container, parent: parent, fallbackTag: fallbackTag)
-      isReady.store(true, ordering: .releasing)
+      publishReady()
     }
   }
 }

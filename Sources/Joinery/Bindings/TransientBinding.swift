@@ -8,15 +8,16 @@
 // also holding `gate`, which makes creation single-flight.
 @usableFromInline
 final class TransientBinding: FactoryBinding, @unchecked Sendable {
-  let gate = CreationGate(lockedReads: false)
   /// Guards `alive` and `storage` for the few instructions a read takes.
-  @usableFromInline let slot = SpinLock()
+  let slot = Lock.make()
+
+  /// Takes and gives back `slot`, for the inlinable read below.
+  @usableFromInline final func lockSlot() { slot.lock() }
+  @usableFromInline final func unlockSlot() { slot.unlock() }
   @usableFromInline @exclusivity(unchecked) weak var alive: AnyObject?
 
   // The bits in `storage` never owned a reference; `isReady` stays false, so the base class
   // only deallocates them.
-
-  override var creatingThread: UInt { gate.owner.load(ordering: .relaxed) }
 
   override func resolve(
     into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
@@ -29,7 +30,7 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
     if let parent {
       try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
     }
-    try gate.withLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
       // Another thread may have made it while this one waited for the gate.
       if copyAlive(into: out) { return }
@@ -54,7 +55,9 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
   /// tries first, inline, with `T` known (so the copy is a few moves).
   @inlinable @inline(__always)
   func copyAlive<T>(into out: UnsafeMutableRawPointer, as _: T.Type) -> Bool {
-    slot.withLock {
+    lockSlot()
+    defer { unlockSlot() }
+    do {
       guard let object = alive else { return false }
       // As in `copyAlive(into:)`: the bits go out with the reference the weak load took.
       out.copyMemory(from: storage.unsafelyUnwrapped, byteCount: MemoryLayout<T>.size)

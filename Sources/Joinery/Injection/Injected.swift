@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// A property resolved from a container the first time it is read.
 ///
 /// The container is named explicitly, or is the task's ``Container/current`` container at the
@@ -26,13 +24,14 @@ public import Synchronization
 /// > `@Injected` directly.
 @propertyWrapper
 public final class Injected<Value> {
+  /// Word 0 is set, releasing, once `value` is stored; `value` never changes afterwards. Read
+  /// and written only atomically, and first, as ``_AtomicWordsHolder`` requires.
+  private var atomicWords: (UInt, UInt) = (0, 0)
   private weak var explicitContainer: Container?
   private let hasExplicitContainer: Bool
   private let tag: BindingTag?
   private let location: BindingLocation
   private let lock = Lock.make()
-  /// Set, with release ordering, once `value` is stored; `value` never changes afterwards.
-  @usableFromInline let isResolved = Atomic<Bool>(false)
   // Written once under `lock` before `isResolved` is published; read freely after.
   @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
 
@@ -52,6 +51,7 @@ public final class Injected<Value> {
     hasExplicitContainer = false
     self.tag = tag
     location = BindingLocation(fileID: fileID, line: line)
+    _checkAtomicWordsLayout(&atomicWords)
   }
 
   /// A property resolved from `container` on first read. The container is held weakly.
@@ -73,6 +73,7 @@ public final class Injected<Value> {
     hasExplicitContainer = true
     self.tag = tag
     location = BindingLocation(fileID: fileID, line: line)
+    _checkAtomicWordsLayout(&atomicWords)
   }
 
   /// The instance, resolved on the first read.
@@ -105,7 +106,7 @@ public final class Injected<Value> {
   ///   one is gone.
   @inlinable
   public func get() throws(ResolutionError) -> Value {
-    if isResolved.load(ordering: .acquiring) { return value.unsafelyUnwrapped }
+    if _loadAcquiring(0) != 0 { return value.unsafelyUnwrapped }
     return try resolveOnce()
   }
 
@@ -115,7 +116,7 @@ public final class Injected<Value> {
       if let value { return value }
       let made = try resolve()
       value = made
-      isResolved.store(true, ordering: .releasing)
+      _storeReleasing(0, 1)
       return made
     }
   }
@@ -137,5 +138,7 @@ public final class Injected<Value> {
   }
 }
 
-// The instance is created under `lock` and published once through `isResolved`.
+// The instance is created under `lock` and published once through atomic word 0.
 extension Injected: @unchecked Sendable where Value: Sendable {}
+
+extension Injected: _AtomicWordsHolder {}

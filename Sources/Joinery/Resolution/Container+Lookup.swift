@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The one resolution path that ``Container`` and ``Resolver`` share. `parent` is the frame of
 /// the binding whose factory asks, or `nil` for a top-level request.
 /// Stack space for building one instance outside a specialized call: room for a class
@@ -53,7 +51,7 @@ extension Container {
       recorder.record(from: parent, to: binding)
     }
     // A built persistent instance (or a forward's converted one) never changes: no lock.
-    if binding.isReady.load(ordering: .acquiring) {
+    if binding.isReady {
       return binding.storage.unsafelyUnwrapped.load(as: T.self)
     }
     return try makeInstance(of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)

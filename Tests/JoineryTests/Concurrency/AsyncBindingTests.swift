@@ -1,5 +1,4 @@
 import Joinery
-import Synchronization
 import Testing
 
 private final class Database: Sendable {
@@ -17,7 +16,7 @@ struct AsyncBindingTests {
   @Test("16 concurrent awaits of an async persistent binding make one instance; later reads agree")
   func singleFlight() async throws {
     for _ in 0..<50 {
-      let runs = Atomic<Int>(0)
+      let runs = TestAtomic<Int>(0)
       let container = try ContainerBuilder(
         Bindings { registrar in
           registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
@@ -45,7 +44,7 @@ struct AsyncBindingTests {
 
   @Test("Cancelling one waiter cancels neither the creation nor the other waiters")
   func cancellation() async throws {
-    let runs = Atomic<Int>(0)
+    let runs = TestAtomic<Int>(0)
     let container = try ContainerBuilder(
       Bindings { registrar in
         registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
@@ -67,7 +66,7 @@ struct AsyncBindingTests {
 
   @Test("A failure carries the path, and a later resolve retries")
   func failureAndRetry() async throws {
-    let attempts = Atomic<Int>(0)
+    let attempts = TestAtomic<Int>(0)
     let container = try ContainerBuilder(
       Bindings { registrar in
         registrar.bindAsync(Database.self, lifetime: .persistent) { _ in

@@ -1,6 +1,5 @@
 import Foundation
 import Joinery
-import Synchronization
 import Testing
 
 /// A slow-ish class so that racing threads really overlap inside the factory.
@@ -67,7 +66,7 @@ struct ExactlyOnceTests {
 
   @Test("Tagged requests that fall back, and dependencies of two different roots, are made once")
   func fallbackAndDiamond() async {
-    let total = Atomic<Int>(0)
+    let total = TestAtomic<Int>(0)
     await Stress.run(
       prepare: { _ in try Self.cold(.persistent) },
       work: { cold, thread in

@@ -1,6 +1,5 @@
 import Foundation
 import Joinery
-import Synchronization
 import Testing
 
 private final class SlowService: Sendable {}
@@ -16,7 +15,7 @@ private final class Pong: Sendable {}
 struct NoDeadlockTests {
   @Test("While a persistent factory sleeps 500 ms, an unrelated binding resolves at once")
   func slowFactoryBlocksNobodyElse() async throws {
-    let entered = Atomic<Bool>(false)
+    let entered = TestAtomic<Bool>(false)
     let container = try ContainerBuilder(
       Bindings { registrar in
         registrar.bind(SlowService.self, lifetime: .persistent) { _ in
@@ -86,7 +85,7 @@ struct NoDeadlockTests {
     // Ping's factory waits until Pong's factory has started on the other thread, and vice
     // versa, then each resolves the other: a wait ring only the wait registry can see.
     let box = ContainerBox()
-    let started = Atomic<Int>(0)
+    let started = TestAtomic<Int>(0)
     let container = try ContainerBuilder(
       Bindings { registrar in
         registrar.bind(Ping.self, lifetime: .persistent) { _ in
@@ -106,7 +105,7 @@ struct NoDeadlockTests {
     box.container = container
     defer { box.container = nil }  // the factories capture the box: break the cycle
     let codes = Locked<[ResolutionError.Code?]>([])
-    let done = Atomic<Int>(0)
+    let done = TestAtomic<Int>(0)
     for index in 0..<2 {
       Thread {
         let code: ResolutionError.Code?

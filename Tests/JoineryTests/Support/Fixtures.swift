@@ -1,11 +1,10 @@
 import Joinery
-import Synchronization
 import Testing
 
 /// Counts instances made and alive, per test (no shared state between tests).
 final class LifetimeTracker: Sendable {
-  let made = Atomic<Int>(0)
-  let alive = Atomic<Int>(0)
+  let made = TestAtomic<Int>(0)
+  let alive = TestAtomic<Int>(0)
 
   var madeCount: Int { made.load(ordering: .sequentiallyConsistent) }
   var aliveCount: Int { alive.load(ordering: .sequentiallyConsistent) }

@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// A reusable barrier that releases all its threads together.
 final class SpinBarrier: Sendable {
   let parties: Int
-  private let arrived = Atomic<Int>(0)
-  private let generation = Atomic<Int>(0)
+  private let arrived = TestAtomic<Int>(0)
+  private let generation = TestAtomic<Int>(0)
 
   init(parties: Int) { self.parties = parties }
 
@@ -42,7 +41,7 @@ enum Stress {
     let state = Locked<State?>(nil)
     let results = Locked<[Int: Result]>([:])
     let failures = Locked<[String]>([])
-    let finished = Atomic<Int>(0)
+    let finished = TestAtomic<Int>(0)
     for thread in 0..<threads {
       let worker = Thread {
         for round in 0..<rounds {
@@ -107,7 +106,7 @@ enum Stress {
     _ body: @escaping @Sendable () -> R
   ) async -> R? {
     let result = Locked<R?>(nil)
-    let done = Atomic<Bool>(false)
+    let done = TestAtomic<Bool>(false)
     let thread = Thread {
       let value = body()
       result.withLock { $0 = value }

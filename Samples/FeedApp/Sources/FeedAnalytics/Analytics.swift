@@ -1,5 +1,5 @@
+import Foundation
 import Joinery
-import Synchronization
 
 /// The analytics module: records events. One log for product analytics, and a separate one,
 /// tagged "audit", for security-relevant events.
@@ -10,7 +10,7 @@ public protocol Analytics: Sendable {
 
 public final class EventLog: Analytics {
   public let channel: String
-  let recorded = Mutex<[String]>([])
+  let recorded = Locked<[String]>([])
   let echoes: Bool
 
   public init(channel: String, echoes: Bool = true) {
@@ -43,5 +43,21 @@ public struct AnalyticsAssembly: Assembly {
     registrar.bind(
       (any Analytics).self, tag: AnalyticsTag.audit, lifetime: .persistent,
       to: { EventLog(channel: "audit") as any Analytics })
+  }
+}
+
+/// A value behind a lock, for the sample's in-memory logs and fakes. (`Synchronization.Mutex`
+/// would raise the sample's deployment target to iOS 18, as it would an app's.)
+public final class Locked<Value: Sendable>: @unchecked Sendable {
+  // `value` is only touched holding `lock`.
+  private let lock = NSLock()
+  private var value: Value
+
+  public init(_ value: Value) { self.value = value }
+
+  public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
   }
 }

@@ -5,7 +5,6 @@ import FeedStorage
 import Joinery
 import JoineryTesting
 import ProfileFeature
-import Synchronization
 import Testing
 
 // How an app's test target uses Joinery: the production assemblies, with a test assembly that
@@ -14,7 +13,7 @@ import Testing
 /// Serves fixed headlines and remembers which paths were asked for.
 final class StubHTTPClient: HTTPClient {
   let headlines: [String]
-  let requested = Mutex<[String]>([])
+  let requested = Locked<[String]>([])
   init(headlines: [String]) { self.headlines = headlines }
 
   func get(_ path: String) throws -> String {
@@ -25,7 +24,7 @@ final class StubHTTPClient: HTTPClient {
 
 /// Keeps saved lines in memory instead of files.
 final class InMemoryFeedStore: FeedStore {
-  let saved = Mutex<[String: [String]]>([:])
+  let saved = Locked<[String: [String]]>([:])
 
   func save(_ lines: [String], as name: String) throws -> String {
     saved.withLock { $0[name] = lines }

@@ -1,0 +1,71 @@
+// Public only so that the inlinable resolve path can read a binding's ready flag.
+public import JoineryPlatform
+
+/// A class whose first stored property is a run of `UInt` words that are read and written only
+/// atomically, through the methods below: the engine's flags, thread identities and lazily made
+/// locks, without `Synchronization.Atomic` (which needs macOS 15 / iOS 18).
+///
+/// The words are found as the swift-atomics package finds its managed atomics: at the start of
+/// the instance's stored properties (`_getUnsafePointerToStoredProperties`). A root class lays
+/// its stored properties out in declaration order, so the conforming root class must declare
+/// the words first; ``_checkAtomicWordsLayout()`` verifies it in debug builds. Subclasses add
+/// their properties after them.
+@usableFromInline
+protocol _AtomicWordsHolder: AnyObject {}
+
+extension _AtomicWordsHolder {
+  @inlinable @inline(__always)
+  func _atomicWord(_ index: Int) -> UnsafeMutablePointer<UInt> {
+    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self) + index
+  }
+
+  /// Reads word `index`; later reads of memory published with it see what was written before.
+  @inlinable @inline(__always)
+  func _loadAcquiring(_ index: Int) -> UInt { joinery_load_acquire(_atomicWord(index)) }
+
+  @inlinable @inline(__always)
+  func _loadRelaxed(_ index: Int) -> UInt { joinery_load_relaxed(_atomicWord(index)) }
+
+  /// Writes word `index`, publishing every write made before it.
+  @inlinable @inline(__always)
+  func _storeReleasing(_ index: Int, _ value: UInt) {
+    joinery_store_release(_atomicWord(index), value)
+  }
+
+  @inlinable @inline(__always)
+  func _storeRelaxed(_ index: Int, _ value: UInt) {
+    joinery_store_relaxed(_atomicWord(index), value)
+  }
+
+  /// Adds `delta` to word `index` (acquiring and releasing) and returns the new value.
+  @inlinable @inline(__always)
+  func _add(_ index: Int, _ delta: UInt) -> UInt { joinery_add(_atomicWord(index), delta) }
+
+  /// The lock kept in word `index`, made by the first caller: never more than one.
+  func _lazyLock(_ index: Int) -> Lock {
+    let word = _atomicWord(index)
+    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
+      return Unmanaged<Lock>.fromOpaque(existing).takeUnretainedValue()
+    }
+    let made = Lock.make()
+    let bits = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+    if joinery_compare_exchange(word, 0, bits) { return made }
+    Unmanaged<Lock>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release()
+    return _lazyLock(index)
+  }
+
+  /// Releases the lock in word `index`, if one was made: from the holder's `deinit`.
+  func _releaseLazyLock(_ index: Int) {
+    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index))) {
+      Unmanaged<Lock>.fromOpaque(existing).release()
+    }
+  }
+
+  /// Checks, in debug builds, that `words` (the holder's first stored property) is where the
+  /// methods above look.
+  func _checkAtomicWordsLayout(_ words: UnsafeMutableRawPointer) {
+    assert(
+      words == _getUnsafePointerToStoredProperties(self),
+      "\(Self.self) must declare its atomic words as its first stored property")
+  }
+}
