@@ -6,7 +6,9 @@ let arguments = CommandLine.arguments
 // `--profile ROW VARIANT N` runs one variant N times and prints nothing: for valgrind.
 if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   let (title, name, count) = (arguments[at + 1], arguments[at + 2], Int(arguments[at + 3]) ?? 1)
-  let all = resolutionRows() + wrapperRows() + scalingRows() + failureRows() + buildRows()
+  let all =
+    resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
+    + deepChainRows() + failureRows() + buildRows() + taggedBuildRows()
   guard let row = all.first(where: { $0.title == title }),
     let variant = row.variants.first(where: { $0.name == name })
   else {
@@ -22,14 +24,19 @@ if arguments.contains("--memory") {
   exit(0)
 }
 let quick = arguments.contains("--quick")
-var rows = resolutionRows() + wrapperRows()
-if !quick { rows += scalingRows() + buildRows() + failureRows() }
+var rows = resolutionRows() + wrapperRows() + depthRows() + coldStartRows()
+if !quick {
+  rows += scalingRows() + deepChainRows() + buildRows() + taggedBuildRows() + failureRows()
+}
 // `--only TEXT` keeps the rows whose title contains TEXT (and skips the other tables).
 let only = arguments.firstIndex(of: "--only").flatMap { at in
   arguments.count > at + 1 ? arguments[at + 1] : nil
 }
 if let only {
-  rows = (resolutionRows() + wrapperRows() + scalingRows() + buildRows() + failureRows()).filter {
+  let every =
+    resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
+    + deepChainRows() + buildRows() + taggedBuildRows() + failureRows()
+  rows = every.filter {
     $0.title.contains(only)
   }
 }

@@ -49,7 +49,7 @@ struct BindingTable: @unchecked Sendable {
         value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
       }
       Self.insert(
-        Slot(identity: UInt(bitPattern: identity.address), value: value), into: slots, mask: mask)
+        Slot(identity: UInt(bitPattern: identity), value: value), into: slots, mask: mask)
     }
     self.slots = UnsafePointer(slots)
     ownedEntries = owned
@@ -80,7 +80,7 @@ struct BindingTable: @unchecked Sendable {
   /// The slot of a type, or `nil` if the type is not bound at all.
   @inlinable @inline(__always)
   func slot(for identity: ObjectIdentifier) -> Int? {
-    let wanted = UInt(bitPattern: identity.address)
+    let wanted = UInt(bitPattern: identity)
     var index = Self.home(of: identity, mask: mask)
     while true {
       let found = slots[index].identity
@@ -120,7 +120,7 @@ struct BindingTable: @unchecked Sendable {
 
   @inlinable @inline(__always)
   static func home(of identity: ObjectIdentifier, mask: Int) -> Int {
-    home(ofAddress: UInt(bitPattern: identity.address), mask: mask)
+    home(ofAddress: UInt(bitPattern: identity), mask: mask)
   }
 
   @inlinable @inline(__always)
@@ -151,13 +151,10 @@ struct BindingTable: @unchecked Sendable {
     if key.argumentTypes != nil {
       return entry.withArguments.first { $0.key == key }
     }
-    return entry.tagged.first { $0.key.tag == key.tag }
+    // Through the tag index: validation asks this once per declared edge, so a type with
+    // thousands of tags must not be scanned each time.
+    return key.tag.flatMap { entry.binding(tag: $0) }
   }
-}
-
-extension ObjectIdentifier {
-  /// The address the identifier wraps.
-  @inlinable var address: Int { unsafeBitCast(self, to: Int.self) }
 }
 
 /// The raw memory of a table, freed with it.
@@ -189,7 +186,7 @@ struct TypeGroups {
     var identities = [UInt](repeating: 0, count: capacity)
     var tails = [Int](repeating: -1, count: capacity)
     for (position, binding) in bindings.enumerated() {
-      let identity = UInt(bitPattern: ObjectIdentifier(binding.key.type).address)
+      let identity = UInt(bitPattern: ObjectIdentifier(binding.key.type))
       var index = Int(truncatingIfNeeded: ((identity &>> 3) &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
       while identities[index] != 0 && identities[index] != identity { index = (index + 1) & mask }
       if identities[index] == 0 {

@@ -33,6 +33,8 @@ public final class Container: Sendable {
   @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
+  /// The descriptions error reports search, made on first use (``catalog``).
+  let catalogCache = Protected<BindingCatalog?>(nil)
   let maximumDepth: Int
   /// Records which binding's factory resolved which, in containers made by `verify()` only.
   @usableFromInline let recorder: EdgeRecorder?

@@ -59,32 +59,31 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     self.sameShortName = sameShortName
   }
 
-  static func find(for requested: BindingKey, in container: Container) -> [NearMiss] {
+  static func find(for requested: BindingKey, in catalog: BindingCatalog) -> [NearMiss] {
     find(
-      for: requested,
-      sameType: container.table.entry(for: ObjectIdentifier(requested.type))?.allBindings ?? [],
-      all: container.all)
+      for: requested, sameType: catalog.byType[ObjectIdentifier(requested.type)] ?? [],
+      all: catalog.all)
   }
 
   /// Near misses among `all`, given the bindings of the requested type.
   static func find(
-    for requested: BindingKey, sameType: [AnyBinding], all: [AnyBinding]
+    for requested: BindingKey, sameType: [BindingInfo], all: [BindingInfo]
   ) -> [NearMiss] {
     var misses: [NearMiss] = []
     for binding in sameType {
-      let key = binding.info.key
+      let key = binding.key
       if key == requested { continue }
       if ObjectIdentifier(key.argumentTypes ?? Void.self)
         != ObjectIdentifier(requested.argumentTypes ?? Void.self)
       {
-        misses.append(NearMiss(kind: .otherArguments, binding: binding.info))
+        misses.append(NearMiss(kind: .otherArguments, binding: binding))
       } else if key.tag != requested.tag {
-        misses.append(NearMiss(kind: .otherTag, binding: binding.info))
+        misses.append(NearMiss(kind: .otherTag, binding: binding))
       }
     }
     let wanted = SimilarName(requested.type)
     var similar: [NearMiss] = []
-    for binding in all.lazy.map(\.info) where binding.key.type != requested.type {
+    for binding in all where binding.key.type != requested.type {
       if wanted.isSimilar(to: SimilarName(binding.key.type)) {
         similar.append(
           NearMiss(

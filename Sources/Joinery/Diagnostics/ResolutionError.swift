@@ -64,7 +64,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     let binding: BindingInfo?
     let underlyingError: (any Error)?
     let detail: String?
-    let container: Container?
+    /// What near misses are searched in: the container's bindings as descriptions, never the
+    /// container itself, so an error kept in a log or UI state keeps no instance alive.
+    let catalog: BindingCatalog?
 
     init(
       code: Code, requested: BindingKey, path: [ResolutionStep], binding: BindingInfo?,
@@ -76,7 +78,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
       self.binding = binding
       self.underlyingError = underlyingError
       self.detail = detail
-      self.container = container
+      // Only these codes show near misses; other errors need no catalog.
+      catalog =
+        code == .missingBinding || code == .argumentMismatch ? container?.catalog : nil
     }
   }
 
@@ -106,9 +110,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
   /// read it, for missing bindings and argument mismatches.
   public var nearMisses: [NearMiss] {
     guard code == .missingBinding || code == .argumentMismatch,
-      let container = storage.container
+      let catalog = storage.catalog
     else { return [] }
-    return NearMiss.find(for: requested, in: container)
+    return NearMiss.find(for: requested, in: catalog)
   }
 
   init(

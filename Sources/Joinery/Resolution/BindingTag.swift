@@ -26,8 +26,8 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   ///
   /// - Parameter value: Any hashable, sendable value.
   public init<Value: Hashable & Sendable>(_ value: Value) {
-    if Value.self == BindingTag.self {
-      self = unsafeBitCast(value, to: BindingTag.self)
+    if let tag = value as? BindingTag {
+      self = tag
     } else {
       box = TagBox(value)
     }
@@ -65,13 +65,13 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   /// Whether this tag wraps `value`, without hashing or allocating: the hot path of a lookup
   /// among a few tags.
   @inlinable @inline(__always)
-  func matches<Value: Hashable>(_ value: Value) -> Bool {
+  func matches<Value: Hashable & Sendable>(_ value: Value) -> Bool {
     box.matches(value)
   }
 
   /// Whether this tag wraps `value`, whose `tagHash` is `hash`.
   @inlinable @inline(__always)
-  func matches<Value: Hashable>(_ value: Value, hash: Int) -> Bool {
+  func matches<Value: Hashable & Sendable>(_ value: Value, hash: Int) -> Bool {
     box.hash == hash && matches(value)
   }
 }
@@ -79,7 +79,8 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
 /// The hash a tagged lookup compares first; a `BindingTag` hashes as the value it wraps.
 @inlinable @inline(__always)
 func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
-  if Value.self == BindingTag.self { return unsafeBitCast(value, to: BindingTag.self).box.hash }
+  // In specialized code the test and the cast fold away.
+  if Value.self == BindingTag.self, let tag = value as? BindingTag { return tag.box.hash }
   return value.hashValue
 }
 
@@ -97,9 +98,9 @@ class AnyTagBox: @unchecked Sendable {
 
   /// Whether this box wraps `value`, without hashing or allocating.
   @inlinable @inline(__always)
-  final func matches<Value: Hashable>(_ value: Value) -> Bool {
-    if Value.self == BindingTag.self {
-      let other = unsafeBitCast(value, to: BindingTag.self).box
+  final func matches<Value: Hashable & Sendable>(_ value: Value) -> Bool {
+    if Value.self == BindingTag.self, let tag = value as? BindingTag {
+      let other = tag.box
       return self === other || (hash == other.hash && isEqual(to: other))
     }
     return valueType == ObjectIdentifier(Value.self)
@@ -113,7 +114,7 @@ class AnyTagBox: @unchecked Sendable {
 
 // Immutable: holds one value, `Sendable` by every API that makes a tag.
 @usableFromInline
-final class TagBox<Value: Hashable>: AnyTagBox, @unchecked Sendable {
+final class TagBox<Value: Hashable & Sendable>: AnyTagBox, @unchecked Sendable {
   @usableFromInline let value: Value
 
   init(_ value: Value) {
@@ -121,14 +122,11 @@ final class TagBox<Value: Hashable>: AnyTagBox, @unchecked Sendable {
     super.init(valueType: ObjectIdentifier(Value.self), hash: value.hashValue)
   }
 
-  // Tags are made only from `Hashable & Sendable` values.
-  override var base: any Hashable & Sendable {
-    unsafeBitCast(value as any Hashable, to: (any Hashable & Sendable).self)
-  }
+  override var base: any Hashable & Sendable { value }
 
   override var description: String {
     if let text = value as? String { return "\"\(text)\"" }
-    return TypeShape.isEnum(Value.self) ? ".\(value)" : "\(value)"
+    return Mirror(reflecting: value).displayStyle == .enum ? ".\(value)" : "\(value)"
   }
 
   @usableFromInline override func isEqual(to other: AnyTagBox) -> Bool {

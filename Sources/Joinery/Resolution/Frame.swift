@@ -273,7 +273,7 @@ extension Frame {
   }
 
   /// Levels up to which every frame is compared in the cycle test.
-  static let fullCycleCheckDepth = 32
+  static let fullCycleCheckDepth = 8
 
   /// The error for a chain that may go no deeper: a cycle if `binding` is already in it (a
   /// deep cycle the checkpoint has not met yet), else the depth limit.

@@ -5,10 +5,10 @@
 struct RequestedTag {
   @usableFromInline let value: UnsafeRawPointer
   /// The tag's type; always also `Sendable`, as every tag API requires.
-  @usableFromInline let type: any Hashable.Type
+  @usableFromInline let type: any (Hashable & Sendable).Type
 
   @usableFromInline
-  init(value: UnsafeRawPointer, type: any Hashable.Type) {
+  init(value: UnsafeRawPointer, type: any (Hashable & Sendable).Type) {
     self.value = value
     self.type = type
   }
@@ -17,7 +17,7 @@ struct RequestedTag {
   var tag: BindingTag { type.loadTag(from: value) }
 }
 
-extension Hashable {
+extension Hashable where Self: Sendable {
   /// Copies the value at `pointer` into a new tag.
   fileprivate static func loadTag(from pointer: UnsafeRawPointer) -> BindingTag {
     BindingTag(box: TagBox(pointer.load(as: Self.self)))

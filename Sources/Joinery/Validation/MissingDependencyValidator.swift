@@ -2,6 +2,8 @@
 /// dependency that allows it) the untagged binding of its type.
 struct MissingDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
+    // Described once, on the first missing dependency, for every near-miss search.
+    var catalog: BindingCatalog?
     for index in graph.bindings.indices {
       let edges = graph.edges(of: index)
       let binding = graph.bindings[index]
@@ -9,9 +11,9 @@ struct MissingDependencyValidator: BuildValidator {
       if binding.forwardTargetKey != nil { continue }
       for edge in edges where edge.target == nil && !edge.isExternal {
         let wanted = edge.dependency.key
-        let misses = NearMiss.find(
-          for: wanted, sameType: graph.bindings(ofType: wanted.type),
-          all: graph.bindings)
+        let described = catalog ?? BindingCatalog(graph.bindings)
+        catalog = described
+        let misses = NearMiss.find(for: wanted, in: described)
         var fixes = ["Bind \(wanted) in the assembly that owns it."]
         fixes += misses.map { "Or use the near miss: \($0)." }
         if wanted.tag != nil, !edge.dependency.matching.allowsFallback {
