@@ -29,7 +29,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   let location: BindingLocation
   let layout: ValueLayout
   /// Memory for one instance of the bound type, for lifetimes that keep one.
-  @usableFromInline @exclusivity(unchecked) final var storage: UnsafeMutableRawPointer?
+  @usableFromInline @exclusivity(unchecked) final var storage = _InstanceStorage()
 
   /// What the binding says it depends on, or `nil` for a factory that declared nothing
   /// ("unchecked"). Set by the registrar before the container exists, never after.
@@ -101,8 +101,8 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   deinit {
-    if let storage {
-      if isReady { layout.destroy(storage) }
+    if storage.isAllocated {
+      if isReady { storage.destroy(layout) }
       storage.deallocate()
     }
     _releaseLazyLock(2)
@@ -144,24 +144,17 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// Called once by `build()` after every binding of the container exists.
   func link(in container: Container) {}
 
-  /// Writes the instance for one request into `out`, uninitialized memory for the bound type.
-  /// `copy` initializes its second argument with a copy of the instance at its first.
+  /// Writes the instance for one request into `out`, a slot for the bound type.
   @usableFromInline
   func resolve(
-    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     preconditionFailure("\(Self.self) must override resolve(into:)")
   }
 
   /// Memory for one instance, allocated on first use.
-  final func allocateStorage() -> UnsafeMutableRawPointer {
-    if let storage { return storage }
-    let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: layout.size, alignment: layout.alignment)
-    storage = memory
-    return memory
-  }
+  final func allocateStorage() { storage.allocate(layout) }
 }
 
 /// The declaration details most bindings do not have. Written only while the container is built.
@@ -207,95 +200,23 @@ class FactoryBinding: AnyBinding, @unchecked Sendable {
   }
 }
 
-/// Copies an instance of the bound type from the first address to the second (uninitialized).
-@usableFromInline typealias Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
-
-/// Builds an instance of the bound type into uninitialized memory, from a resolver.
-@usableFromInline typealias Maker =
-  @Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws -> Void
-
-/// A factory that builds `T` from a resolver.
-public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
-
-/// What the container needs to hold instances of a type it does not know statically: its size
-/// and alignment, and the type itself, opened when an instance must be copied or destroyed
-/// outside a generic call (resets, graph scopes, `verify()`), which is never the fast path.
-struct ValueLayout: Sendable {
-  /// The bound type.
-  let type: Any.Type
-  // Packed in 16 bytes with `type`: every binding keeps a layout.
-  private let storedSize: UInt32
-  private let storedAlignment: UInt16
-  /// Whether an instance is one class reference (the bound type is a class): it is then
-  /// copied by a retain and destroyed by a release, without opening `type`.
-  let isReference: Bool
-
-  var size: Int { Int(storedSize) }
-  var alignment: Int { Int(storedAlignment) }
-
-  init<T>(of type: T.Type) {
-    storedSize = UInt32(Swift.max(MemoryLayout<T>.size, 1))
-    storedAlignment = UInt16(MemoryLayout<T>.alignment)
-    isReference = T.self is AnyObject.Type && MemoryLayout<T>.size == MemoryLayout<UInt>.size
-    self.type = T.self
-  }
-
-  /// Deinitializes an instance in place.
-  func destroy(_ instance: UnsafeMutableRawPointer) {
-    func destroy<T>(_: T.Type) { instance.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
-    _openExistential(type, do: destroy)
-  }
-
-  /// The object an instance holds, or `nil` for a value; and the instance's dynamic type.
-  func object(in instance: UnsafeRawPointer) -> (AnyObject?, Any.Type) {
-    func object<T>(_: T.Type) -> (AnyObject?, Any.Type) {
-      let value = instance.load(as: T.self)
-      let dynamicType = Swift.type(of: value as Any)
-      return (dynamicType is AnyObject.Type ? value as AnyObject : nil, dynamicType)
-    }
-    return _openExistential(type, do: object)
-  }
-
-  /// Initializes `destination` with a copy of the instance at `source`.
-  func copy(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer) {
-    func copy<T>(_: T.Type) {
-      destination.initializeMemory(as: T.self, to: source.load(as: T.self))
-    }
-    _openExistential(type, do: copy)
-  }
-}
-
 extension AnyBinding {
   /// Calls a maker in a new frame, wrapping what it throws with the path.
   @inline(__always)
   func make(
-    _ maker: Maker, into out: UnsafeMutableRawPointer, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    _ maker: Maker, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
+    try parent.enter(self, fallbackTag: fallbackTag, in: container) {
       frame throws(ResolutionError) in
-      try invoke(maker, into: out, frame: frame, in: container)
-    }
-  }
-
-  @inline(__always)
-  func invoke(
-    _ maker: Maker, into out: UnsafeMutableRawPointer, frame: UnsafePointer<Frame>,
-    in container: Container
-  ) throws(ResolutionError) {
-    do {
-      try _ThreadState.running(frame) { () throws in
-        try maker(Resolver(container: container, frame: frame), out)
-      }
-    } catch {
-      throw failure(error, frame: frame, in: container)
+      try frame.make(maker, into: out, for: self, in: container)
     }
   }
 
   /// What a factory's error becomes: a `ResolutionError` from deeper in the chain as it is,
   /// anything else wrapped with this binding and the path.
   func failure(
-    _ error: any Error, frame: UnsafePointer<Frame>, in container: Container
+    _ error: any Error, frame: borrowing ResolutionContext, in container: Container
   ) -> ResolutionError {
     switch error {
     case let error as ResolutionError: error

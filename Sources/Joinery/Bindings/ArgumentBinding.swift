@@ -23,37 +23,26 @@ final class ArgumentBinding: AnyBinding, @unchecked Sendable {
     return copyDeclaration(to: copy)
   }
 
-  /// Builds an instance into `out` (uninitialized memory for the bound type) from the arguments
-  /// at `arguments`, a tuple of exactly the bound argument types.
+  /// Builds an instance into `out` (a slot for the bound type) from `arguments`, a tuple of
+  /// exactly the bound argument types.
   @usableFromInline
   func make(
-    arguments: UnsafeRawPointer, into out: UnsafeMutableRawPointer, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    arguments: _Arguments, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
+    try parent.enter(self, fallbackTag: fallbackTag, in: container) {
       frame throws(ResolutionError) in
-      do {
-        try _ThreadState.running(frame) { () throws in
-          try maker(Resolver(container: container, frame: frame), arguments, out)
-        }
-      } catch {
-        throw failure(error, frame: frame, in: container)
-      }
+      try frame.make(maker, arguments: arguments, into: out, for: self, in: container)
     }
   }
 }
 
-/// Builds an instance of the bound type into uninitialized memory (the third argument) from a
-/// resolver and a pointer to a tuple of the runtime arguments (the second).
-@usableFromInline typealias ArgumentMaker =
-  @Sendable (borrowing Resolver, UnsafeRawPointer, UnsafeMutableRawPointer) throws -> Void
-
-/// Calls `factory` with the elements of the tuple at `arguments`, whose type is exactly
+/// Calls `factory` with the elements of the tuple `arguments` holds, whose type is exactly
 /// `(repeat each Argument)`.
 @inlinable
 func apply<T, each Argument>(
   _ factory: (borrowing Resolver, repeat each Argument) throws -> T, _ resolver: borrowing Resolver,
-  _ arguments: UnsafeRawPointer
+  _ arguments: _Arguments
 ) throws -> T {
   let values = arguments.load(as: (repeat each Argument).self)
   return try factory(resolver, repeat each values)

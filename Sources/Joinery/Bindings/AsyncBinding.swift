@@ -11,7 +11,7 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
   typealias AsyncMaker = @Sendable (AsyncResolver) async throws -> any Sendable
 
   let make: AsyncMaker
-  private let lock = Lock.make()
+  private let lock = _Lock.make()
   private var task: Task<any Sendable, any Error>?
 
   init(
@@ -34,8 +34,8 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
   }
 
   override func resolve(
-    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     throw .asyncBinding(self, fallbackTag: fallbackTag, parent: parent, in: container)
   }
@@ -68,7 +68,8 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
   func publish<T>(_ instance: T) {
     lock.withLock {
       if isReady { return }
-      allocateStorage().initializeMemory(as: T.self, to: instance)
+      allocateStorage()
+      storage.initialize(to: instance)
       publishReady()
       // `task` stays: a request that saw no instance a moment ago still gets this one from it.
     }
@@ -224,23 +225,12 @@ extension Container {
     return try await resolveAsync(T.self, path: nil)
   }
 
-  /// The instance of a built persistent binding of `T`, if there is one.
-  @inlinable @inline(__always)
-  func builtInstance<T>(_: T.Type) -> T? {
-    guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else { return nil }
-    return found._withUnsafeGuaranteedRef { binding -> T? in
-      guard binding.isReady else { return nil }
-      return binding.storage.unsafelyUnwrapped.load(as: T.self)
-    }
-  }
-
   @usableFromInline
   func resolveAsync<T: Sendable>(
     _ type: T.Type, path: AsyncPath?
   ) async throws(ResolutionError) -> T {
     guard
-      let binding = table.untaggedBinding(for: ObjectIdentifier(T.self))?.takeUnretainedValue()
-        as? AsyncBinding
+      let binding = table.untaggedBinding(ofType: T.self) as? AsyncBinding
     else {
       if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
         return try await ancestor.resolveAsync(T.self, path: path)
@@ -249,7 +239,7 @@ extension Container {
     }
     // A built persistent instance never changes: read it without a lock, a task or a path.
     if binding.isReady {
-      return binding.storage.unsafelyUnwrapped.load(as: T.self)
+      return binding.storage.load(as: T.self)
     }
     if let path, path.contains(binding) {
       let steps = path.steps + [ResolutionStep(requested: binding.key, binding: binding.info)]

@@ -5,53 +5,54 @@ final class CachedBinding: FactoryBinding, CacheMember, @unchecked Sendable {
   /// The group generation the instance belongs to.
   @exclusivity(unchecked) private var generation: UInt = 0
   /// Set once by `link(in:)`; the container owns the group.
-  private(set) unowned(unsafe) var group: CacheGroupState!
+  private(set) unowned var group: CacheGroupState?
 
   deinit {
-    if hasInstance, let storage { layout.destroy(storage) }
+    if hasInstance { storage.destroy(layout) }
   }
 
   override func link(in container: Container) {
-    group = container.cacheGroupState(for: lifetime.group ?? .default)
+    let group = container.cacheGroupState(for: lifetime.group ?? .default)
     group.add(self)
+    self.group = group
   }
 
   override func resolve(
-    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    let parent = Frame.effective(parent)
-    if let parent {
-      try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
-    }
+    let parent = parent.joined()
+    try parent.check(self, fallbackTag: fallbackTag, in: container)
     try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
-      let current = group.generation
-      let memory = allocateStorage()
+      let current = group!.generation
+      allocateStorage()
       if hasInstance {
         if generation == current {
-          copy(memory, out)
+          out.initialize(copying: storage)
           return
         }
         dropInstance()
       }
-      try make(maker, into: memory, in: container, parent: parent, fallbackTag: fallbackTag)
+      try make(
+        maker, into: storage.slot(layout), in: container, parent: parent,
+        fallbackTag: fallbackTag)
       hasInstance = true
       generation = current
-      copy(memory, out)
+      out.initialize(copying: storage)
     }
   }
 
   /// Puts an instance in, as if the factory had made it now; `write` initializes the memory.
   func store(
-    in container: Container, _ write: (UnsafeMutableRawPointer) -> Void
+    in container: Container, _ write: (_InstanceSlot) -> Void
   ) throws(ResolutionError) {
-    try withCreationLock(for: self, fallbackTag: nil, parent: nil, in: container) {
-      let memory = allocateStorage()
+    try withCreationLock(for: self, fallbackTag: nil, parent: .topLevel, in: container) {
+      allocateStorage()
       if hasInstance { dropInstance() }
-      write(memory)
+      write(storage.slot(layout))
       hasInstance = true
-      generation = group.generation
+      generation = group!.generation
     }
   }
 
@@ -60,7 +61,7 @@ final class CachedBinding: FactoryBinding, CacheMember, @unchecked Sendable {
   }
 
   private func dropInstance() {
-    layout.destroy(storage.unsafelyUnwrapped)
+    storage.destroy(layout)
     hasInstance = false
   }
 }

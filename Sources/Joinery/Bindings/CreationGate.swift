@@ -8,7 +8,7 @@ extension AnyBinding {
   /// Runs `body` holding the gate; waits for another thread that holds it, unless that wait
   /// would never end.
   func withCreationLock<R>(
-    for binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
+    for binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     in container: Container, _ body: () throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let me = ThreadIdentity.current
@@ -48,7 +48,7 @@ final class WaitRegistry: Sendable {
 
   func beginWaiting(
     thread: UInt, for binding: AnyBinding, fallbackTag: RequestedTag?,
-    parent: UnsafePointer<Frame>?,
+    parent: borrowing ResolutionContext,
     in container: Container
   ) throws(ResolutionError) {
     let ring: [BindingKey]? = waits.withLock { waits in

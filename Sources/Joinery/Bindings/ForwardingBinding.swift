@@ -6,15 +6,15 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   /// instance's dynamic type when it does not convert.
   typealias Converter =
     @Sendable (
-      _ target: AnyBinding, _ container: Container, _ parent: UnsafePointer<Frame>?,
-      _ out: UnsafeMutableRawPointer
+      _ target: AnyBinding, _ container: Container, _ parent: borrowing ResolutionContext,
+      _ out: _InstanceSlot
     ) throws(ResolutionError) -> Any.Type?
 
   let targetKey: BindingKey
   let convert: Converter
-  /// Set once by `link(in:)`; the container owns the target.
-  private(set) unowned(unsafe) var target: AnyBinding!
-  private let gate = Lock.make()
+  /// Set once by `link(in:)`, before the container is shared.
+  private(set) var target: AnyBinding?
+  private let gate = _Lock.make()
 
   init(
     key: BindingKey, targetKey: BindingKey, location: BindingLocation, registerType: Any.Type,
@@ -48,13 +48,15 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   }
 
   override func resolve(
-    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if isReady {
-      copy(storage.unsafelyUnwrapped, out)
+      out.initialize(copying: storage)
       return
     }
+    // Linked at build: `build()` refuses a forward whose target is not bound.
+    let target = target!
     if let instanceType = try convert(target, container, parent, out) {
       throw .forwardingMismatch(
         self, fallbackTag: fallbackTag, parent: parent, instanceType: instanceType,
@@ -64,7 +66,8 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     if target.lifetimeKind == .persistent {
       gate.withLock {
         if !isReady {
-          copy(out, allocateStorage())
+          allocateStorage()
+          out.copy(into: storage)
           publishReady()
         }
       }
@@ -78,7 +81,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
       let value: Target = try container.instance(
         of: target, as: Target.self, parent: parent, fallbackTag: nil, recordsEdge: false)
       guard let converted = value as? T else { return type(of: value as Any) }
-      out.initializeMemory(as: T.self, to: converted)
+      out.initialize(to: converted)
       return nil
     }
   }

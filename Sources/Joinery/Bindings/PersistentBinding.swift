@@ -3,29 +3,29 @@
 final class PersistentBinding: FactoryBinding, @unchecked Sendable {
 
   override func resolve(
-    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if !isReady {
       try create(in: container, parent: parent, fallbackTag: fallbackTag)
     }
-    copy(storage.unsafelyUnwrapped, out)
+    out.initialize(copying: storage)
   }
 
   /// Creates the instance unless it exists; used by resolves and by eager creation.
   @inline(never)
   func create(
-    in container: Container, parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    in container: Container, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    let parent = Frame.effective(parent)
-    if let parent {
-      try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
-    }
+    let parent = parent.joined()
+    try parent.check(self, fallbackTag: fallbackTag, in: container)
     try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
       if isReady { return }
-      let memory = allocateStorage()
-      try make(maker, into: memory, in: container, parent: parent, fallbackTag: fallbackTag)
+      allocateStorage()
+      try make(
+        maker, into: storage.slot(layout), in: container, parent: parent,
+        fallbackTag: fallbackTag)
       publishReady()
     }
   }
@@ -36,8 +36,8 @@ final class PersistentBinding: FactoryBinding, @unchecked Sendable {
 final class EphemeralBinding: FactoryBinding, @unchecked Sendable {
 
   override func resolve(
-    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try make(maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
@@ -48,22 +48,15 @@ final class EphemeralBinding: FactoryBinding, @unchecked Sendable {
 final class GraphBinding: FactoryBinding, @unchecked Sendable {
 
   override func resolve(
-    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    let parent = Frame.effective(parent)
-    if let parent, let existing = parent.pointee.root.pointee.graphInstance(for: self) {
-      copy(existing, out)
-      return
-    }
-    try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container, graphSlots: true)
-    {
+    let parent = parent.joined()
+    if parent.copyGraphInstance(of: self, into: out) { return }
+    try parent.enter(self, fallbackTag: fallbackTag, in: container, graphSlots: true) {
       frame throws(ResolutionError) in
-      try invoke(maker, into: out, frame: frame, in: container)
-      // The top-level instance is never asked for again in its own resolution.
-      if frame.pointee.parent != nil {
-        frame.pointee.root.pointee.storeGraphInstance(copyOf: out, for: self, copy: copy)
-      }
+      try frame.make(maker, into: out, for: self, in: container)
+      frame.storeGraphInstance(copyOf: out, for: self)
     }
   }
 }

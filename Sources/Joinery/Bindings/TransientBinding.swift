@@ -9,7 +9,7 @@
 @usableFromInline
 final class TransientBinding: FactoryBinding, @unchecked Sendable {
   /// Guards `alive` and `storage` for the few instructions a read takes.
-  let slot = Lock.make()
+  let slot = _Lock.make()
 
   /// Takes and gives back `slot`, for the inlinable read below.
   @usableFromInline final func lockSlot() { slot.lock() }
@@ -20,32 +20,30 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
   // only deallocates them.
 
   override func resolve(
-    into out: UnsafeMutableRawPointer, copy: Copier, in container: Container,
-    parent: UnsafePointer<Frame>?, fallbackTag: RequestedTag?
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     // The common case: the instance is alive. No cycle is possible (nothing is being built)
     // and creation's gate is not needed.
     if copyAlive(into: out) { return }
-    let parent = Frame.effective(parent)
-    if let parent {
-      try Frame.check(self, fallbackTag: fallbackTag, parent: parent, in: container)
-    }
+    let parent = parent.joined()
+    try parent.check(self, fallbackTag: fallbackTag, in: container)
     try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
       // Another thread may have made it while this one waited for the gate.
       if copyAlive(into: out) { return }
-      try Frame.enter(self, fallbackTag: fallbackTag, parent: parent, in: container) {
+      try parent.enter(self, fallbackTag: fallbackTag, in: container) {
         frame throws(ResolutionError) in
-        try invoke(maker, into: out, frame: frame, in: container)
-        let (instanceObject, dynamicType) = layout.object(in: out)
+        try frame.make(maker, into: out, for: self, in: container)
+        let (instanceObject, dynamicType) = out.object(layout)
         guard let instanceObject else {
-          layout.destroy(out)
+          out.destroy(layout)
           throw .transientValueType(self, frame: frame, instanceType: dynamicType, in: container)
         }
-        let memory = allocateStorage()
+        allocateStorage()
         slot.withLock {
           alive = instanceObject
-          memory.copyMemory(from: out, byteCount: layout.size)
+          out.copyBits(into: storage, layout)
         }
       }
     }
@@ -54,33 +52,24 @@ final class TransientBinding: FactoryBinding, @unchecked Sendable {
   /// Copies the instance into `out` if it is still alive: what the resolve's specialized code
   /// tries first, inline, with `T` known (so the copy is a few moves).
   @inlinable @inline(__always)
-  func copyAlive<T>(into out: UnsafeMutableRawPointer, as _: T.Type) -> Bool {
+  func copyAlive<T>(into out: _InstanceSlot, as _: T.Type) -> Bool {
     lockSlot()
     defer { unlockSlot() }
-    do {
-      guard let object = alive else { return false }
-      // As in `copyAlive(into:)`: the bits go out with the reference the weak load took.
-      out.copyMemory(from: storage.unsafelyUnwrapped, byteCount: MemoryLayout<T>.size)
-      _ = Unmanaged.passRetained(object)
-      return true
-    }
+    guard let object = alive else { return false }
+    // As in `copyAlive(into:)`: the bits go out with the reference the weak load took.
+    out.takeBits(of: storage, as: T.self, handingOver: object)
+    return true
   }
 
   /// Copies the instance into `out` if it is still alive.
   @inline(__always)
-  func copyAlive(into out: UnsafeMutableRawPointer) -> Bool {
+  func copyAlive(into out: _InstanceSlot) -> Bool {
     slot.withLock {
       guard let object = alive else { return false }
       // The weak load retained the object, the one object the instance's bits refer to: hand
       // that reference to `out` with the bits instead of retaining again and releasing it. So
       // the object cannot die here, and no deinit runs under the lock.
-      let bits = storage.unsafelyUnwrapped
-      if layout.size == MemoryLayout<UInt>.size {
-        out.storeBytes(of: bits.load(as: UInt.self), as: UInt.self)
-      } else {
-        out.copyMemory(from: bits, byteCount: layout.size)
-      }
-      _ = Unmanaged.passRetained(object)
+      out.takeBits(of: storage, layout, handingOver: object)
       return true
     }
   }

@@ -148,7 +148,7 @@ public struct ContainerBuilder: Sendable {
 
     var findings: [Diagnostic] = []
     let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
-    let table = BindingTable(winners)
+    let table = _BindingTable(winners)
     let graph = DeclaredGraph(
       winners + collector.contributions, table: table,
       allowedCaptives: collector.allowedCaptives,
@@ -176,7 +176,8 @@ public struct ContainerBuilder: Sendable {
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
       do throws(ResolutionError) {
-        try (binding as? PersistentBinding)?.create(in: container, parent: nil, fallbackTag: nil)
+        try (binding as? PersistentBinding)?.create(
+          in: container, parent: .topLevel, fallbackTag: nil)
       } catch {
         findings.append(
           Diagnostic(

@@ -76,7 +76,7 @@ public struct Registrar: ~Copyable {
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
       }, metadata: metadata,
-      maker: { resolver, out in out.initializeMemory(as: T.self, to: try factory(resolver)) })
+      maker: { resolver, out in out.initialize(to: try factory(resolver)) })
   }
 
   /// Binds `type` to an initializer (or any function) whose parameters are resolved by type:
@@ -112,8 +112,7 @@ public struct Registrar: ~Copyable {
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       maker: { resolver, out in
-        out.initializeMemory(
-          as: T.self, to: try initializer(repeat try resolver.resolve((each Parameter).self)))
+        out.initialize(to: try initializer(repeat try resolver.resolve((each Parameter).self)))
       })
   }
 
@@ -153,8 +152,7 @@ public struct Registrar: ~Copyable {
       location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
       metadata: metadata,
       maker: { resolver, out in
-        out.initializeMemory(
-          as: T.self, to: try initializer(repeat try resolver.resolve(each specification)))
+        out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
       })
   }
 
@@ -181,7 +179,7 @@ public struct Registrar: ~Copyable {
     add(
       T.self, tag: tag, lifetime: .persistent, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: nil,
-      maker: { _, out in out.initializeMemory(as: T.self, to: instance()) })
+      maker: { _, out in out.initialize(to: instance()) })
   }
 
   /// Declares that `consumer` holding on to `dependency` is intended, although `dependency`
@@ -288,7 +286,7 @@ public struct Registrar: ~Copyable {
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
       }, metadata: metadata, contributes: true,
-      maker: { resolver, out in out.initializeMemory(as: T.self, to: try factory(resolver)) })
+      maker: { resolver, out in out.initialize(to: try factory(resolver)) })
   }
 
   /// Adds one element to the multi-binding of `type`, made by an autowired initializer.
@@ -317,8 +315,7 @@ public struct Registrar: ~Copyable {
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       contributes: true,
       maker: { resolver, out in
-        out.initializeMemory(
-          as: T.self, to: try initializer(repeat try resolver.resolve((each Parameter).self)))
+        out.initialize(to: try initializer(repeat try resolver.resolve((each Parameter).self)))
       })
   }
 
@@ -391,7 +388,7 @@ public struct Registrar: ~Copyable {
       T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
       dependencies: dependencies, location: BindingLocation(fileID: fileID, line: line)
     ) { resolver, arguments, out in
-      out.initializeMemory(as: T.self, to: try apply(factory, resolver, arguments))
+      out.initialize(to: try apply(factory, resolver, arguments))
     }
   }
 

@@ -64,11 +64,11 @@ extension Container {
 
   private func store<T>(_ instance: T, key: BindingKey) throws(ResolutionError) {
     guard let binding = table.binding(for: key) else {
-      throw .missing(key, triedFallback: false, parent: nil, in: self)
+      throw .missing(key, triedFallback: false, parent: .topLevel, in: self)
     }
     guard let cached = binding as? CachedBinding else {
       throw .notCached(binding, in: self)
     }
-    try cached.store(in: self) { $0.initializeMemory(as: T.self, to: instance) }
+    try cached.store(in: self) { $0.initialize(to: instance) }
   }
 }

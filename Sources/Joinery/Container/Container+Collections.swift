@@ -10,7 +10,7 @@ extension Container {
   /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   public func resolveAll<T>(_ type: T.Type = T.self) throws(ResolutionError) -> [T] {
-    try resolveAll(T.self, tag: nil as BindingTag?, parent: nil)
+    try resolveAll(T.self, tag: nil as BindingTag?, parent: .topLevel)
   }
 
   /// Returns one instance from every contribution to the multi-binding of `type` with `tag`.
@@ -27,11 +27,11 @@ extension Container {
   public func resolveAll<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable
   ) throws(ResolutionError) -> [T] {
-    try resolveAll(T.self, tag: BindingTag(tag), parent: nil)
+    try resolveAll(T.self, tag: BindingTag(tag), parent: .topLevel)
   }
 
   func resolveAll<T>(
-    _ type: T.Type, tag: BindingTag?, parent: UnsafePointer<Frame>?
+    _ type: T.Type, tag: BindingTag?, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> [T] {
     // An ancestor's contributions come first, then this container's.
     var instances = try parentContainer?.resolveAll(T.self, tag: tag, parent: parent) ?? []
@@ -105,8 +105,8 @@ extension Container {
       guard
         let contribution = contributions[ObjectIdentifier(T.self)]?
           .first(where: { $0.contributionIndex == index })
-      else { throw .missing(key.binding, triedFallback: false, parent: nil, in: self) }
-      return try instance(of: contribution, as: T.self, parent: nil, fallbackTag: nil)
+      else { throw .missing(key.binding, triedFallback: false, parent: .topLevel, in: self) }
+      return try instance(of: contribution, as: T.self, parent: .topLevel, fallbackTag: nil)
     }
     guard let tag = key.binding.tag else { return try resolve(T.self) }
     return try resolve(T.self, tag: tag)

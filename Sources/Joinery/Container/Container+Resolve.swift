@@ -12,7 +12,7 @@ extension Container {
   ///   bound, when a factory throws, or on a cycle.
   @inlinable
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
-    try resolve(T.self, parent: nil)
+    try resolve(T.self, parent: .topLevel)
   }
 
   /// Returns the instance bound to `type` under `tag`, falling back to the untagged binding
@@ -37,7 +37,7 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
-    try resolve(T.self, tag: tag, matching: matching, parent: nil)
+    try resolve(T.self, tag: tag, matching: matching, parent: .topLevel)
   }
 
   /// Returns a new instance from a binding that takes runtime arguments.
@@ -63,7 +63,7 @@ extension Container {
   ) throws(ResolutionError) -> T {
     try resolve(
       T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-      arguments: repeat each arguments, parent: nil)
+      arguments: repeat each arguments, parent: .topLevel)
   }
 
   /// Returns a new instance from a tagged binding that takes runtime arguments.
@@ -86,7 +86,7 @@ extension Container {
   ) throws(ResolutionError) -> T {
     try resolve(
       T.self, tag: tag, matching: matching, arguments: repeat each arguments,
-      parent: nil)
+      parent: .topLevel)
   }
 
   /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
@@ -102,7 +102,7 @@ extension Container {
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
   @inlinable
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
-    try resolveIfBound(T.self, parent: nil)
+    try resolveIfBound(T.self, parent: .topLevel)
   }
 
   /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`
@@ -123,6 +123,6 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T? {
-    try resolveIfBound(T.self, tag: tag, matching: matching, parent: nil)
+    try resolveIfBound(T.self, tag: tag, matching: matching, parent: .topLevel)
   }
 }

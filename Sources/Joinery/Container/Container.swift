@@ -18,7 +18,7 @@
 /// are created exactly once under contention, each behind its own lock, so a slow factory never
 /// blocks unrelated resolves.
 public final class Container: Sendable {
-  @usableFromInline let table: BindingTable
+  @usableFromInline let table: _BindingTable
   /// The bindings that won, in registration order, then the contributions to multi-bindings.
   let all: [AnyBinding]
   /// Contributions to multi-bindings by element type, in contribution order.
@@ -47,7 +47,7 @@ public final class Container: Sendable {
   public let warnings: [Diagnostic]
 
   init(
-    bindings: [AnyBinding], contributions: [AnyBinding] = [], table: BindingTable? = nil,
+    bindings: [AnyBinding], contributions: [AnyBinding] = [], table: _BindingTable? = nil,
     maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
     injectors: [PropertyInjector] = [], parent: Container? = nil
   ) {
@@ -57,7 +57,7 @@ public final class Container: Sendable {
     self.injectors = injectorsByType
     self.recorder = recorder
     all = bindings + contributions
-    self.table = table ?? BindingTable(bindings)
+    self.table = table ?? _BindingTable(bindings)
     var byType: [ObjectIdentifier: [AnyBinding]] = [:]
     for contribution in contributions {
       byType[ObjectIdentifier(contribution.key.type), default: []].append(contribution)
@@ -90,6 +90,6 @@ public final class Container: Sendable {
 
   func cacheGroupState(for group: CacheGroup) -> CacheGroupState {
     // Created in init for every group a cached binding names.
-    cacheGroups[group].unsafelyUnwrapped
+    cacheGroups[group]!
   }
 }

@@ -3,7 +3,7 @@ extension ResolutionError {
   // MARK: Requests no binding serves
 
   static func missing(
-    _ requested: BindingKey, triedFallback: Bool, parent: UnsafePointer<Frame>?,
+    _ requested: BindingKey, triedFallback: Bool, parent: borrowing ResolutionContext,
     in container: Container
   ) -> ResolutionError {
     let detail: String? =
@@ -18,21 +18,21 @@ extension ResolutionError {
   }
 
   static func argumentMismatch(
-    _ requested: BindingKey, parent: UnsafePointer<Frame>?, in container: Container
+    _ requested: BindingKey, parent: borrowing ResolutionContext, in container: Container
   ) -> ResolutionError {
     unserved(.argumentMismatch, requested, parent: parent, in: container)
   }
 
   static func containerReleased(_ key: BindingKey) -> ResolutionError {
     unserved(
-      .containerReleased, key, parent: nil,
+      .containerReleased, key, parent: .topLevel,
       detail: "The Provider or Lazy holds its container weakly, and the container is gone.",
       in: nil)
   }
 
   static func noCurrentContainer(_ key: BindingKey, location: BindingLocation) -> ResolutionError {
     unserved(
-      .noCurrentContainer, key, parent: nil,
+      .noCurrentContainer, key, parent: .topLevel,
       detail: "The @Injected property declared at \(location) names no container, and "
         + "none is current: it was read outside `container.withCurrent { … }`.",
       in: nil)
@@ -41,14 +41,14 @@ extension ResolutionError {
   // MARK: A binding that cannot be entered
 
   static func cycle(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     in container: Container
   ) -> ResolutionError {
     entering(.cycle, binding, fallbackTag: fallbackTag, parent: parent, in: container)
   }
 
   static func reentrantCreation(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     in container: Container
   ) -> ResolutionError {
     entering(
@@ -61,7 +61,7 @@ extension ResolutionError {
   }
 
   static func crossThreadCycle(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     waitingChain: [BindingKey], in container: Container
   ) -> ResolutionError {
     let chain = waitingChain.map(\.description).joined(separator: " → ")
@@ -75,10 +75,10 @@ extension ResolutionError {
   }
 
   static func depthLimit(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     stackExhausted: Bool, in container: Container
   ) -> ResolutionError {
-    let depth = parent.pointee.depth + 1
+    let depth = parent.depth + 1
     return entering(
       .depthLimitExceeded, binding, fallbackTag: fallbackTag, parent: parent,
       detail: stackExhausted
@@ -88,7 +88,7 @@ extension ResolutionError {
   }
 
   static func forwardingMismatch(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     instanceType: Any.Type, in container: Container
   ) -> ResolutionError {
     entering(
@@ -101,7 +101,7 @@ extension ResolutionError {
   }
 
   static func asyncBinding(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     in container: Container
   ) -> ResolutionError {
     entering(
@@ -111,20 +111,21 @@ extension ResolutionError {
 
   static func notCached(_ binding: AnyBinding, in container: Container) -> ResolutionError {
     entering(
-      .notCached, binding, fallbackTag: nil, parent: nil,
+      .notCached, binding, fallbackTag: nil, parent: .topLevel,
       detail: "Its lifetime is \(binding.info.lifetime).", in: container)
   }
 
   // MARK: A factory that failed inside its frame
 
   static func factoryFailed(
-    _ binding: AnyBinding, frame: UnsafePointer<Frame>, error: any Error, in container: Container
+    _ binding: AnyBinding, frame: borrowing ResolutionContext, error: any Error,
+    in container: Container
   ) -> ResolutionError {
     inside(.factoryFailed, binding, frame: frame, underlyingError: error, in: container)
   }
 
   static func transientValueType(
-    _ binding: AnyBinding, frame: UnsafePointer<Frame>, instanceType: Any.Type,
+    _ binding: AnyBinding, frame: borrowing ResolutionContext, instanceType: Any.Type,
     in container: Container
   ) -> ResolutionError {
     inside(
@@ -134,7 +135,7 @@ extension ResolutionError {
   }
 
   static func mainActorRequired(
-    _ binding: AnyBinding, frame: UnsafePointer<Frame>, in container: Container
+    _ binding: AnyBinding, frame: borrowing ResolutionContext, in container: Container
   ) -> ResolutionError {
     inside(
       .mainActorRequired, binding, frame: frame,
@@ -146,19 +147,20 @@ extension ResolutionError {
 
   /// A request that no binding serves: the path ends with the request itself.
   private static func unserved(
-    _ code: Code, _ requested: BindingKey, parent: UnsafePointer<Frame>?, detail: String? = nil,
+    _ code: Code, _ requested: BindingKey, parent: borrowing ResolutionContext,
+    detail: String? = nil,
     in container: Container?
   ) -> ResolutionError {
     ResolutionError(
       code, requested: requested,
-      path: Frame.steps(to: parent) + [ResolutionStep(requested: requested, binding: nil)],
+      path: parent.steps + [ResolutionStep(requested: requested, binding: nil)],
       detail: detail, container: container)
   }
 
   /// A binding that fails before its frame is entered: the path ends with the binding.
   private static func entering(
     _ code: Code, _ binding: AnyBinding, fallbackTag: RequestedTag?,
-    parent: UnsafePointer<Frame>?, detail: String? = nil, in container: Container
+    parent: borrowing ResolutionContext, detail: String? = nil, in container: Container
   ) -> ResolutionError {
     var requested = binding.info.key
     if let fallbackTag {
@@ -167,17 +169,17 @@ extension ResolutionError {
     }
     let step = ResolutionStep(requested: requested, binding: binding.info)
     return ResolutionError(
-      code, requested: requested, path: Frame.steps(to: parent) + [step],
+      code, requested: requested, path: parent.steps + [step],
       binding: binding.info, detail: detail, container: container)
   }
 
   /// A binding whose factory failed inside its own frame.
   private static func inside(
-    _ code: Code, _ binding: AnyBinding, frame: UnsafePointer<Frame>,
+    _ code: Code, _ binding: AnyBinding, frame: borrowing ResolutionContext,
     detail: String? = nil, underlyingError: (any Error)? = nil, in container: Container
   ) -> ResolutionError {
     ResolutionError(
-      code, requested: frame.pointee.step.requested, path: Frame.steps(to: frame),
+      code, requested: frame.requested, path: frame.steps,
       binding: binding.info, underlyingError: underlyingError, detail: detail,
       container: container)
   }

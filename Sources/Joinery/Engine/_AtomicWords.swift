@@ -42,22 +42,22 @@ extension _AtomicWordsHolder {
   func _add(_ index: Int, _ delta: UInt) -> UInt { joinery_add(_atomicWord(index), delta) }
 
   /// The lock kept in word `index`, made by the first caller: never more than one.
-  func _lazyLock(_ index: Int) -> Lock {
+  func _lazyLock(_ index: Int) -> _Lock {
     let word = _atomicWord(index)
     if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
-      return Unmanaged<Lock>.fromOpaque(existing).takeUnretainedValue()
+      return Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
     }
-    let made = Lock.make()
+    let made = _Lock.make()
     let bits = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
     if joinery_compare_exchange(word, 0, bits) { return made }
-    Unmanaged<Lock>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release()
+    Unmanaged<_Lock>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release()
     return _lazyLock(index)
   }
 
   /// Releases the lock in word `index`, if one was made: from the holder's `deinit`.
   func _releaseLazyLock(_ index: Int) {
     if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index))) {
-      Unmanaged<Lock>.fromOpaque(existing).release()
+      Unmanaged<_Lock>.fromOpaque(existing).release()
     }
   }
 

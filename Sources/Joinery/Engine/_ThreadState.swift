@@ -8,14 +8,14 @@ internal import JoineryPlatform
 enum _ThreadState {
   /// The innermost frame of the resolution running on the calling thread, or `nil`.
   @inline(__always)
-  static var runningFrame: UnsafePointer<Frame>? {
-    joinery_thread().pointee.resolution?.assumingMemoryBound(to: Frame.self)
+  static var runningFrame: UnsafePointer<_Frame>? {
+    joinery_thread().pointee.resolution?.assumingMemoryBound(to: _Frame.self)
   }
 
   /// Runs `body` with `frame` as the calling thread's running frame.
   @inline(__always)
   static func running<R, E: Error>(
-    _ frame: UnsafePointer<Frame>, _ body: () throws(E) -> R
+    _ frame: UnsafePointer<_Frame>, _ body: () throws(E) -> R
   ) throws(E) -> R {
     let state = joinery_thread().unsafelyUnwrapped
     let saved = state.pointee.resolution

@@ -33,16 +33,14 @@ extension Container {
         skipped.append(binding.info)
         continue
       }
-      let memory = UnsafeMutableRawPointer.allocate(
-        byteCount: binding.layout.size, alignment: binding.layout.alignment)
-      defer { memory.deallocate() }
-      do throws(ResolutionError) {
-        try binding.resolve(
-          into: memory, copy: binding.layout.copy, in: copy, parent: nil, fallbackTag: nil)
-        binding.layout.destroy(memory)
-        verified.append(binding.key)
-      } catch {
-        failures.append(error)
+      withTemporaryInstance(binding.layout) { slot in
+        do throws(ResolutionError) {
+          try binding.resolve(into: slot, in: copy, parent: .topLevel, fallbackTag: nil)
+          slot.destroy(binding.layout)
+          verified.append(binding.key)
+        } catch {
+          failures.append(error)
+        }
       }
     }
     let observed = recorder.edges.map {
@@ -127,8 +125,8 @@ final class EdgeRecorder: Sendable {
   private let recorded = Protected<Set<Pair>>([])
 
   @usableFromInline
-  func record(from frame: UnsafePointer<Frame>, to: AnyBinding) {
-    let from = frame.pointee.binding
+  func record(from context: borrowing ResolutionContext, to: AnyBinding) {
+    guard let from = context.requester else { return }
     recorded.withLock { _ = $0.insert(Pair(from: from.key, to: to.key)) }
   }
 

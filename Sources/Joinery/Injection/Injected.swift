@@ -31,7 +31,7 @@ public final class Injected<Value> {
   private let hasExplicitContainer: Bool
   private let tag: BindingTag?
   private let location: BindingLocation
-  private let lock = Lock.make()
+  private let lock = _Lock.make()
   // Written once under `lock` before `isResolved` is published; read freely after.
   @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
 
@@ -106,7 +106,7 @@ public final class Injected<Value> {
   ///   one is gone.
   @inlinable
   public func get() throws(ResolutionError) -> Value {
-    if _loadAcquiring(0) != 0 { return value.unsafelyUnwrapped }
+    if _loadAcquiring(0) != 0, let value { return value }
     return try resolveOnce()
   }
 

@@ -75,18 +75,15 @@ extension Registrar {
     factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     let key = BindingKey(T.self, tag: internedTag(tag))
-    // A resolution that started in `resolveOnMainActor` runs on the main actor, so the isolated
-    // factory may run in place: the same reasoning, and cast, as `MainActor.assumeIsolated`,
-    // whose closure could not borrow the resolver.
-    let onMain = unsafeBitCast(factory, to: (@Sendable (borrowing Resolver) throws -> T).self)
+    let onMain = _assumingMainActor(factory)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
       dependencies: dependencies, metadata: nil,
       maker: { resolver, out in
-        guard resolver.frame.pointee.root.pointee.isOnMainActor else {
-          throw MainActorRequired(key: key)
-        }
-        out.initializeMemory(as: T.self, to: try onMain(resolver))
+        guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
+        // A resolution that started in `resolveOnMainActor` runs on the main actor, so the
+        // isolated factory may run in place.
+        out.initialize(to: try onMain(resolver))
       })
   }
 }
@@ -142,16 +139,11 @@ extension Container {
     }
   }
 
-  /// Runs `body` with a marker frame saying the resolution runs on the main actor.
+  /// Runs `body` in a resolution marked as running on the main actor.
   @MainActor
   private func onMainActor<T>(
-    _ body: (UnsafePointer<Frame>) throws(ResolutionError) -> T
+    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> T
   ) throws(ResolutionError) -> T {
-    try RootState.resolution(onMainActor: true) { rootPointer throws(ResolutionError) -> T in
-      var frame = Frame(binding: mainActorMarker, fallbackTag: nil, root: rootPointer, depth: 0)
-      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> T in
-        try body(pointer)
-      }
-    }
+    try ResolutionContext.onMainActor(marker: mainActorMarker, body)
   }
 }

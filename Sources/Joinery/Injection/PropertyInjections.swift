@@ -26,11 +26,13 @@ public struct PropertyInjections<Root: AnyObject> {
   /// ```
   ///
   /// - Parameter property: A writable property of `Root`.
-  public mutating func inject<Value>(_ property: ReferenceWritableKeyPath<Root, Value>) {
+  public mutating func inject<Value>(
+    _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable
+  ) {
     keys.append(DeclaredDependency(key: BindingKey(Value.self), matching: .allowingFallback))
-    let path = KeyPathBox(path: property)
+    let path = property
     setters.append { root, container in
-      root[keyPath: path.path] = try container.resolve(Value.self)
+      root[keyPath: path] = try container.resolve(Value.self)
     }
   }
 
@@ -45,13 +47,13 @@ public struct PropertyInjections<Root: AnyObject> {
   ///   - property: A writable property of `Root`.
   ///   - tag: The binding's tag.
   public mutating func inject<Value>(
-    _ property: ReferenceWritableKeyPath<Root, Value>, tag: BindingTag
+    _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable, tag: BindingTag
   ) {
     keys.append(
       DeclaredDependency(key: BindingKey(Value.self, tag: tag), matching: .allowingFallback))
-    let path = KeyPathBox(path: property)
+    let path = property
     setters.append { root, container in
-      root[keyPath: path.path] = try container.resolve(Value.self, tag: tag)
+      root[keyPath: path] = try container.resolve(Value.self, tag: tag)
     }
   }
 }
@@ -65,11 +67,13 @@ extension PropertyInjections {
   /// ```
   ///
   /// - Parameter property: A writable optional property of `Root`.
-  public mutating func inject<Value>(_ property: ReferenceWritableKeyPath<Root, Value?>) {
+  public mutating func inject<Value>(
+    _ property: any ReferenceWritableKeyPath<Root, Value?> & Sendable
+  ) {
     keys.append(DeclaredDependency(key: BindingKey(Value.self), matching: .allowingFallback))
-    let path = KeyPathBox(path: property)
+    let path = property
     setters.append { root, container in
-      root[keyPath: path.path] = try container.resolve(Value.self)
+      root[keyPath: path] = try container.resolve(Value.self)
     }
   }
 
@@ -83,21 +87,15 @@ extension PropertyInjections {
   ///   - property: A writable optional property of `Root`.
   ///   - tag: The binding's tag.
   public mutating func inject<Value>(
-    _ property: ReferenceWritableKeyPath<Root, Value?>, tag: BindingTag
+    _ property: any ReferenceWritableKeyPath<Root, Value?> & Sendable, tag: BindingTag
   ) {
     keys.append(
       DeclaredDependency(key: BindingKey(Value.self, tag: tag), matching: .allowingFallback))
-    let path = KeyPathBox(path: property)
+    let path = property
     setters.append { root, container in
-      root[keyPath: path.path] = try container.resolve(Value.self, tag: tag)
+      root[keyPath: path] = try container.resolve(Value.self, tag: tag)
     }
   }
-}
-
-/// A key path carried into a `@Sendable` setter. Key paths are immutable values; one that
-/// captured a non-Sendable subscript argument would only be read, never mutated.
-struct KeyPathBox<Root, Value>: @unchecked Sendable {
-  let path: ReferenceWritableKeyPath<Root, Value>
 }
 
 /// The declared property injections of one type, type-erased for the container.
@@ -119,7 +117,7 @@ final class PropertyInjector: Sendable {
     let setters = injections.setters
     inject = { object, container in
       // Looked up by `Root`'s identity, so the object is a `Root`.
-      let root = unsafeDowncast(object, to: Root.self)
+      guard let root = object as? Root else { return }
       for setter in setters { try setter(root, container) }
     }
   }
@@ -169,7 +167,8 @@ extension Container {
     guard let injector = injectors[ObjectIdentifier(Root.self)] else {
       if let ancestor = parentContainer { return try ancestor.inject(into: object) }
       throw .missing(
-        BindingKey(PropertyInjections<Root>.self), triedFallback: false, parent: nil, in: self)
+        BindingKey(PropertyInjections<Root>.self), triedFallback: false, parent: .topLevel, in: self
+      )
     }
     do {
       try injector.inject(object, self)

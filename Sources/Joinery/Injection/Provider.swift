@@ -59,9 +59,7 @@ public struct Provider<Value>: Sendable {
 /// instance is kept by the `Lazy` (not the container); before, the container is held weakly.
 public final class Lazy<Value> {
   private let provider: Provider<Value>
-  private let lock = Lock.make()
-  // Guarded by `lock`.
-  private var value: Value?
+  private let value = Protected<Value?>(nil)
 
   init(provider: Provider<Value>) {
     self.provider = provider
@@ -76,7 +74,7 @@ public final class Lazy<Value> {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError`` from the first resolve (a later call tries again).
   public func get() throws(ResolutionError) -> Value {
-    try lock.withLock { () throws(ResolutionError) -> Value in
+    try value.withLock { (value: inout Value?) throws(ResolutionError) -> Value in
       if let value { return value }
       let made = try provider.get()
       value = made
@@ -85,8 +83,7 @@ public final class Lazy<Value> {
   }
 }
 
-// The instance is created and read under `lock`.
-extension Lazy: @unchecked Sendable where Value: Sendable {}
+extension Lazy: Sendable where Value: Sendable {}
 
 /// Types a container can make for any bound type without a binding of their own.
 protocol DerivedFromContainer {

@@ -104,7 +104,7 @@ class AnyTagBox: @unchecked Sendable {
       return self === other || (hash == other.hash && isEqual(to: other))
     }
     return valueType == ObjectIdentifier(Value.self)
-      && unsafeDowncast(self, to: TagBox<Value>.self).value == value
+      && (self as? TagBox<Value>)?.value == value
   }
 
   var base: any Hashable & Sendable { preconditionFailure("abstract") }
@@ -130,6 +130,6 @@ final class TagBox<Value: Hashable & Sendable>: AnyTagBox, @unchecked Sendable {
   }
 
   @usableFromInline override func isEqual(to other: AnyTagBox) -> Bool {
-    other.valueType == valueType && unsafeDowncast(other, to: TagBox<Value>.self).value == value
+    other.valueType == valueType && (other as? TagBox<Value>)?.value == value
   }
 }

@@ -71,6 +71,6 @@ extension Resolver {
     // Read in place rather than bound to a local: no retain of the tag's box per resolve.
     if dependency.tag == nil { return try resolve(Value.self) }
     return try resolve(
-      Value.self, tag: dependency.tag.unsafelyUnwrapped, matching: dependency.matching)
+      Value.self, tag: dependency.tag!, matching: dependency.matching)
   }
 }

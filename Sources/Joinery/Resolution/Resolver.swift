@@ -20,8 +20,9 @@ public struct Resolver: ~Copyable {
   /// Not retained: the container outlives every factory call it lends a resolver to. Used
   /// through `withContainer` so that a resolve does not touch the container's reference count,
   /// which threads resolving at once would otherwise contend for.
-  @usableFromInline let containerReference: Unmanaged<Container>
-  @usableFromInline let frame: UnsafePointer<Frame>
+  @usableFromInline let containerReference: _Unretained<Container>
+  /// The chain of the factory this resolver is lent to.
+  @usableFromInline let context: ResolutionContext
 
   /// Returns the instance bound to `type`.
   ///
@@ -35,7 +36,7 @@ public struct Resolver: ~Copyable {
   @inlinable
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
     try withContainer { container throws(ResolutionError) in
-      try container.resolve(T.self, parent: frame)
+      try container.resolve(T.self, parent: context)
     }
   }
 
@@ -58,7 +59,7 @@ public struct Resolver: ~Copyable {
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
     try withContainer { container throws(ResolutionError) in
-      try container.resolve(T.self, tag: tag, matching: matching, parent: frame)
+      try container.resolve(T.self, tag: tag, matching: matching, parent: context)
     }
   }
 
@@ -81,7 +82,7 @@ public struct Resolver: ~Copyable {
       try container.resolve(
         T.self, tag: nil as BindingTag?, matching: .allowingFallback,
         arguments: repeat each arguments,
-        parent: frame)
+        parent: context)
     }
   }
 
@@ -106,7 +107,7 @@ public struct Resolver: ~Copyable {
     try withContainer { container throws(ResolutionError) in
       try container.resolve(
         T.self, tag: tag, matching: matching, arguments: repeat each arguments,
-        parent: frame)
+        parent: context)
     }
   }
 
@@ -122,7 +123,7 @@ public struct Resolver: ~Copyable {
   @inlinable
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
     try withContainer { container throws(ResolutionError) in
-      try container.resolveIfBound(T.self, parent: frame)
+      try container.resolveIfBound(T.self, parent: context)
     }
   }
 
@@ -144,7 +145,7 @@ public struct Resolver: ~Copyable {
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T? {
     try withContainer { container throws(ResolutionError) in
-      try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: frame)
+      try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: context)
     }
   }
 }
@@ -164,15 +165,15 @@ extension Resolver {
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   public func resolveAll<T>(_ type: T.Type = T.self) throws(ResolutionError) -> [T] {
     try withContainer { container throws(ResolutionError) in
-      try container.resolveAll(T.self, tag: nil, parent: frame)
+      try container.resolveAll(T.self, tag: nil, parent: context)
     }
   }
 }
 
 extension Resolver {
-  init(container: Container, frame: UnsafePointer<Frame>) {
-    containerReference = Unmanaged.passUnretained(container)
-    self.frame = frame
+  init(container: Container, context: consuming ResolutionContext) {
+    containerReference = _Unretained(container)
+    self.context = context
   }
 
   /// The container that lent this resolver, without retaining it.
@@ -180,7 +181,7 @@ extension Resolver {
   func withContainer<R>(
     _ body: (Container) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withGuaranteed(containerReference, body)
+    try containerReference.with(body)
   }
 }
 

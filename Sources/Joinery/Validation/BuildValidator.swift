@@ -9,7 +9,7 @@ protocol BuildValidator {
 /// with no dictionary.
 struct DeclaredGraph {
   let bindings: [AnyBinding]
-  let table: BindingTable
+  let table: _BindingTable
   let allowedCaptives: [CaptiveKey: String]
   let requiresExactTags: Bool
   /// The edges of binding `i` are `edgeList[edgeStart[i]..<edgeStart[i + 1]]`.
@@ -30,7 +30,7 @@ struct DeclaredGraph {
   }
 
   init(
-    _ bindings: [AnyBinding], table: BindingTable, allowedCaptives: [CaptiveKey: String],
+    _ bindings: [AnyBinding], table: _BindingTable, allowedCaptives: [CaptiveKey: String],
     requiresExactTags: Bool, parent: Container? = nil
   ) {
     self.bindings = bindings

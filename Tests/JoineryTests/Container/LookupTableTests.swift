@@ -53,7 +53,7 @@ struct LookupTableTests {
     var occupied = 0
     for index in 0...table.mask where table.slots[index].identity != 0 {
       occupied += 1
-      let home = BindingTable.home(ofAddress: table.slots[index].identity, mask: table.mask)
+      let home = _BindingTable.home(ofAddress: table.slots[index].identity, mask: table.mask)
       longest = max(longest, (index - home) & table.mask)
     }
     #expect(occupied == 10_000)

@@ -5,7 +5,7 @@
 /// Which binding serves a tagged request: found without reference counting, since the
 /// container chain owns every binding for as long as a resolve can run.
 @usableFromInline
-struct TaggedMatch {
+struct _TaggedMatch {
   @usableFromInline let binding: Unmanaged<AnyBinding>
   /// The container that declared `binding`: the one its dependencies come from.
   @usableFromInline let container: Unmanaged<Container>
@@ -17,6 +17,21 @@ struct TaggedMatch {
     self.binding = Unmanaged.passUnretained(binding)
     self.container = Unmanaged.passUnretained(container)
     self.fellBack = fellBack
+  }
+}
+
+/// An object not retained by its holder: for objects the container chain keeps alive for as
+/// long as the holder is used (a resolver's container).
+@usableFromInline @frozen
+struct _Unretained<Object: AnyObject> {
+  @usableFromInline let reference: Unmanaged<Object>
+
+  @inlinable init(_ object: Object) { reference = Unmanaged.passUnretained(object) }
+
+  /// Calls `body` with the object, without retaining it.
+  @inlinable @inline(__always)
+  func with<R>(_ body: (Object) throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+    try withGuaranteed(reference, body)
   }
 }
 
@@ -34,25 +49,17 @@ func withGuaranteed<Object: AnyObject, R>(
   }
 }
 
-@usableFromInline @frozen
-struct InstanceBuffer {
-  @usableFromInline var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-  @inlinable init() {}
-}
-
 extension Container {
   /// The instance `binding` gives for one request, as the `T` it was declared for.
   @inlinable @inline(__always)
   func instance<T>(
-    of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
+    of binding: AnyBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?, recordsEdge: Bool = true
   ) throws(ResolutionError) -> T {
-    if recordsEdge, let recorder, let parent, parent.pointee.depth > 0 {
-      recorder.record(from: parent, to: binding)
-    }
+    if recordsEdge, let recorder { recorder.record(from: parent, to: binding) }
     // A built persistent instance (or a forward's converted one) never changes: no lock.
     if binding.isReady {
-      return binding.storage.unsafelyUnwrapped.load(as: T.self)
+      return binding.storage.load(as: T.self)
     }
     return try makeInstance(of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)
   }
@@ -66,7 +73,7 @@ extension Container {
   /// parameter pack.
   @inlinable @inline(never)
   func makeInstance<T>(
-    of binding: AnyBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
+    of binding: AnyBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     if binding.lifetimeKind == .transient {
@@ -83,11 +90,11 @@ extension Container {
   /// through the binding's class.
   @inlinable @inline(never)
   func transientInstance<T>(
-    of binding: TransientBinding, as _: T.Type, parent: UnsafePointer<Frame>?,
+    of binding: TransientBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in
-      if binding.copyAlive(into: out, as: T.self) { return }
+      if binding.copyAlive(into: _InstanceSlot(address: out, of: T.self), as: T.self) { return }
       try build(binding, into: out, as: T.self, parent, fallbackTag)
     }
   }
@@ -99,17 +106,17 @@ extension Container {
     _: T.Type, _ initialize: (UnsafeMutableRawPointer) throws(ResolutionError) -> Void
   ) throws(ResolutionError) -> T {
     guard
-      MemoryLayout<T>.size <= MemoryLayout<InstanceBuffer>.size,
-      MemoryLayout<T>.alignment <= MemoryLayout<InstanceBuffer>.alignment
+      MemoryLayout<T>.size <= MemoryLayout<_InstanceBuffer>.size,
+      MemoryLayout<T>.alignment <= MemoryLayout<_InstanceBuffer>.alignment
     else {
       return try buildingLarge(T.self, initialize)
     }
-    var space = InstanceBuffer()
+    var space = _InstanceBuffer()
     try initialize(&space)
     return move(from: &space, as: T.self)
   }
 
-  /// `building` for a type larger than ``InstanceBuffer``: out of line, so that the metadata
+  /// `building` for a type larger than ``_InstanceBuffer``: out of line, so that the metadata
   /// `withUnsafeTemporaryAllocation` asks for is never requested on the common path.
   @usableFromInline @inline(never)
   static func buildingLarge<T>(
@@ -131,18 +138,16 @@ extension Container {
   @inlinable @inline(__always)
   func build<T>(
     _ binding: AnyBinding, into out: UnsafeMutableRawPointer, as _: T.Type,
-    _ parent: UnsafePointer<Frame>?, _ fallbackTag: RequestedTag?
+    _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try binding.resolve(
-      into: out,
-      copy: { source, destination in
-        destination.initializeMemory(as: T.self, to: source.load(as: T.self))
-      },
-      in: self, parent: parent, fallbackTag: fallbackTag)
+      into: _InstanceSlot(address: out, of: T.self), in: self, parent: parent,
+      fallbackTag: fallbackTag)
   }
 
   @inlinable @inline(__always)
-  func resolve<T>(_ type: T.Type, parent: UnsafePointer<Frame>?) throws(ResolutionError) -> T {
+  func resolve<T>(_ type: T.Type, parent: borrowing ResolutionContext) throws(ResolutionError) -> T
+  {
     guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
       return try resolveUnbound(T.self, parent: parent)
     }
@@ -154,7 +159,7 @@ extension Container {
 
   @inlinable @inline(__always)
   func resolve<T, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
+    _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     guard let found = match(T.self, tag: tag, matching: matching) else {
       return try resolveUnbound(T.self, tag: BindingTag(tag), matching: matching, parent: parent)
@@ -167,7 +172,7 @@ extension Container {
   /// A tagged request for a type nothing serves: a `Provider` or `Lazy`, or a missing binding.
   @usableFromInline @inline(never)
   func resolveUnbound<T>(
-    _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: UnsafePointer<Frame>?
+    _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     if let derived = derived(T.self, tag: tag) { return derived }
     throw missing(
@@ -177,7 +182,7 @@ extension Container {
   /// The instance of a tagged match, telling the binding which tag a fallback was asked with.
   @inlinable @inline(__always)
   func instance<T, Tag: Hashable & Sendable>(
-    of found: TaggedMatch, as _: T.Type, tag: Tag, parent: UnsafePointer<Frame>?
+    of found: _TaggedMatch, as _: T.Type, tag: Tag, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
       guard found.fellBack else {
@@ -202,20 +207,20 @@ extension Container {
   @inlinable @inline(__always)
   func match<Tag: Hashable & Sendable>(
     _ type: Any.Type, tag: Tag, matching: TagMatching
-  ) -> TaggedMatch? {
+  ) -> _TaggedMatch? {
     guard parentContainer == nil else { return matchInChain(type, tag: tag, matching: matching) }
     guard let slot = table.slot(for: ObjectIdentifier(type)) else { return nil }
     // A type bound once, untagged, has no entry: its only binding is the untagged one.
     if let entry = table.entry(at: slot),
       let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
     {
-      return TaggedMatch(binding: binding, container: self, fellBack: false)
+      return _TaggedMatch(binding: binding, container: self, fellBack: false)
     }
     guard matching.allowsFallback, let untagged = table.untaggedBinding(at: slot) else {
       return nil
     }
     return untagged._withUnsafeGuaranteedRef {
-      TaggedMatch(binding: $0, container: self, fellBack: true)
+      _TaggedMatch(binding: $0, container: self, fellBack: true)
     }
   }
 
@@ -223,14 +228,14 @@ extension Container {
   @inlinable @inline(never)
   func matchInChain<Tag: Hashable & Sendable>(
     _ type: Any.Type, tag: Tag, matching: TagMatching
-  ) -> TaggedMatch? {
+  ) -> _TaggedMatch? {
     guard let slot = table.slot(for: ObjectIdentifier(type)) else {
       return parentContainer?.matchInChain(type, tag: tag, matching: matching)
     }
     if let entry = table.entry(at: slot),
       let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
     {
-      return TaggedMatch(binding: binding, container: self, fellBack: false)
+      return _TaggedMatch(binding: binding, container: self, fellBack: false)
     }
     if let ancestor = parentContainer,
       let found = ancestor.matchInChain(type, tag: tag, matching: .exact)
@@ -241,13 +246,13 @@ extension Container {
       return parentContainer?.matchInChain(type, tag: tag, matching: matching)
     }
     return untagged._withUnsafeGuaranteedRef {
-      TaggedMatch(binding: $0, container: self, fellBack: true)
+      _TaggedMatch(binding: $0, container: self, fellBack: true)
     }
   }
 
   @inlinable @inline(__always)
   func resolveIfBound<T>(
-    _ type: T.Type, parent: UnsafePointer<Frame>?
+    _ type: T.Type, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T? {
     if let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) {
       return try withGuaranteed(found) { binding throws(ResolutionError) -> T in
@@ -267,7 +272,7 @@ extension Container {
 
   @inlinable @inline(__always)
   func resolveIfBound<T, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag, matching: TagMatching, parent: UnsafePointer<Frame>?
+    _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T? {
     guard let found = match(T.self, tag: tag, matching: matching) else { return nil }
     return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
@@ -278,7 +283,7 @@ extension Container {
   @inlinable
   func resolve<T, Tag: Hashable & Sendable, each Argument>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, arguments: repeat each Argument,
-    parent: UnsafePointer<Frame>?
+    parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     let signature: Any.Type = (repeat each Argument).self
     if ObjectIdentifier(signature) == ObjectIdentifier(Void.self) {
@@ -289,7 +294,7 @@ extension Container {
       pointer throws(ResolutionError) -> T in
       try resolve(
         T.self, tag: tag, matching: matching, signature: signature,
-        arguments: UnsafeRawPointer(pointer), parent: parent)
+        arguments: _Arguments(address: UnsafeRawPointer(pointer)), parent: parent)
     }
   }
 
@@ -297,7 +302,7 @@ extension Container {
   @inlinable
   func resolve<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, signature: Any.Type,
-    arguments: UnsafeRawPointer, parent: UnsafePointer<Frame>?
+    arguments: _Arguments, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     guard
       let slot = table.slot(for: ObjectIdentifier(T.self)),
@@ -314,7 +319,7 @@ extension Container {
     }
     // The signature matched, so the binding was declared with exactly these argument types.
     return try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
-      if let parent, let recorder { recorder.record(from: parent, to: binding) }
+      if let recorder { recorder.record(from: parent, to: binding) }
       let binding = unsafeDowncast(binding, to: ArgumentBinding.self)
       guard found.fellBack, let tag else {
         return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
@@ -330,7 +335,7 @@ extension Container {
   @usableFromInline @inline(never)
   func resolveUnbound<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, signature: Any.Type,
-    arguments: UnsafeRawPointer, parent: UnsafePointer<Frame>?
+    arguments: _Arguments, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     if let ancestor = parentContainer {
       return try ancestor.resolve(
@@ -344,19 +349,21 @@ extension Container {
   /// A new instance from a binding with runtime arguments.
   @inlinable
   func makeInstance<T>(
-    of binding: ArgumentBinding, arguments: UnsafeRawPointer, as _: T.Type,
-    _ parent: UnsafePointer<Frame>?, _ fallbackTag: RequestedTag?
+    of binding: ArgumentBinding, arguments: _Arguments, as _: T.Type,
+    _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in
       try binding.make(
-        arguments: arguments, into: out, in: self, parent: parent, fallbackTag: fallbackTag)
+        arguments: arguments, into: _InstanceSlot(address: out, of: T.self), in: self,
+        parent: parent, fallbackTag: fallbackTag)
     }
   }
 
   /// A request for a type this container does not bind: its ancestors', a `Provider` or `Lazy`,
   /// or a missing-binding error.
   @usableFromInline @inline(never)
-  func resolveUnbound<T>(_ type: T.Type, parent: UnsafePointer<Frame>?) throws(ResolutionError) -> T
+  func resolveUnbound<T>(_ type: T.Type, parent: borrowing ResolutionContext)
+    throws(ResolutionError) -> T
   {
     if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
       return try ancestor.resolve(T.self, parent: parent)
@@ -375,10 +382,10 @@ extension Container {
   /// arguments. Only runs on failure; near misses are computed when the report is read.
   @usableFromInline @inline(never)
   func missing(
-    _ requested: BindingKey, triedFallback: Bool, parent: UnsafePointer<Frame>?
+    _ requested: BindingKey, triedFallback: Bool, parent: borrowing ResolutionContext
   ) -> ResolutionError {
     // A top-level request inside a factory reports the path of the chain it joined.
-    let parent = Frame.effective(parent)
+    let parent = parent.joined()
     if let entry = table.entry(for: ObjectIdentifier(requested.type)) {
       let boundWithOtherArguments =
         requested.argumentTypes == nil
@@ -390,4 +397,26 @@ extension Container {
     }
     return .missing(requested, triedFallback: triedFallback, parent: parent, in: self)
   }
+}
+
+extension Container {
+  /// The instance of a built persistent binding of `T`, if there is one: what `resolveAsync`
+  /// reads first, with no task and no suspension.
+  @inlinable @inline(__always)
+  func builtInstance<T>(_: T.Type) -> T? {
+    guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else { return nil }
+    return found._withUnsafeGuaranteedRef { binding -> T? in
+      guard binding.isReady else { return nil }
+      return binding.storage.load(as: T.self)
+    }
+  }
+}
+
+/// `factory` as a plain function, to be called only where the resolution is known to run on
+/// the main actor (it started in `resolveOnMainActor`): the reasoning, and the cast, of
+/// `MainActor.assumeIsolated`, whose closure could not borrow the resolver.
+func _assumingMainActor<T>(
+  _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
+) -> @Sendable (borrowing Resolver) throws -> T {
+  unsafeBitCast(factory, to: (@Sendable (borrowing Resolver) throws -> T).self)
 }

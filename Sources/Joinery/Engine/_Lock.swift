@@ -24,11 +24,11 @@
 /// Built on the platform primitive (`os_unfair_lock`, `pthread_mutex_t`, `SRWLOCK`) rather than
 /// `Synchronization.Mutex` because ThreadSanitizer understands these: on Linux it cannot see the
 /// futex inside `Mutex`, and would report every access the lock protects as a race.
-final class Lock: ManagedBuffer<Void, PlatformLock> {
+final class _Lock: ManagedBuffer<Void, PlatformLock> {
   /// Creates an unlocked lock.
-  static func make() -> Lock {
-    let buffer = Lock.create(minimumCapacity: 1) { _ in }
-    let lock = unsafeDowncast(buffer, to: Lock.self)
+  static func make() -> _Lock {
+    let buffer = _Lock.create(minimumCapacity: 1) { _ in }
+    let lock = unsafeDowncast(buffer, to: _Lock.self)
     lock.withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         primitive.initialize(to: os_unfair_lock())
@@ -97,17 +97,5 @@ final class Lock: ManagedBuffer<Void, PlatformLock> {
     lock()
     defer { unlock() }
     return try body()
-  }
-}
-
-/// A value protected by a ``Lock``: the state lives inside, reachable only while locked.
-final class Protected<State>: @unchecked Sendable {
-  private let lock = Lock.make()
-  private var state: State
-
-  init(_ state: State) { self.state = state }
-
-  func withLock<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
-    try lock.withLock { () throws(E) -> R in try body(&state) }
   }
 }

@@ -6,21 +6,21 @@
 /// cache line.
 @usableFromInline
 // Immutable after init; the raw memory is written only there.
-struct BindingTable: @unchecked Sendable {
+struct _BindingTable: @unchecked Sendable {
   /// One slot: raw memory, so reading it touches no reference count that threads resolving at
   /// once would contend for.
   @usableFromInline @frozen
   struct Slot {
     /// The type's metadata address; 0 for an empty slot.
     @usableFromInline var identity: UInt
-    /// The type's untagged binding (an even address), or its ``TypeEntry`` with the low bit
+    /// The type's untagged binding (an even address), or its ``_TypeEntry`` with the low bit
     /// set. A type bound once, untagged — the common case — has no entry.
     @usableFromInline var value: UInt
   }
 
   @usableFromInline let slots: UnsafePointer<Slot>
   /// Owns the entries, one per type that has one (not per slot).
-  private let ownedEntries: ContiguousArray<TypeEntry>
+  private let ownedEntries: ContiguousArray<_TypeEntry>
   @usableFromInline let mask: Int
   /// Owns the raw memory above; the bindings are owned by the container.
   private let memory: TableMemory
@@ -31,7 +31,7 @@ struct BindingTable: @unchecked Sendable {
     while capacity * 3 < groups.starts.count * 4 { capacity *= 2 }
     let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
     slots.initialize(repeating: Slot(identity: 0, value: 0), count: capacity)
-    var owned = ContiguousArray<TypeEntry>()
+    var owned = ContiguousArray<_TypeEntry>()
     let mask = capacity - 1
     for start in groups.starts {
       let identity = ObjectIdentifier(bindings[start].key.type)
@@ -44,7 +44,7 @@ struct BindingTable: @unchecked Sendable {
       } else {
         let entry =
           isAlone
-          ? TypeEntry(single: first) : TypeEntry(groups.members(from: start).map { bindings[$0] })
+          ? _TypeEntry(single: first) : _TypeEntry(groups.members(from: start).map { bindings[$0] })
         owned.append(entry)
         value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
       }
@@ -97,7 +97,7 @@ struct BindingTable: @unchecked Sendable {
     if value & 1 == 0 {
       return UnsafeRawPointer(bitPattern: value).map { Unmanaged.fromOpaque($0) }
     }
-    return Unmanaged<TypeEntry>.fromOpaque(
+    return Unmanaged<_TypeEntry>.fromOpaque(
       UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped
     )
     ._withUnsafeGuaranteedRef { $0.untaggedReference }
@@ -105,7 +105,7 @@ struct BindingTable: @unchecked Sendable {
 
   /// The entry of the type in `slot`; `nil` for a type bound once, untagged.
   @inlinable @inline(__always)
-  func entry(at slot: Int) -> Unmanaged<TypeEntry>? {
+  func entry(at slot: Int) -> Unmanaged<_TypeEntry>? {
     let value = slots[slot].value
     guard value & 1 == 1 else { return nil }
     return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped)
@@ -130,13 +130,18 @@ struct BindingTable: @unchecked Sendable {
     return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
   }
 
+  /// The untagged binding of `type`, if it has one. Off the hot paths.
+  func untaggedBinding(ofType type: Any.Type) -> AnyBinding? {
+    untaggedBinding(for: ObjectIdentifier(type))?.takeUnretainedValue()
+  }
+
   /// The bindings of one type, or `nil` if the type is not bound at all. Off the hot paths.
   @usableFromInline
-  func entry(for identity: ObjectIdentifier) -> TypeEntry? {
+  func entry(for identity: ObjectIdentifier) -> _TypeEntry? {
     guard let slot = slot(for: identity) else { return nil }
     if let entry = entry(at: slot) { return entry.takeUnretainedValue() }
     // A type bound once, untagged: an entry made for this (cold) question.
-    return untaggedBinding(at: slot).map { TypeEntry(single: $0.takeUnretainedValue()) }
+    return untaggedBinding(at: slot).map { _TypeEntry(single: $0.takeUnretainedValue()) }
   }
 
   /// The binding stored under exactly `key`.
@@ -159,9 +164,9 @@ struct BindingTable: @unchecked Sendable {
 
 /// The raw memory of a table, freed with it.
 private final class TableMemory: Sendable {
-  nonisolated(unsafe) let slots: UnsafeMutablePointer<BindingTable.Slot>
+  nonisolated(unsafe) let slots: UnsafeMutablePointer<_BindingTable.Slot>
 
-  init(slots: UnsafeMutablePointer<BindingTable.Slot>) {
+  init(slots: UnsafeMutablePointer<_BindingTable.Slot>) {
     self.slots = slots
   }
 
@@ -170,54 +175,10 @@ private final class TableMemory: Sendable {
   }
 }
 
-/// Bindings grouped by type identity in linear time, without a dictionary: open addressing over
-/// the type's address, chaining the bindings of a group through `next`.
-struct TypeGroups {
-  /// The position of the first binding of each group, in the order groups were first seen.
-  private(set) var starts: [Int] = []
-  /// The position of the next binding of the same type, or -1.
-  private var next: [Int]
-
-  init(_ bindings: [AnyBinding]) {
-    next = [Int](repeating: -1, count: bindings.count)
-    var capacity = 8
-    while capacity < bindings.count * 2 { capacity *= 2 }
-    let mask = capacity - 1
-    var identities = [UInt](repeating: 0, count: capacity)
-    var tails = [Int](repeating: -1, count: capacity)
-    for (position, binding) in bindings.enumerated() {
-      let identity = UInt(bitPattern: ObjectIdentifier(binding.key.type))
-      var index = Int(truncatingIfNeeded: ((identity &>> 3) &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
-      while identities[index] != 0 && identities[index] != identity { index = (index + 1) & mask }
-      if identities[index] == 0 {
-        identities[index] = identity
-        starts.append(position)
-      } else {
-        next[tails[index]] = position
-      }
-      tails[index] = position
-    }
-  }
-
-  /// Whether the group that starts at `start` has no other binding: the common case.
-  func isAlone(_ start: Int) -> Bool { next[start] < 0 }
-
-  /// The positions of the bindings of the group that starts at `start`, in registration order.
-  func members(from start: Int) -> [Int] {
-    var members = [start]
-    var current = next[start]
-    while current >= 0 {
-      members.append(current)
-      current = next[current]
-    }
-    return members
-  }
-}
-
 /// Every binding of one type.
 @usableFromInline
 // Immutable after init; `tagIndex` is written only there.
-final class TypeEntry: @unchecked Sendable {
+final class _TypeEntry: @unchecked Sendable {
   @usableFromInline let untagged: AnyBinding?
   /// `untagged` again, read by the table without reference counting.
   @usableFromInline let untaggedReference: Unmanaged<AnyBinding>?
@@ -235,7 +196,7 @@ final class TypeEntry: @unchecked Sendable {
 
   /// `withArguments` again, read without reference counting: each binding's argument tuple
   /// type and tag box beside it. `nil` when the type has no binding with arguments.
-  @usableFromInline let argumentIndex: UnsafeMutablePointer<ArgumentSlot>?
+  @usableFromInline let argumentIndex: UnsafeMutablePointer<_ArgumentSlot>?
   @usableFromInline let argumentCount: Int
 
   /// Up to this many tags are compared one by one, without hashing the requested tag.
@@ -273,12 +234,12 @@ final class TypeEntry: @unchecked Sendable {
   }
 
   private static func index(arguments: ContiguousArray<AnyBinding>) -> UnsafeMutablePointer<
-    ArgumentSlot
+    _ArgumentSlot
   >? {
     if arguments.isEmpty { return nil }
-    let index = UnsafeMutablePointer<ArgumentSlot>.allocate(capacity: arguments.count)
+    let index = UnsafeMutablePointer<_ArgumentSlot>.allocate(capacity: arguments.count)
     for (position, binding) in arguments.enumerated() {
-      index[position] = ArgumentSlot(
+      index[position] = _ArgumentSlot(
         signature: ObjectIdentifier(binding.key.argumentTypes.unsafelyUnwrapped),
         tag: binding.key.tag.map { Unmanaged.passUnretained($0.box) },
         binding: Unmanaged.passUnretained(binding))
@@ -371,9 +332,9 @@ final class TypeEntry: @unchecked Sendable {
   }
 }
 
-/// One binding with runtime arguments, as ``TypeEntry`` compares it on the hot path.
+/// One binding with runtime arguments, as ``_TypeEntry`` compares it on the hot path.
 @usableFromInline
-struct ArgumentSlot {
+struct _ArgumentSlot {
   @usableFromInline let signature: ObjectIdentifier
   @usableFromInline let tag: Unmanaged<AnyTagBox>?
   @usableFromInline let binding: Unmanaged<AnyBinding>

@@ -1,0 +1,304 @@
+/// One binding being built in a resolution chain, kept on the stack of the thread resolving it.
+///
+/// Frames link to their parent, so the chain from the top-level resolve is always at hand for
+/// cycle detection and error paths, without allocating anything.
+@usableFromInline
+struct _Frame {
+  unowned(unsafe) let binding: AnyBinding
+  /// The tag the request asked for when it was served by the untagged binding (fallback).
+  let fallbackTag: RequestedTag?
+  let parent: UnsafePointer<_Frame>?
+  @usableFromInline let depth: Int
+  /// The binding at the deepest power-of-two depth of the chain so far (from depth
+  /// ``fullCycleCheckDepth`` on): what the cycle test compares with below that depth.
+  let checkpoint: ObjectIdentifier?
+  /// State shared by the whole top-level resolution.
+  let root: UnsafeMutablePointer<_RootState>
+
+  /// The step this frame stands for in an error path.
+  var step: ResolutionStep {
+    let info = binding.info
+    let requested =
+      fallbackTag.map {
+        BindingKey(info.key.type, tag: $0.tag, argumentTypes: info.key.argumentTypes)
+      }
+      ?? info.key
+    return ResolutionStep(requested: requested, binding: info)
+  }
+}
+
+extension _Frame {
+  /// The steps from the top-level request down to (and including) `frame`.
+  static func steps(to frame: UnsafePointer<_Frame>?) -> [ResolutionStep] {
+    var steps: [ResolutionStep] = []
+    var current = frame
+    // A depth-0 frame only marks where a main-actor resolution started.
+    while let pointer = current, pointer.pointee.depth > 0 {
+      steps.append(pointer.pointee.step)
+      current = pointer.pointee.parent
+    }
+    return steps.reversed()
+  }
+
+  /// Throws if `binding` is already being built in this chain, the chain is too deep, or the
+  /// thread's stack is nearly used up. Constant work per level, whatever the depth.
+  ///
+  /// The cycle test compares with every frame of the first ``fullCycleCheckDepth`` levels;
+  /// deeper, with the binding at the last power-of-two depth (Brent's method), which finds any
+  /// cycle that keeps repeating within a few of its own lengths. The whole chain is walked only
+  /// to report an error.
+  @inline(__always)
+  static func check(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>,
+    in container: Container
+  ) throws(ResolutionError) {
+    let depth = parent.pointee.depth + 1
+    if depth > container.maximumDepth || stackIsNearlyExhausted(root: parent.pointee.root) {
+      try stop(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+    }
+    if depth <= fullCycleCheckDepth {
+      var current: UnsafePointer<_Frame>? = parent
+      while let frame = current {
+        if frame.pointee.binding === binding {
+          throw .cycle(
+            binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent),
+            in: container)
+        }
+        current = frame.pointee.parent
+      }
+    } else if parent.pointee.checkpoint == ObjectIdentifier(binding) {
+      throw .cycle(
+        binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent), in: container)
+    }
+  }
+
+  /// Levels up to which every frame is compared in the cycle test.
+  static let fullCycleCheckDepth = 8
+
+  /// The error for a chain that may go no deeper: a cycle if `binding` is already in it (a
+  /// deep cycle the checkpoint has not met yet), else the depth limit.
+  @inline(never)
+  static func stop(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>,
+    in container: Container
+  ) throws(ResolutionError) {
+    var current: UnsafePointer<_Frame>? = parent
+    while let frame = current {
+      if frame.pointee.binding === binding {
+        throw .cycle(
+          binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent), in: container
+        )
+      }
+      current = frame.pointee.parent
+    }
+    throw .depthLimit(
+      binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent),
+      stackExhausted: parent.pointee.depth + 1 <= container.maximumDepth, in: container)
+  }
+
+  /// Whether the resolving thread is close to the end of its stack: one comparison per level
+  /// once the limit is known (read on the first nested level of a resolution, from bounds
+  /// read once per thread).
+  @inline(__always)
+  static func stackIsNearlyExhausted(root: UnsafeMutablePointer<_RootState>) -> Bool {
+    let position = _ThreadState.stackPosition
+    if root.pointee.stackLimit == 0 {
+      root.pointee.stackLimit = _ThreadState.stackLimit(from: position)
+    }
+    return position < root.pointee.stackLimit
+  }
+
+  /// Runs `body` with a new frame for `binding` pushed on the chain. A top-level request
+  /// (`parent` is `nil`) made while a factory runs on this thread joins that factory's chain.
+  @inline(__always)
+  static func enter<R>(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>?,
+    in container: Container,
+    graphSlots: Bool = false, _ body: (UnsafePointer<_Frame>) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    if let parent = parent ?? _ThreadState.runningFrame {
+      try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+      var frame = _Frame(binding: binding, fallbackTag: fallbackTag, parent: parent)
+      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        try body(pointer)
+      }
+    }
+    return try _RootState.resolution(graphSlots: graphSlots) {
+      rootPointer throws(ResolutionError) in
+      var frame = _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
+      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        try body(pointer)
+      }
+    }
+  }
+
+  /// The frame of `binding` below `parent`.
+  init(binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>) {
+    self.binding = binding
+    self.fallbackTag = fallbackTag
+    self.parent = parent
+    depth = parent.pointee.depth + 1
+    root = parent.pointee.root
+    checkpoint =
+      depth >= Self.fullCycleCheckDepth && depth & (depth - 1) == 0
+      ? ObjectIdentifier(binding) : parent.pointee.checkpoint
+  }
+
+  /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
+  init(
+    binding: AnyBinding, fallbackTag: RequestedTag?, root: UnsafeMutablePointer<_RootState>,
+    depth: Int = 1
+  ) {
+    self.binding = binding
+    self.fallbackTag = fallbackTag
+    parent = nil
+    self.depth = depth
+    self.root = root
+    checkpoint = nil
+  }
+
+  /// The frame this thread's resolution runs in, for a request that has none at hand.
+  @inline(__always)
+  static func effective(_ parent: UnsafePointer<_Frame>?) -> UnsafePointer<_Frame>? {
+    parent ?? _ThreadState.runningFrame
+  }
+}
+
+/// The resolution chain a request is made in: what bindings, diagnostics and the graph code
+/// receive instead of a frame. Lent for one call, it cannot be copied or kept.
+///
+/// A top-level request's context has no frame; when it builds something, it joins the chain of
+/// a factory running on the same thread (``joined()``), so a resolve through a wrapper or a
+/// captured container inside a factory is checked for cycles and depth like a nested one.
+@usableFromInline @frozen
+struct ResolutionContext: ~Copyable {
+  /// The innermost frame of the chain, or `nil` for a top-level request.
+  @usableFromInline let frame: UnsafePointer<_Frame>?
+
+  @inlinable
+  init(frame: UnsafePointer<_Frame>?) { self.frame = frame }
+
+  /// The context of a request made outside any factory.
+  @inlinable
+  static var topLevel: ResolutionContext { ResolutionContext(frame: nil) }
+
+  /// This context, or, for a top-level request, the chain running on this thread, if any.
+  @inline(__always)
+  func joined() -> ResolutionContext {
+    ResolutionContext(frame: frame ?? _ThreadState.runningFrame)
+  }
+
+  /// Whether the request is made inside a factory (the chain has a frame).
+  var isNested: Bool { frame != nil }
+
+  /// How many bindings deep the chain is (0 at the top).
+  var depth: Int { frame?.pointee.depth ?? 0 }
+
+  /// The binding whose factory makes the request, if any (not a main-actor marker).
+  var requester: AnyBinding? {
+    guard let frame, frame.pointee.depth > 0 else { return nil }
+    return frame.pointee.binding
+  }
+
+  /// The steps from the top-level request down to the innermost frame.
+  var steps: [ResolutionStep] { _Frame.steps(to: frame) }
+
+  /// What the innermost frame's request asked for.
+  var requested: BindingKey { frame.map { $0.pointee.step.requested } ?? BindingKey(Void.self) }
+
+  /// Whether the resolution runs on the main actor.
+  var isOnMainActor: Bool { frame?.pointee.root.pointee.isOnMainActor ?? false }
+
+  /// Throws if `binding` may not be entered below this chain: a cycle, the depth limit or the
+  /// end of the stack. Nothing to check at the top.
+  @inline(__always)
+  func check(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container
+  ) throws(ResolutionError) {
+    if let frame {
+      try _Frame.check(binding, fallbackTag: fallbackTag, parent: frame, in: container)
+    }
+  }
+
+  /// Runs `body` in a new frame for `binding` pushed on this chain (joined with the thread's
+  /// running chain at the top). `graphSlots`: a `graph` binding at the top keeps its first
+  /// shared instances on this call's stack.
+  @inline(__always)
+  func enter<R>(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container,
+    graphSlots: Bool = false, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try _Frame.enter(
+      binding, fallbackTag: fallbackTag, parent: frame, in: container, graphSlots: graphSlots
+    ) { entered throws(ResolutionError) -> R in
+      try body(ResolutionContext(frame: entered))
+    }
+  }
+
+  /// Calls `maker` for the binding of this context's innermost frame, as the thread's running
+  /// chain, with a resolver over this chain; a failure becomes a ``ResolutionError`` with the
+  /// path.
+  @inline(__always)
+  func make(
+    _ maker: Maker, into slot: _InstanceSlot, for binding: AnyBinding, in container: Container
+  ) throws(ResolutionError) {
+    let frame = self.frame.unsafelyUnwrapped
+    do {
+      try _ThreadState.running(frame) { () throws in
+        try maker(Resolver(container: container, context: ResolutionContext(frame: frame)), slot)
+      }
+    } catch {
+      throw binding.failure(error, frame: self, in: container)
+    }
+  }
+
+  /// `make` for a binding with runtime arguments.
+  @inline(__always)
+  func make(
+    _ maker: ArgumentMaker, arguments: _Arguments, into slot: _InstanceSlot,
+    for binding: AnyBinding, in container: Container
+  ) throws(ResolutionError) {
+    let frame = self.frame.unsafelyUnwrapped
+    do {
+      try _ThreadState.running(frame) { () throws in
+        try maker(
+          Resolver(container: container, context: ResolutionContext(frame: frame)), arguments,
+          slot)
+      }
+    } catch {
+      throw binding.failure(error, frame: self, in: container)
+    }
+  }
+
+  /// Copies the instance `binding` already made in this resolution into `slot`; returns
+  /// whether there was one.
+  @inline(__always)
+  func copyGraphInstance(of binding: AnyBinding, into slot: _InstanceSlot) -> Bool {
+    guard let frame, let existing = frame.pointee.root.pointee.graphInstance(for: binding) else {
+      return false
+    }
+    slot.copier(existing, slot.address)
+    return true
+  }
+
+  /// Keeps a copy of `slot`'s instance, made by `binding`, until the resolution ends; nothing
+  /// for the top-level instance, which is never asked for again in its own resolution.
+  @inline(__always)
+  func storeGraphInstance(copyOf slot: _InstanceSlot, for binding: AnyBinding) {
+    guard let frame, frame.pointee.parent != nil else { return }
+    frame.pointee.root.pointee.storeGraphInstance(copyOf: slot, for: binding)
+  }
+
+  /// Runs `body` in a new resolution on the main actor: a depth-0 marker frame says so, and
+  /// main-actor factories may run in it.
+  static func onMainActor<R>(
+    marker: AnyBinding, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try _RootState.resolution(onMainActor: true) { rootPointer throws(ResolutionError) -> R in
+      var frame = _Frame(binding: marker, fallbackTag: nil, root: rootPointer, depth: 0)
+      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
+        try body(ResolutionContext(frame: pointer))
+      }
+    }
+  }
+}

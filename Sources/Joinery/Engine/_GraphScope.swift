@@ -1,0 +1,202 @@
+/// State that lives as long as one top-level resolve.
+struct _RootState {
+  /// When the top-level binding is a `graph` binding, its first ``_GraphScope/capacity`` shared
+  /// instances: uninitialized stack memory of the top-level call, so such a resolve allocates
+  /// nothing for them. Slots `0..<graphCount` are initialized. `nil` for other resolutions,
+  /// which do not pay for the stack space.
+  let graphSlots: UnsafeMutablePointer<_GraphScope.Slot>?
+  var graphCount = 0
+  /// Where further `graph` instances go (all of them when `graphSlots` is `nil`), created on
+  /// first use. Owned (one retain), released when the resolution ends; read without reference
+  /// counting.
+  var graph: Unmanaged<_GraphScope>?
+  /// The lowest stack address this resolution may reach (``_ThreadState/stackLimit(from:)``):
+  /// 0 until read.
+  var stackLimit: UInt = 0
+  /// Whether the resolution started on the main actor (``Container/resolveOnMainActor(_:)``),
+  /// so main-actor factories may run in it.
+  var isOnMainActor = false
+
+  /// Runs one top-level resolution with fresh root state, and ends it. `graphSlots`: whether
+  /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
+  @inline(__always)
+  static func resolution<R>(
+    onMainActor: Bool = false, graphSlots: Bool = false,
+    _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    guard graphSlots else { return try resolution(onMainActor: onMainActor, slots: nil, body) }
+    return try withUnsafeTemporaryAllocation(
+      of: _GraphScope.Slot.self, capacity: _GraphScope.capacity
+    ) { slots throws(ResolutionError) -> R in
+      try resolution(onMainActor: onMainActor, slots: slots.baseAddress, body)
+    }
+  }
+
+  @inline(__always)
+  private static func resolution<R>(
+    onMainActor: Bool, slots: UnsafeMutablePointer<_GraphScope.Slot>?,
+    _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    var root = _RootState(graphSlots: slots, isOnMainActor: onMainActor)
+    defer { root.endGraph() }
+    return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
+      try body(pointer)
+    }
+  }
+
+  /// The instance of a `graph` binding already made in this resolution, if any.
+  @inline(__always)
+  func graphInstance(for binding: AnyBinding) -> UnsafeRawPointer? {
+    let wanted = Unmanaged.passUnretained(binding).toOpaque()
+    for index in 0..<graphCount {
+      let slot = graphSlots.unsafelyUnwrapped + index
+      if slot.pointee.binding.toOpaque() == wanted {
+        return UnsafeRawPointer(slot.pointee.instance)
+      }
+    }
+    guard let graph else { return nil }
+    return graph._withUnsafeGuaranteedRef { $0.instance(for: binding) }
+  }
+
+  /// Keeps a copy of `slot`'s instance, the instance of a `graph` binding, until the
+  /// resolution ends.
+  @inline(__always)
+  mutating func storeGraphInstance(copyOf slot: _InstanceSlot, for binding: AnyBinding) {
+    let (value, copy) = (UnsafeRawPointer(slot.address), slot.copier)
+    if let graphSlots, graphCount < _GraphScope.capacity {
+      _GraphScope.initialize(graphSlots + graphCount, copyOf: value, for: binding, copy: copy)
+      graphCount += 1
+      return
+    }
+    let scope: Unmanaged<_GraphScope>
+    if let graph {
+      scope = graph
+    } else {
+      scope = Unmanaged.passRetained(_GraphScope.make())
+      graph = scope
+    }
+    scope._withUnsafeGuaranteedRef { $0.store(copyOf: value, for: binding, copy: copy) }
+  }
+
+  /// Destroys this resolution's `graph` instances, if it made any.
+  @inline(__always)
+  mutating func endGraph() {
+    if graphCount > 0 || graph != nil { destroyGraph() }
+  }
+
+  @inline(never)
+  mutating func destroyGraph() {
+    if let graphSlots { _GraphScope.destroy(graphSlots, count: graphCount) }
+    graph?.release()
+  }
+}
+
+/// The `graph` instances of one top-level resolution that do not live on its stack: beyond the
+/// first four when a `graph` binding is at the top (``_RootState/graphSlots``), else all of them.
+///
+/// One allocation holds ``capacity`` instances inline (when they fit an ``_InstanceBuffer``); a
+/// larger graph chains another scope. Instances never move once stored.
+final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphScope.Slot> {
+  struct Header {
+    var count = 0
+    var next: _GraphScope?
+  }
+
+  struct Slot {
+    var binding: Unmanaged<AnyBinding>
+    /// Where the instance is: `buffer` when it fits there, else its own allocation.
+    var instance: UnsafeMutableRawPointer
+    var buffer: _InstanceBuffer
+  }
+
+  static let capacity = 4
+
+  static func make() -> _GraphScope {
+    // `create` returns an instance of the class it is called on.
+    unsafeDowncast(create(minimumCapacity: capacity) { _ in Header() }, to: _GraphScope.self)
+  }
+
+  deinit {
+    withUnsafeMutablePointers { header, slots in
+      Self.destroy(slots, count: header.pointee.count)
+      // Slots hold no references of their own, and the header is a stored property that the
+      // base class destroys.
+    }
+  }
+
+  /// Initializes `slot` with a copy of `value`, the instance of `binding`: in the slot's own
+  /// buffer when it fits, else in an allocation of its own.
+  @inline(__always)
+  static func initialize(
+    _ slot: UnsafeMutablePointer<Slot>, copyOf value: UnsafeRawPointer, for binding: AnyBinding,
+    copy: _Copier
+  ) {
+    slot.initialize(
+      to: Slot(
+        binding: Unmanaged.passUnretained(binding), instance: UnsafeMutableRawPointer(slot),
+        buffer: _InstanceBuffer()))
+    let layout = binding.layout
+    if layout.size <= MemoryLayout<_InstanceBuffer>.size
+      && layout.alignment <= MemoryLayout<_InstanceBuffer>.alignment
+    {
+      slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
+        $0.baseAddress.unsafelyUnwrapped
+      }
+    } else {
+      slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
+    }
+    if layout.isReference {
+      // A class reference: one retain, no call through the copier.
+      let object = value.load(as: UnsafeRawPointer.self)
+      _ = Unmanaged<AnyObject>.fromOpaque(object).retain()
+      slot.pointee.instance.storeBytes(of: object, as: UnsafeRawPointer.self)
+    } else {
+      copy(value, slot.pointee.instance)
+    }
+  }
+
+  /// Destroys the instances of `count` initialized slots.
+  static func destroy(_ slots: UnsafeMutablePointer<Slot>, count: Int) {
+    for index in 0..<count {
+      let slot = slots + index
+      let layout = slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout }
+      if layout.isReference {
+        let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
+        Unmanaged<AnyObject>.fromOpaque(object).release()
+        continue
+      }
+      layout.destroy(slot.pointee.instance)
+      if !isInline(slot) { slot.pointee.instance.deallocate() }
+    }
+  }
+
+  private static func isInline(_ slot: UnsafeMutablePointer<Slot>) -> Bool {
+    withUnsafeMutableBytes(of: &slot.pointee.buffer) { $0.baseAddress == slot.pointee.instance }
+  }
+
+  func instance(for binding: AnyBinding) -> UnsafeRawPointer? {
+    let wanted = Unmanaged.passUnretained(binding).toOpaque()
+    let (found, next): (UnsafeRawPointer?, _GraphScope?) = withUnsafeMutablePointers {
+      header, slots in
+      for index in 0..<header.pointee.count where slots[index].binding.toOpaque() == wanted {
+        return (UnsafeRawPointer(slots[index].instance), nil)
+      }
+      return (nil, header.pointee.next)
+    }
+    return found ?? next?.instance(for: binding)
+  }
+
+  func store(copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: _Copier) {
+    // Everything through the raw pointers: no dynamic exclusivity checks on the header.
+    let next: _GraphScope? = withUnsafeMutablePointers { header, slots in
+      if header.pointee.count == Self.capacity {
+        if header.pointee.next == nil { header.pointee.next = _GraphScope.make() }
+        return header.pointee.next
+      }
+      Self.initialize(slots + header.pointee.count, copyOf: value, for: binding, copy: copy)
+      header.pointee.count += 1
+      return nil
+    }
+    next?.store(copyOf: value, for: binding, copy: copy)
+  }
+}

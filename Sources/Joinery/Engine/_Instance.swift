@@ -1,0 +1,245 @@
+/// Memory for instances of types the engine does not know statically.
+///
+/// Bindings are not generic: the bound type is known only to the closures made when it was
+/// declared and to the generic resolve call. So instances travel as raw memory plus a
+/// ``ValueLayout``, and everything that touches that memory is here. The rest of the module
+/// sees ``_InstanceSlot`` (where one request's instance goes), ``_InstanceStorage`` (where a
+/// binding keeps one) and ``_Arguments`` (a request's runtime arguments), never an address.
+
+/// A factory that builds `T` from a resolver.
+public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
+
+/// Builds an instance of the bound type into the slot, from a resolver.
+@usableFromInline typealias Maker = @Sendable (borrowing Resolver, _InstanceSlot) throws -> Void
+
+/// Builds an instance into the slot from a resolver and the request's runtime arguments.
+@usableFromInline typealias ArgumentMaker =
+  @Sendable (borrowing Resolver, _Arguments, _InstanceSlot) throws -> Void
+
+/// Copies an instance of the bound type from the first address to the second (uninitialized).
+@usableFromInline typealias _Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+
+/// Uninitialized memory, on the caller's stack, for one instance that fits: a class reference,
+/// a protocol existential (five words) and most small structs.
+@usableFromInline @frozen
+struct _InstanceBuffer {
+  @usableFromInline var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+  @inlinable init() {}
+}
+
+/// Where one request's instance goes: uninitialized memory for the bound type, and how to copy
+/// an instance of it. Lent to a binding for the duration of one resolve.
+@usableFromInline @frozen
+struct _InstanceSlot {
+  @usableFromInline let address: UnsafeMutableRawPointer
+  @usableFromInline let copier: _Copier
+
+  @inlinable
+  init(address: UnsafeMutableRawPointer, copier: @escaping _Copier) {
+    self.address = address
+    self.copier = copier
+  }
+
+  /// A slot whose copier copies `T`.
+  @inlinable @inline(__always)
+  init<T>(address: UnsafeMutableRawPointer, of _: T.Type) {
+    self.address = address
+    copier = { source, destination in
+      destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+    }
+  }
+
+  /// Initializes the slot with `value`; `T` is the bound type.
+  @inlinable @inline(__always)
+  func initialize<T>(to value: consuming T) {
+    address.initializeMemory(as: T.self, to: value)
+  }
+
+  /// Initializes the slot with a copy of the instance `storage` holds.
+  @inline(__always)
+  func initialize(copying storage: _InstanceStorage) {
+    copier(UnsafeRawPointer(storage.address.unsafelyUnwrapped), address)
+  }
+
+  /// Initializes `storage` (allocated, uninitialized) with a copy of the slot's instance.
+  @inline(__always)
+  func copy(into storage: _InstanceStorage) {
+    copier(UnsafeRawPointer(address), storage.address.unsafelyUnwrapped)
+  }
+
+  /// The slot's instance as `T`, moved out (the slot is uninitialized afterwards).
+  func take<T>(as _: T.Type) -> T {
+    address.assumingMemoryBound(to: T.self).move()
+  }
+
+  /// The slot's instance as `T`, copied.
+  func load<T>(as _: T.Type) -> T { address.load(as: T.self) }
+
+  /// Deinitializes the slot's instance.
+  func destroy(_ layout: ValueLayout) { layout.destroy(address) }
+
+  /// The object the slot's instance holds, or `nil` for a value; and its dynamic type.
+  func object(_ layout: ValueLayout) -> (AnyObject?, Any.Type) { layout.object(in: address) }
+
+  /// Copies the instance's bits into `storage` without copying (retaining) what they refer to:
+  /// for a transient binding, whose bits are never destroyed.
+  func copyBits(into storage: _InstanceStorage, _ layout: ValueLayout) {
+    storage.address.unsafelyUnwrapped.copyMemory(from: address, byteCount: layout.size)
+  }
+
+  /// Copies the bits `storage` holds into the slot, handing over the reference a weak load
+  /// took (`object`) instead of retaining again: the transient fast path.
+  @inlinable @inline(__always)
+  func takeBits<T>(of storage: _InstanceStorage, as _: T.Type, handingOver object: AnyObject) {
+    address.copyMemory(from: storage.address.unsafelyUnwrapped, byteCount: MemoryLayout<T>.size)
+    _ = Unmanaged.passRetained(object)
+  }
+
+  /// `takeBits(of:as:handingOver:)` for a bound type known only by its layout.
+  func takeBits(of storage: _InstanceStorage, _ layout: ValueLayout, handingOver object: AnyObject)
+  {
+    let bits = storage.address.unsafelyUnwrapped
+    if layout.size == MemoryLayout<UInt>.size {
+      address.storeBytes(of: bits.load(as: UInt.self), as: UInt.self)
+    } else {
+      address.copyMemory(from: bits, byteCount: layout.size)
+    }
+    _ = Unmanaged.passRetained(object)
+  }
+}
+
+/// Memory a binding keeps one instance in, allocated on first use. Whether it holds an
+/// initialized instance is the binding's to track; the binding frees it in its `deinit`.
+@usableFromInline @frozen
+struct _InstanceStorage {
+  @usableFromInline var address: UnsafeMutableRawPointer?
+
+  @inlinable init() { address = nil }
+
+  var isAllocated: Bool { address != nil }
+
+  /// Allocates the memory for `layout` unless it was.
+  mutating func allocate(_ layout: ValueLayout) {
+    if address == nil {
+      address = .allocate(byteCount: layout.size, alignment: layout.alignment)
+    }
+  }
+
+  /// The instance, as the `T` it was stored as.
+  @inlinable @inline(__always)
+  func load<T>(as _: T.Type) -> T { address.unsafelyUnwrapped.load(as: T.self) }
+
+  /// Initializes the (allocated) memory with `value`.
+  func initialize<T>(to value: T) {
+    address.unsafelyUnwrapped.initializeMemory(as: T.self, to: value)
+  }
+
+  /// A slot over the (allocated) memory, for a factory to build the instance into.
+  func slot(_ layout: ValueLayout) -> _InstanceSlot {
+    _InstanceSlot(address: address.unsafelyUnwrapped, copier: layout.copy)
+  }
+
+  /// Deinitializes the instance held.
+  func destroy(_ layout: ValueLayout) { layout.destroy(address.unsafelyUnwrapped) }
+
+  /// Frees the memory (the instance, if any, must be destroyed first).
+  mutating func deallocate() {
+    address?.deallocate()
+    address = nil
+  }
+}
+
+/// One request's runtime arguments: a tuple of exactly the bound argument types.
+@usableFromInline @frozen
+struct _Arguments {
+  @usableFromInline let address: UnsafeRawPointer
+
+  @inlinable init(address: UnsafeRawPointer) { self.address = address }
+
+  /// The arguments, as the tuple type they were bound with.
+  @inlinable @inline(__always)
+  func load<Tuple>(as _: Tuple.Type) -> Tuple { address.load(as: Tuple.self) }
+}
+
+/// Memory for one instance of a type known only at run time, as `verify()` needs.
+func withTemporaryInstance<R>(
+  _ layout: ValueLayout, _ body: (_InstanceSlot) throws -> R
+) rethrows -> R {
+  let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
+  defer { memory.deallocate() }
+  return try body(_InstanceSlot(address: memory, copier: layout.copy))
+}
+
+/// What the container needs to hold instances of a type it does not know statically: its size
+/// and alignment, and the type itself, opened when an instance must be copied or destroyed
+/// outside a generic call (resets, graph scopes, `verify()`), which is never the fast path.
+struct ValueLayout: Sendable {
+  /// The bound type.
+  let type: Any.Type
+  // Packed in 16 bytes with `type`: every binding keeps a layout.
+  private let storedSize: UInt32
+  private let storedAlignment: UInt16
+  /// Whether an instance is one class reference (the bound type is a class): it is then
+  /// copied by a retain and destroyed by a release, without opening `type`.
+  let isReference: Bool
+
+  var size: Int { Int(storedSize) }
+  var alignment: Int { Int(storedAlignment) }
+
+  init<T>(of type: T.Type) {
+    storedSize = UInt32(Swift.max(MemoryLayout<T>.size, 1))
+    storedAlignment = UInt16(MemoryLayout<T>.alignment)
+    isReference = T.self is AnyObject.Type && MemoryLayout<T>.size == MemoryLayout<UInt>.size
+    self.type = T.self
+  }
+
+  /// Deinitializes an instance in place.
+  func destroy(_ instance: UnsafeMutableRawPointer) {
+    func destroy<T>(_: T.Type) { instance.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+    _openExistential(type, do: destroy)
+  }
+
+  /// The object an instance holds, or `nil` for a value; and the instance's dynamic type.
+  func object(in instance: UnsafeRawPointer) -> (AnyObject?, Any.Type) {
+    func object<T>(_: T.Type) -> (AnyObject?, Any.Type) {
+      let value = instance.load(as: T.self)
+      let dynamicType = Swift.type(of: value as Any)
+      return (dynamicType is AnyObject.Type ? value as AnyObject : nil, dynamicType)
+    }
+    return _openExistential(type, do: object)
+  }
+
+  /// Initializes `destination` with a copy of the instance at `source`.
+  func copy(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer) {
+    func copy<T>(_: T.Type) {
+      destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+    }
+    _openExistential(type, do: copy)
+  }
+}
+
+/// The tag a request asked with, when the untagged binding served it (a fallback), kept by
+/// reference to the caller's value so that the common path allocates nothing. It becomes a
+/// ``BindingTag`` only when an error report needs it.
+@usableFromInline
+struct RequestedTag {
+  @usableFromInline let value: UnsafeRawPointer
+  /// The tag's type; always also `Sendable`, as every tag API requires.
+  @usableFromInline let type: any (Hashable & Sendable).Type
+
+  @usableFromInline
+  init(value: UnsafeRawPointer, type: any (Hashable & Sendable).Type) {
+    self.value = value
+    self.type = type
+  }
+
+  /// The tag as a value that outlives the request.
+  var tag: BindingTag { type.loadTag(from: value) }
+}
+
+extension Hashable where Self: Sendable {
+  /// Copies the value at `pointer` into a new tag.
+  fileprivate static func loadTag(from pointer: UnsafeRawPointer) -> BindingTag {
+    BindingTag(box: TagBox(pointer.load(as: Self.self)))
+  }
+}
