@@ -1,0 +1,7 @@
+/// The declaration details most bindings do not have. Written only while the container is built.
+final class BindingExtras {
+  var metadata: (any Sendable)?
+  var contributionIndex: Int?
+  /// A cached lifetime's group, unless it is the default one.
+  var cacheGroup: CacheGroup?
+}

@@ -1,0 +1,50 @@
+/// Resolves a binding once, on first access, from a container it holds weakly, and keeps the
+/// instance.
+///
+/// Like ``Provider``, any bound type can be asked for as `Lazy` without registration, and a lazy
+/// parameter breaks cycles.
+///
+/// ```swift
+/// final class Settings {
+///   let storage: Lazy<DiskStorage>
+///   init(storage: Lazy<DiskStorage>) { self.storage = storage }
+///   func save() throws { try storage.get().write() }  // built on first use
+/// }
+/// ```
+///
+/// The first `get()` from several threads at once resolves once. After it succeeds, the
+/// instance is kept by the `Lazy` (not the container); before, the container is held weakly.
+public final class Lazy<Value> {
+  private let provider: Provider<Value>
+  private let value = Protected<Value?>(nil)
+
+  init(provider: Provider<Value>) {
+    self.provider = provider
+  }
+
+  /// The instance, resolved on the first call and kept afterwards.
+  ///
+  /// ```swift
+  /// let storage = try settings.storage.get()
+  /// ```
+  ///
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError`` from the first resolve (a later call tries again).
+  public func get() throws(ResolutionError) -> Value {
+    try value.withLock { (value: inout Value?) throws(ResolutionError) -> Value in
+      if let value { return value }
+      let made = try provider.get()
+      value = made
+      return made
+    }
+  }
+}
+
+extension Lazy: Sendable where Value: Sendable {}
+
+extension Lazy: DerivedFromContainer {
+  static var wrappedType: Any.Type { Value.self }
+  static func derive(from container: Container, tag: BindingTag?) -> Self {
+    Self(provider: Provider(container: container, tag: tag))
+  }
+}

@@ -1,0 +1,8 @@
+/// Thrown by a main-actor factory reached off the main thread; becomes a ``ResolutionError``
+/// with code ``ResolutionError/Code/mainActorRequired`` and the path.
+struct MainActorRequired: Error, CustomStringConvertible {
+  let key: BindingKey
+  var description: String {
+    "\(key) is bound to the main actor; resolve it with resolveOnMainActor (await it off the main actor)"
+  }
+}

@@ -1,0 +1,33 @@
+/// The chain of asynchronous requests, for error paths and cycle detection. Unlike synchronous
+/// frames it lives on the heap, because it must survive suspensions.
+@usableFromInline
+final class AsyncPath: Sendable {
+  let binding: AnyBinding
+  let parent: AsyncPath?
+  let depth: Int
+
+  init(binding: AnyBinding, parent: AsyncPath?) {
+    self.binding = binding
+    self.parent = parent
+    depth = (parent?.depth ?? 0) + 1
+  }
+
+  var steps: [ResolutionStep] {
+    var steps: [ResolutionStep] = []
+    var current: AsyncPath? = self
+    while let node = current {
+      steps.append(ResolutionStep(requested: node.binding.key, binding: node.binding.info))
+      current = node.parent
+    }
+    return steps.reversed()
+  }
+
+  func contains(_ binding: AnyBinding) -> Bool {
+    var current: AsyncPath? = self
+    while let node = current {
+      if node.binding === binding { return true }
+      current = node.parent
+    }
+    return false
+  }
+}

@@ -1,0 +1,49 @@
+/// The type-erased storage of a tag: made once per binding, compared by value type and hash
+/// before the value itself.
+@usableFromInline
+class AnyTagBox: @unchecked Sendable {
+  @usableFromInline let valueType: ObjectIdentifier
+  @usableFromInline let hash: Int
+
+  init(valueType: ObjectIdentifier, hash: Int) {
+    self.valueType = valueType
+    self.hash = hash
+  }
+
+  /// Whether this box wraps `value`, without hashing or allocating.
+  @inlinable @inline(__always)
+  final func matches<Value: Hashable & Sendable>(_ value: Value) -> Bool {
+    if Value.self == BindingTag.self, let tag = value as? BindingTag {
+      let other = tag.box
+      return self === other || (hash == other.hash && isEqual(to: other))
+    }
+    return valueType == ObjectIdentifier(Value.self)
+      && (self as? TagBox<Value>)?.value == value
+  }
+
+  var base: any Hashable & Sendable { preconditionFailure("abstract") }
+  var description: String { preconditionFailure("abstract") }
+  @usableFromInline func isEqual(to other: AnyTagBox) -> Bool { preconditionFailure("abstract") }
+}
+
+// Immutable: holds one value, `Sendable` by every API that makes a tag.
+@usableFromInline
+final class TagBox<Value: Hashable & Sendable>: AnyTagBox, @unchecked Sendable {
+  @usableFromInline let value: Value
+
+  init(_ value: Value) {
+    self.value = value
+    super.init(valueType: ObjectIdentifier(Value.self), hash: value.hashValue)
+  }
+
+  override var base: any Hashable & Sendable { value }
+
+  override var description: String {
+    if let text = value as? String { return "\"\(text)\"" }
+    return Mirror(reflecting: value).displayStyle == .enum ? ".\(value)" : "\(value)"
+  }
+
+  @usableFromInline override func isEqual(to other: AnyTagBox) -> Bool {
+    other.valueType == valueType && (other as? TagBox<Value>)?.value == value
+  }
+}

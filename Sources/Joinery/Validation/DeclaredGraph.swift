@@ -1,0 +1,90 @@
+/// What validators see: the bindings that won (after overrides), the frozen table over them,
+/// and every declared dependency resolved once — built in time linear in bindings plus edges,
+/// with no dictionary.
+struct DeclaredGraph {
+  let bindings: [AnyBinding]
+  let table: _BindingTable
+  let allowedCaptives: [CaptiveKey: String]
+  let requiresExactTags: Bool
+  /// The edges of binding `i` are `edgeList[edgeStart[i]..<edgeStart[i + 1]]`.
+  private let edgeStart: [Int]
+  private let edgeList: [Edge]
+
+  struct Edge {
+    let dependency: DeclaredDependency
+    /// The position of the binding that serves it, or `nil` when nothing does.
+    let target: Int?
+    /// Whether a tagged dependency is served by the untagged binding.
+    let fellBack: Bool
+    /// Whether the dependency is resolved later (a `Provider` or `Lazy`), not when the binding
+    /// is built: it cannot close a cycle or hold a captive instance.
+    let isDeferred: Bool
+    /// Whether an ancestor container serves it (for a child container's bindings).
+    let isExternal: Bool
+  }
+
+  init(
+    _ bindings: [AnyBinding], table: _BindingTable, allowedCaptives: [CaptiveKey: String],
+    requiresExactTags: Bool, parent: Container? = nil
+  ) {
+    self.bindings = bindings
+    self.table = table
+    self.allowedCaptives = allowedCaptives
+    self.requiresExactTags = requiresExactTags
+    for (position, binding) in bindings.enumerated() { binding.position = position }
+    var edgeStart: [Int] = []
+    var edgeList: [Edge] = []
+    edgeStart.reserveCapacity(bindings.count + 1)
+    for binding in bindings {
+      edgeStart.append(edgeList.count)
+      for declared in binding.dependencies ?? [] {
+        // A Provider or Lazy dependency needs the binding it wraps, later: not a cycle edge.
+        let derivable = declared.key.type as? any DerivedFromContainer.Type
+        let dependency =
+          derivable.map {
+            DeclaredDependency(
+              key: $0.wrappedKey(tag: declared.key.tag), matching: declared.matching)
+          } ?? declared
+        var served = table.binding(for: dependency.key)
+        var fellBack = false
+        if served == nil, dependency.key.tag != nil, dependency.matching.allowsFallback {
+          served = table.binding(
+            for: BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes))
+          fellBack = served != nil
+        }
+        // In a child container, what an ancestor binds is satisfied there.
+        let external =
+          served == nil
+          && (parent?.binds(dependency.key) == true
+            || (dependency.key.tag != nil && dependency.matching.allowsFallback
+              && parent?.binds(BindingKey(dependency.key.type)) == true))
+        edgeList.append(
+          Edge(
+            dependency: dependency, target: served?.position, fellBack: fellBack,
+            isDeferred: derivable != nil, isExternal: external))
+      }
+    }
+    edgeStart.append(edgeList.count)
+    self.edgeStart = edgeStart
+    self.edgeList = edgeList
+  }
+
+  /// The declared dependencies of the binding at `position`.
+  func edges(of position: Int) -> ArraySlice<Edge> {
+    edgeList[edgeStart[position]..<edgeStart[position + 1]]
+  }
+
+  /// The bindings of one type, for near misses.
+  func bindings(ofType type: Any.Type) -> [AnyBinding] {
+    table.entry(for: ObjectIdentifier(type))?.allBindings ?? []
+  }
+
+  /// The binding a forward ends at, or the binding itself.
+  func lifetimeOwner(of position: Int) -> AnyBinding {
+    let binding = bindings[position]
+    guard binding.forwardTargetKey != nil, let target = edges(of: position).first?.target else {
+      return binding
+    }
+    return bindings[target]
+  }
+}
