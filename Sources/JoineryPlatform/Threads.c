@@ -17,16 +17,10 @@
 #endif
 
 #if defined(_MSC_VER) && !defined(__clang__)
-static __declspec(thread) joinery_thread_state state_of_this_thread;
+__declspec(thread) joinery_thread_state joinery_state_of_this_thread;
 #else
-static _Thread_local joinery_thread_state state_of_this_thread;
+_Thread_local joinery_thread_state joinery_state_of_this_thread;
 #endif
-
-joinery_thread_state *joinery_thread(void) { return &state_of_this_thread; }
-
-__attribute__((noinline)) uintptr_t joinery_current_frame_address(void) {
-  return (uintptr_t)__builtin_frame_address(0);
-}
 
 #if defined(__linux__) && defined(__GLIBC__)
 /// The main thread's stack, without `pthread_getattr_np` (which parses `/proc/self/maps` for

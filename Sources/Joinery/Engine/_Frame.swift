@@ -12,6 +12,10 @@ struct _Frame {
   /// The binding at the deepest power-of-two depth of the chain so far (from depth
   /// ``fullCycleCheckDepth`` on): what the cycle test compares with below that depth.
   let checkpoint: ObjectIdentifier?
+  /// One bit per binding of the chain down to this frame (a Bloom filter over the bindings'
+  /// addresses): a binding whose bit is clear is certainly not in the chain, so the common case
+  /// skips the walk.
+  let members: UInt64
   /// State shared by the whole top-level resolution.
   let root: UnsafeMutablePointer<_RootState>
 
@@ -56,6 +60,7 @@ extension _Frame {
     if depth > container.maximumDepth || stackIsNearlyExhausted(root: parent.pointee.root) {
       try stop(binding, fallbackTag: fallbackTag, parent: parent, in: container)
     }
+    guard parent.pointee.members & memberBit(binding) != 0 else { return }
     if depth <= fullCycleCheckDepth {
       var current: UnsafePointer<_Frame>? = parent
       while let frame = current {
@@ -72,8 +77,15 @@ extension _Frame {
     }
   }
 
+  /// The bit of `binding` in ``members``.
+  @inline(__always)
+  static func memberBit(_ binding: AnyBinding) -> UInt64 {
+    // Objects are 16-byte aligned; the next six bits of the address pick the bit.
+    1 &<< ((UInt(bitPattern: ObjectIdentifier(binding)) &>> 4) & 63)
+  }
+
   /// Levels up to which every frame is compared in the cycle test.
-  static let fullCycleCheckDepth = 8
+  static let fullCycleCheckDepth = 16
 
   /// The error for a chain that may go no deeper: a cycle if `binding` is already in it (a
   /// deep cycle the checkpoint has not met yet), else the depth limit.
@@ -142,6 +154,7 @@ extension _Frame {
     checkpoint =
       depth >= Self.fullCycleCheckDepth && depth & (depth - 1) == 0
       ? ObjectIdentifier(binding) : parent.pointee.checkpoint
+    members = parent.pointee.members | Self.memberBit(binding)
   }
 
   /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
@@ -155,6 +168,7 @@ extension _Frame {
     self.depth = depth
     self.root = root
     checkpoint = nil
+    members = depth > 0 ? Self.memberBit(binding) : 0
   }
 
   /// The frame this thread's resolution runs in, for a request that has none at hand.

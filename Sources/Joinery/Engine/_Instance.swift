@@ -156,6 +156,16 @@ struct _Arguments {
 
   @inlinable init(address: UnsafeRawPointer) { self.address = address }
 
+  /// Runs `body` with `values` (a tuple of a request's arguments) as arguments.
+  @inlinable @inline(__always)
+  static func with<Tuple, R>(
+    _ values: Tuple, _ body: (_Arguments) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try withUnsafePointer(to: values) { pointer throws(ResolutionError) -> R in
+      try body(_Arguments(address: UnsafeRawPointer(pointer)))
+    }
+  }
+
   /// The arguments, as the tuple type they were bound with.
   @inlinable @inline(__always)
   func load<Tuple>(as _: Tuple.Type) -> Tuple { address.load(as: Tuple.self) }

@@ -18,16 +18,26 @@ typedef struct joinery_thread_state {
   uintptr_t stack_high;
 } joinery_thread_state;
 
+#if defined(_MSC_VER) && !defined(__clang__)
+extern __declspec(thread) joinery_thread_state joinery_state_of_this_thread;
+#else
+extern _Thread_local joinery_thread_state joinery_state_of_this_thread;
+#endif
+
 /// The calling thread's state (never NULL). Zero-initialized when the thread starts.
-joinery_thread_state *joinery_thread(void);
+static inline joinery_thread_state *joinery_thread(void) {
+  return &joinery_state_of_this_thread;
+}
 
 /// Reads the calling thread's stack bounds into its state. Called once per thread: on Linux's
 /// main thread it asks only `getrlimit` and the auxiliary vector (never `/proc/self/maps`).
 void joinery_thread_read_stack(joinery_thread_state *state);
 
-/// The address of the caller's stack frame: the real machine stack, also when a sanitizer moves
+/// An address in the caller's stack frame: the real machine stack, also when a sanitizer moves
 /// local variables elsewhere.
-uintptr_t joinery_current_frame_address(void);
+static inline __attribute__((always_inline)) uintptr_t joinery_current_frame_address(void) {
+  return (uintptr_t)__builtin_frame_address(0);
+}
 
 // Atomic operations on a word, for the engine's flags and thread identities.
 
