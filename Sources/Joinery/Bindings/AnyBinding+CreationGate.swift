@@ -12,9 +12,9 @@ extension AnyBinding {
     in container: Container, _ body: () throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let me = ThreadIdentity.current
-    let mutex = _lazyLock(2)
+    let mutex = _lazyLock(0)
     if !mutex.tryLock() {
-      if creatingThread == me {
+      if mutex.owner == me {
         throw .reentrantCreation(binding, fallbackTag: fallbackTag, parent: parent, in: container)
       }
       try container.waits.beginWaiting(
@@ -22,9 +22,9 @@ extension AnyBinding {
       mutex.lock()
       container.waits.endWaiting(thread: me)
     }
-    _storeRelaxed(1, me)
+    mutex.owner = me
     defer {
-      _storeRelaxed(1, 0)
+      mutex.owner = 0
       mutex.unlock()
     }
     return try body()
@@ -32,7 +32,7 @@ extension AnyBinding {
 
   /// Runs `body` if no thread holds the gate; returns whether it ran.
   func ifCreationLockAvailable(_ body: () -> Void) -> Bool {
-    let mutex = _lazyLock(2)
+    let mutex = _lazyLock(0)
     guard mutex.tryLock() else { return false }
     defer { mutex.unlock() }
     body()

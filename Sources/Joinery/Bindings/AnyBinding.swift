@@ -11,11 +11,10 @@
 /// themselves, hence `@unchecked Sendable`.
 @usableFromInline
 class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
-  /// Read and written only atomically (``_AtomicWordsHolder``): word 0 is the ready flag
-  /// (``isReady``), word 1 the thread creating the shared instance (``creatingThread``), word
-  /// 2 the lock that makes creation single-flight, made on first creation. First, as the
-  /// protocol requires.
-  @usableFromInline final var atomicWords: (UInt, UInt, UInt) = (0, 0, 0)
+  /// Read and written only atomically (``_AtomicWordsHolder``): bit 0 is the ready flag
+  /// (``isReady``); the bits above the low four hold the creation gate, the lock that makes
+  /// creation single-flight, made on first creation. First, as the protocol requires.
+  @usableFromInline final var atomicWords: UInt = 0
   // Stored properties are laid out in declaration order; this one leaves no padding between
   // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
@@ -105,16 +104,16 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
       if isReady { storage.destroy(layout) }
       storage.deallocate()
     }
-    _releaseLazyLock(2)
+    _releaseLazyLock(0)
   }
 
   /// Whether `storage` holds an instance that never changes again: a built persistent
   /// instance, or a forward's converted one. Resolves then read it without a lock.
   @inlinable @inline(__always)
-  final var isReady: Bool { _loadAcquiring(0) != 0 }
+  final var isReady: Bool { _loadAcquiring(0) & 1 != 0 }
 
   /// Publishes the instance in `storage`: every thread that sees ``isReady`` sees it whole.
-  final func publishReady() { _storeReleasing(0, 1) }
+  final func publishReady() { _setReleasing(0, 1) }
 
   /// The public description.
   var info: BindingInfo {
@@ -125,7 +124,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   /// The thread creating this binding's shared instance right now, or 0.
-  final var creatingThread: UInt { _loadRelaxed(1) }
+  final var creatingThread: UInt { _existingLock(0)?.owner ?? 0 }
 
   /// For a forwarding binding, the key of the binding it converts from.
   var forwardTargetKey: BindingKey? { nil }

@@ -41,22 +41,41 @@ extension _AtomicWordsHolder {
   @inlinable @inline(__always)
   func _add(_ index: Int, _ delta: UInt) -> UInt { joinery_add(_atomicWord(index), delta) }
 
-  /// The lock kept in word `index`, made by the first caller: never more than one.
+  /// Sets the bits of `mask` in word `index`, publishing every write made before it.
+  @inlinable @inline(__always)
+  func _setReleasing(_ index: Int, _ mask: UInt) { joinery_or_release(_atomicWord(index), mask) }
+
+  /// The lock whose address word `index` holds above its low four bits (which stay free for
+  /// flags), made by the first caller: never more than one.
   func _lazyLock(_ index: Int) -> _Lock {
     let word = _atomicWord(index)
-    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
+    var current = joinery_load_acquire(word)
+    if let existing = UnsafeRawPointer(bitPattern: current & ~15) {
       return Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
     }
     let made = _Lock.make()
     let bits = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
-    if joinery_compare_exchange(word, 0, bits) { return made }
-    Unmanaged<_Lock>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release()
-    return _lazyLock(index)
+    assert(bits & 15 == 0, "objects are 16-byte aligned")
+    while true {
+      if joinery_compare_exchange(word, current, current | bits) { return made }
+      current = joinery_load_acquire(word)
+      if let existing = UnsafeRawPointer(bitPattern: current & ~15) {
+        Unmanaged<_Lock>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release()
+        return Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
+      }
+    }
+  }
+
+  /// The lock in word `index`, if one was made.
+  func _existingLock(_ index: Int) -> _Lock? {
+    UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15).map {
+      Unmanaged<_Lock>.fromOpaque($0).takeUnretainedValue()
+    }
   }
 
   /// Releases the lock in word `index`, if one was made: from the holder's `deinit`.
   func _releaseLazyLock(_ index: Int) {
-    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index))) {
+    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15) {
       Unmanaged<_Lock>.fromOpaque(existing).release()
     }
   }

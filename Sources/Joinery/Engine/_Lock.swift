@@ -1,3 +1,5 @@
+internal import JoineryPlatform
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -24,10 +26,13 @@
 /// Built on the platform primitive (`os_unfair_lock`, `pthread_mutex_t`, `SRWLOCK`) rather than
 /// `Synchronization.Mutex` because ThreadSanitizer understands these: on Linux it cannot see the
 /// futex inside `Mutex`, and would report every access the lock protects as a race.
-final class _Lock: ManagedBuffer<Void, PlatformLock> {
+///
+/// The header is a word the lock's users may read and write atomically: a creation gate keeps
+/// the thread that holds it there (``owner``).
+final class _Lock: ManagedBuffer<UInt, PlatformLock> {
   /// Creates an unlocked lock.
   static func make() -> _Lock {
-    let buffer = _Lock.create(minimumCapacity: 1) { _ in }
+    let buffer = _Lock.create(minimumCapacity: 1) { _ in 0 }
     let lock = unsafeDowncast(buffer, to: _Lock.self)
     lock.withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
@@ -50,6 +55,13 @@ final class _Lock: ManagedBuffer<Void, PlatformLock> {
       #endif
       _ = primitive.deinitialize(count: 1)
     }
+  }
+
+  /// The thread recorded as holding the lock (0 for none), read and written atomically; what
+  /// the holder records is up to it.
+  var owner: UInt {
+    get { withUnsafeMutablePointerToHeader { joinery_load_relaxed($0) } }
+    set { withUnsafeMutablePointerToHeader { joinery_store_relaxed($0, newValue) } }
   }
 
   @inline(__always)

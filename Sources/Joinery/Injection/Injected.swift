@@ -26,7 +26,7 @@
 public final class Injected<Value> {
   /// Word 0 is set, releasing, once `value` is stored; `value` never changes afterwards. Read
   /// and written only atomically, and first, as ``_AtomicWordsHolder`` requires.
-  private var atomicWords: (UInt, UInt) = (0, 0)
+  private var atomicWords: UInt = 0
   private weak var explicitContainer: Container?
   private let hasExplicitContainer: Bool
   private let tag: BindingTag?

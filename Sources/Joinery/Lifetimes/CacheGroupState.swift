@@ -9,7 +9,7 @@ protocol CacheMember: AnyObject, Sendable {
 final class CacheGroupState: _AtomicWordsHolder, @unchecked Sendable {
   /// Word 0: the generation, which a reset bumps (read acquiring, bumped releasing). First, as
   /// ``_AtomicWordsHolder`` requires.
-  private var atomicWords: (UInt, UInt) = (1, 0)
+  private var atomicWords: UInt = 1
   let group: CacheGroup
   private let members = Protected<[any CacheMember]>([])
 

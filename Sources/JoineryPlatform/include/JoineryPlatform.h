@@ -64,6 +64,11 @@ static inline bool joinery_compare_exchange(uintptr_t *word, uintptr_t expected,
                                      __ATOMIC_ACQUIRE);
 }
 
+/// Sets the bits of `mask` (release).
+static inline void joinery_or_release(uintptr_t *word, uintptr_t mask) {
+  __atomic_fetch_or(word, mask, __ATOMIC_RELEASE);
+}
+
 /// Adds `delta`, returning the new value (acquire and release).
 static inline uintptr_t joinery_add(uintptr_t *word, uintptr_t delta) {
   return __atomic_add_fetch(word, delta, __ATOMIC_ACQ_REL);
