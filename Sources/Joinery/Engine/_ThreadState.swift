@@ -12,6 +12,10 @@ enum _ThreadState {
     joinery_thread().pointee.resolution?.assumingMemoryBound(to: _Frame.self)
   }
 
+  /// Whether a factory is running on the calling thread: it may hold creation gates, so it must
+  /// never wait for another thread that may need them.
+  static var isResolving: Bool { joinery_thread().pointee.resolution != nil }
+
   /// Runs `body` with `frame` as the calling thread's running frame.
   @inline(__always)
   static func running<R, E: Error>(

@@ -110,15 +110,24 @@ public final class Injected<Value> {
     return try resolveOnce()
   }
 
+  /// Resolves under the wrapper's lock, so threads reading first at once resolve once. A read
+  /// from inside a factory never waits for that lock: the thread may hold creation gates the
+  /// resolving thread needs (a wait that could deadlock), or be that thread, reading the
+  /// property from the factory it is running (a cycle). It resolves without the lock instead,
+  /// which reports the cycle, if there is one, with its path.
   @usableFromInline @inline(never)
   func resolveOnce() throws(ResolutionError) -> Value {
-    try lock.withLock { () throws(ResolutionError) -> Value in
-      if let value { return value }
-      let made = try resolve()
-      value = made
-      _storeReleasing(0, 1)
-      return made
+    if _ThreadState.isResolving {
+      guard lock.tryLock() else { return try resolve() }
+    } else {
+      lock.lock()
     }
+    defer { lock.unlock() }
+    if let value { return value }
+    let made = try resolve()
+    value = made
+    _storeReleasing(0, 1)
+    return made
   }
 
   private func resolve() throws(ResolutionError) -> Value {

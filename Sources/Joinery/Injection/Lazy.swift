@@ -31,12 +31,20 @@ public final class Lazy<Value> {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError`` from the first resolve (a later call tries again).
   public func get() throws(ResolutionError) -> Value {
-    try value.withLock { (value: inout Value?) throws(ResolutionError) -> Value in
+    let provider = self.provider
+    let once = { (value: inout Value?) throws(ResolutionError) -> Value in
       if let value { return value }
       let made = try provider.get()
       value = made
       return made
     }
+    // Inside a factory, never wait for another thread's first resolve (see `Injected`): it
+    // could deadlock, or be this thread's own cycle, which resolving reports.
+    if _ThreadState.isResolving {
+      if let kept = try value.withLockIfAvailable(once) { return kept }
+      return try provider.get()
+    }
+    return try value.withLock(once)
   }
 }
 

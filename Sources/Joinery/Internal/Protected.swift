@@ -8,4 +8,13 @@ final class Protected<State>: @unchecked Sendable {
   func withLock<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
     try lock.withLock { () throws(E) -> R in try body(&state) }
   }
+
+  /// Runs `body` holding the lock if no thread holds it; `nil` (without running it) if one does.
+  func withLockIfAvailable<R, E: Error>(
+    _ body: (inout State) throws(E) -> R
+  ) throws(E) -> R? {
+    guard lock.tryLock() else { return nil }
+    defer { lock.unlock() }
+    return try body(&state)
+  }
 }
