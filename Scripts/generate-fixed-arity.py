@@ -53,12 +53,24 @@ def zero_overload():
 '''
 
 
+def dependency_docs(n):
+    ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
+    return "".join(
+        f"  ///   - d{i}: How the {ordinals[i - 1]} parameter is resolved.\n" for i in range(1, n + 1))
+
+
+def argument_docs(n):
+    ordinals = ["first", "second", "third"]
+    return "".join(
+        f"  ///   - a{i}: The {ordinals[i - 1]} runtime argument.\n" for i in range(1, n + 1))
+
+
 def doc(kind, n):
     params = ", ".join(f"P{i}" for i in range(1, n + 1))
     if kind == "plain":
         return f'''  /// Binds `type` to an initializer of {n} parameter{"s" if n > 1 else ""} ({params}), each resolved untagged; the
-  /// fixed-arity form of ``bind(_:tag:lifetime:override:metadata:fileID:line:to:)``, specialized
-  /// at the call site.
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)
@@ -75,9 +87,9 @@ def doc(kind, n):
   ///   - initializer: The function that builds the instance from its dependencies.
 '''
     return f'''  /// Binds `type` to an initializer of {n} parameter{"s" if n > 1 else ""} ({params}) resolved as `dependencies` say;
-  /// the fixed-arity form of
-  /// ``bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)``, specialized at
-  /// the call site.
+  /// the fixed-arity form of the parameter-pack
+  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// call site.
   ///
   /// ```swift
   /// registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))
@@ -92,8 +104,7 @@ def doc(kind, n):
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
-  ///   - d1: How the first parameter is resolved; the others follow in order.
-'''
+{dependency_docs(n)}'''
 
 
 def overloads(n):
@@ -156,9 +167,8 @@ def argument_overloads(n):
         (f"arguments {names[i]}: {p}" if i == 0 else f"_ {names[i]}: {p}") for i, p in enumerate(params))
     return f'''
 extension Registrar {{
-  /// Binds `type` to a factory that takes {n} runtime argument{"s" if n > 1 else ""}; the fixed-arity form of
-  /// ``bind(_:tag:override:dependsOn:fileID:line:_:)-(_,_,_,_,_,_,(Resolver,First,repeat each Argument)->T)``,
-  /// specialized at the call site.
+  /// Binds `type` to a factory that takes {n} runtime argument{"s" if n > 1 else ""}; the fixed-arity form of the
+  /// parameter-pack `bind(_:tag:override:dependsOn:fileID:line:_:)`, specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(Download.self) {{ (resolver, url: URL) in Download(url: url) }}
@@ -191,7 +201,7 @@ extension Registrar {{
 
 extension Container {{
   /// Returns a new instance from a binding that takes {n} runtime argument{"s" if n > 1 else ""}; the fixed-arity form
-  /// of ``resolve(_:arguments:)``, specialized at the call site.
+  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
   /// ```swift
   /// let download = try container.resolve(Download.self, arguments: url)
@@ -199,8 +209,7 @@ extension Container {{
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument; the others follow in order.
-  /// - Returns: A new instance.
+{argument_docs(n)}  /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolve<{generics}>(
@@ -216,7 +225,7 @@ extension Container {{
 
 extension Resolver {{
   /// Returns a new instance from a binding that takes {n} runtime argument{"s" if n > 1 else ""}; the fixed-arity form
-  /// of ``resolve(_:arguments:)``, specialized at the call site.
+  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
   /// ```swift
   /// let download = try resolver.resolve(Download.self, arguments: url)
@@ -224,8 +233,7 @@ extension Resolver {{
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument; the others follow in order.
-  /// - Returns: A new instance.
+{argument_docs(n)}  /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolve<{generics}>(

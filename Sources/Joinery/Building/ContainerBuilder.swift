@@ -153,7 +153,20 @@ public struct ContainerBuilder: Sendable {
       winners + collector.contributions, table: table,
       allowedCaptives: collector.allowedCaptives,
       requiresExactTags: requiresExactTags, parent: parent)
+    if maximumResolutionDepth < 1 {
+      findings.append(
+        Diagnostic(
+          .invalidSetting, .error, key: BindingKey(ContainerBuilder.self), bindings: [],
+          message: """
+            maximumResolutionDepth is \(maximumResolutionDepth); no resolution could create \
+            anything.
+            """,
+          fixes: [
+            "Set ContainerBuilder.maximumResolutionDepth to 1 or more (the default is 1,000)."
+          ]))
+    }
     let validators: [any BuildValidator] = [
+      UnmatchableTagValidator(),
       TransientValueTypeValidator(),
       ForwardingTargetValidator(),
       MissingDependencyValidator(),

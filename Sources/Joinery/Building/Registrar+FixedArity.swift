@@ -35,8 +35,8 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 1 parameter (P1), each resolved untagged; the
-  /// fixed-arity form of ``bind(_:tag:lifetime:override:metadata:fileID:line:to:)``, specialized
-  /// at the call site.
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)
@@ -68,9 +68,9 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 1 parameter (P1) resolved as `dependencies` say;
-  /// the fixed-arity form of
-  /// ``bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)``, specialized at
-  /// the call site.
+  /// the fixed-arity form of the parameter-pack
+  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// call site.
   ///
   /// ```swift
   /// registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))
@@ -85,7 +85,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
-  ///   - d1: How the first parameter is resolved; the others follow in order.
+  ///   - d1: How the first parameter is resolved.
   @inlinable
   public mutating func bind<T, P1>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
@@ -105,8 +105,8 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 2 parameters (P1, P2), each resolved untagged; the
-  /// fixed-arity form of ``bind(_:tag:lifetime:override:metadata:fileID:line:to:)``, specialized
-  /// at the call site.
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)
@@ -138,9 +138,9 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 2 parameters (P1, P2) resolved as `dependencies` say;
-  /// the fixed-arity form of
-  /// ``bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)``, specialized at
-  /// the call site.
+  /// the fixed-arity form of the parameter-pack
+  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// call site.
   ///
   /// ```swift
   /// registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))
@@ -155,7 +155,8 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
-  ///   - d1: How the first parameter is resolved; the others follow in order.
+  ///   - d1: How the first parameter is resolved.
+  ///   - d2: How the second parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
@@ -177,8 +178,8 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 3 parameters (P1, P2, P3), each resolved untagged; the
-  /// fixed-arity form of ``bind(_:tag:lifetime:override:metadata:fileID:line:to:)``, specialized
-  /// at the call site.
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)
@@ -212,9 +213,9 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 3 parameters (P1, P2, P3) resolved as `dependencies` say;
-  /// the fixed-arity form of
-  /// ``bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)``, specialized at
-  /// the call site.
+  /// the fixed-arity form of the parameter-pack
+  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// call site.
   ///
   /// ```swift
   /// registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))
@@ -229,7 +230,9 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
-  ///   - d1: How the first parameter is resolved; the others follow in order.
+  ///   - d1: How the first parameter is resolved.
+  ///   - d2: How the second parameter is resolved.
+  ///   - d3: How the third parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
@@ -255,8 +258,8 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 4 parameters (P1, P2, P3, P4), each resolved untagged; the
-  /// fixed-arity form of ``bind(_:tag:lifetime:override:metadata:fileID:line:to:)``, specialized
-  /// at the call site.
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)
@@ -292,9 +295,9 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 4 parameters (P1, P2, P3, P4) resolved as `dependencies` say;
-  /// the fixed-arity form of
-  /// ``bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)``, specialized at
-  /// the call site.
+  /// the fixed-arity form of the parameter-pack
+  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// call site.
   ///
   /// ```swift
   /// registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))
@@ -309,7 +312,10 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
-  ///   - d1: How the first parameter is resolved; the others follow in order.
+  ///   - d1: How the first parameter is resolved.
+  ///   - d2: How the second parameter is resolved.
+  ///   - d3: How the third parameter is resolved.
+  ///   - d4: How the fourth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
@@ -339,8 +345,8 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 5 parameters (P1, P2, P3, P4, P5), each resolved untagged; the
-  /// fixed-arity form of ``bind(_:tag:lifetime:override:metadata:fileID:line:to:)``, specialized
-  /// at the call site.
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)
@@ -377,9 +383,9 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 5 parameters (P1, P2, P3, P4, P5) resolved as `dependencies` say;
-  /// the fixed-arity form of
-  /// ``bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)``, specialized at
-  /// the call site.
+  /// the fixed-arity form of the parameter-pack
+  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// call site.
   ///
   /// ```swift
   /// registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))
@@ -394,7 +400,11 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
-  ///   - d1: How the first parameter is resolved; the others follow in order.
+  ///   - d1: How the first parameter is resolved.
+  ///   - d2: How the second parameter is resolved.
+  ///   - d3: How the third parameter is resolved.
+  ///   - d4: How the fourth parameter is resolved.
+  ///   - d5: How the fifth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
@@ -428,8 +438,8 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 6 parameters (P1, P2, P3, P4, P5, P6), each resolved untagged; the
-  /// fixed-arity form of ``bind(_:tag:lifetime:override:metadata:fileID:line:to:)``, specialized
-  /// at the call site.
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)
@@ -468,9 +478,9 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 6 parameters (P1, P2, P3, P4, P5, P6) resolved as `dependencies` say;
-  /// the fixed-arity form of
-  /// ``bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)``, specialized at
-  /// the call site.
+  /// the fixed-arity form of the parameter-pack
+  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// call site.
   ///
   /// ```swift
   /// registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))
@@ -485,7 +495,12 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
-  ///   - d1: How the first parameter is resolved; the others follow in order.
+  ///   - d1: How the first parameter is resolved.
+  ///   - d2: How the second parameter is resolved.
+  ///   - d3: How the third parameter is resolved.
+  ///   - d4: How the fourth parameter is resolved.
+  ///   - d5: How the fifth parameter is resolved.
+  ///   - d6: How the sixth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,

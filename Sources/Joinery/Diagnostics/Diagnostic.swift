@@ -23,6 +23,10 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let duplicateBinding = Code(name: "duplicateBinding", rank: 10)
     /// Two overrides replace the same key.
     public static let duplicateOverride = Code(name: "duplicateOverride", rank: 11)
+    /// A builder setting that cannot work, such as a maximum resolution depth below 1.
+    public static let invalidSetting = Code(name: "invalidSetting", rank: 5)
+    /// A tag that does not equal itself (such as `Double.nan`): no request could ever match it.
+    public static let unmatchableTag = Code(name: "unmatchableTag", rank: 15)
     /// A `transient` (weak) binding of a type that can never be a class instance.
     public static let transientValueType = Code(name: "transientValueType", rank: 20)
     /// A forwarding binding whose target is not bound, or is itself a forward.

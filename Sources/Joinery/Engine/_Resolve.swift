@@ -161,6 +161,12 @@ extension Container {
   func resolve<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
+    // One rule for optional tags, as `bind` has: `.some(x)` is the tag `x`, `nil` no tag. The
+    // test folds away in specialized code.
+    if _isOptionalType(Tag.self) {
+      return try resolve(
+        T.self, flattenedTag: _flattenedTag(tag), matching: matching, parent: parent)
+    }
     guard let found = match(T.self, tag: tag, matching: matching) else {
       return try resolveUnbound(T.self, tag: BindingTag(tag), matching: matching, parent: parent)
     }
@@ -274,6 +280,10 @@ extension Container {
   func resolveIfBound<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T? {
+    if _isOptionalType(Tag.self) {
+      return try resolveIfBound(
+        T.self, flattenedTag: _flattenedTag(tag), matching: matching, parent: parent)
+    }
     guard let found = match(T.self, tag: tag, matching: matching) else { return nil }
     return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
       try container.instance(of: found, as: T.self, tag: tag, parent: parent)
@@ -285,6 +295,16 @@ extension Container {
     _ type: T.Type, tag: Tag?, matching: TagMatching, arguments: repeat each Argument,
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
+    if let tag, _isOptionalType(Tag.self) {
+      guard let flattened = _flattenedTag(tag) else {
+        return try resolve(
+          T.self, tag: nil as BindingTag?, matching: matching, arguments: repeat each arguments,
+          parent: parent)
+      }
+      return try resolveOpening(
+        T.self, tag: flattened, matching: matching, arguments: repeat each arguments,
+        parent: parent)
+    }
     let signature: Any.Type = (repeat each Argument).self
     if ObjectIdentifier(signature) == ObjectIdentifier(Void.self) {
       guard let tag else { return try resolve(T.self, parent: parent) }
@@ -419,4 +439,83 @@ func _assumingMainActor<T>(
   _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
 ) -> @Sendable (borrowing Resolver) throws -> T {
   unsafeBitCast(factory, to: (@Sendable (borrowing Resolver) throws -> T).self)
+}
+
+// MARK: Optional tags
+
+/// Whether `type` is an `Optional`; folds to a constant in specialized code.
+@inlinable @inline(__always)
+func _isOptionalType<T>(_ type: T.Type) -> Bool { _isOptional(type) }
+
+/// The tag an optional stands for: its value (unwrapped again if it is itself optional), or
+/// `nil` for no tag. A non-optional tag stands for itself.
+@usableFromInline
+func _flattenedTag<Tag: Hashable & Sendable>(_ tag: Tag) -> (any Hashable & Sendable)? {
+  guard let optional = tag as? any _OptionalTag else { return tag }
+  // `Tag` is `Optional<Wrapped>`, which is `Sendable` only when `Wrapped` is: the value inside
+  // is `Sendable` too. Marker protocols add nothing to an existential's layout.
+  guard let value: any Hashable = optional.flattenedTag else { return nil }
+  return withUnsafePointer(to: value) {
+    $0.withMemoryRebound(to: (any Hashable & Sendable).self, capacity: 1) { $0.pointee }
+  }
+}
+
+/// An optional that can stand for a tag: its innermost value, or `nil`.
+@usableFromInline
+protocol _OptionalTag {
+  var flattenedTag: (any Hashable)? { get }
+}
+
+extension Optional: _OptionalTag where Wrapped: Hashable {
+  @usableFromInline
+  var flattenedTag: (any Hashable)? {
+    guard let self else { return nil }
+    if let inner = self as? any _OptionalTag { return inner.flattenedTag }
+    return self
+  }
+}
+
+extension Container {
+  /// A request whose tag was an optional: untagged for `nil`, else tagged with the value.
+  @usableFromInline @inline(never)
+  func resolve<T>(
+    _ type: T.Type, flattenedTag: (any Hashable & Sendable)?, matching: TagMatching,
+    parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    guard let tag = flattenedTag else { return try resolve(T.self, parent: parent) }
+    return try resolveOpening(T.self, tag: tag, matching: matching, parent: parent)
+  }
+
+  @usableFromInline
+  func resolveOpening<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    try resolve(T.self, tag: tag, matching: matching, parent: parent)
+  }
+
+  @usableFromInline @inline(never)
+  func resolveIfBound<T>(
+    _ type: T.Type, flattenedTag: (any Hashable & Sendable)?, matching: TagMatching,
+    parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T? {
+    guard let tag = flattenedTag else { return try resolveIfBound(T.self, parent: parent) }
+    return try resolveIfBoundOpening(T.self, tag: tag, matching: matching, parent: parent)
+  }
+
+  @usableFromInline
+  func resolveIfBoundOpening<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T? {
+    try resolveIfBound(T.self, tag: tag, matching: matching, parent: parent)
+  }
+
+  @usableFromInline
+  func resolveOpening<T, Tag: Hashable & Sendable, each Argument>(
+    _ type: T.Type, tag: Tag, matching: TagMatching, arguments: repeat each Argument,
+    parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    try resolve(
+      T.self, tag: tag as Tag?, matching: matching, arguments: repeat each arguments,
+      parent: parent)
+  }
 }

@@ -13,7 +13,7 @@ extension DependencyGraph {
     var lines = ["graph LR"]
     for node in nodes {
       let id = ids[node.binding.key]!
-      let label = "\(node.title)<br/>\(node.subtitle)".mermaidEscaped
+      let label = "\(node.title.mermaidEscaped)<br/>\(node.subtitle.mermaidEscaped)"
       lines.append("  \(id)[\"\(label)\"]" + (node.isChecked ? "" : ":::unchecked"))
     }
     for edge in edges {
@@ -44,7 +44,7 @@ extension DependencyGraph {
     ]
     for node in nodes {
       let id = ids[node.binding.key]!
-      let label = "\(node.title)\\n\(node.subtitle)".dotEscaped
+      let label = "\(node.title.dotEscaped)\\n\(node.subtitle.dotEscaped)"
       let style = node.isChecked ? "" : ", style=\"rounded,dashed\""
       lines.append("  \(id) [label=\"\(label)\"\(style)];")
     }
@@ -120,11 +120,18 @@ extension DependencyGraph {
 }
 
 extension String {
+  /// A label safe inside Mermaid's double quotes: entity codes for `#` and `"`, and line breaks
+  /// shown as `\n` (a raw line break would end the node's definition).
   fileprivate var mermaidEscaped: String {
-    replacing("\"", with: "#quot;")
+    replacing("#", with: "#35;").replacing("\"", with: "#quot;")
+      .replacing("\r\n", with: "#92;n").replacing("\n", with: "#92;n")
+      .replacing("\r", with: "#92;r")
   }
 
+  /// A label safe inside a DOT quoted string: backslashes, quotes and line breaks escaped.
   fileprivate var dotEscaped: String {
-    replacing("\"", with: "\\\"")
+    replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+      .replacing("\r\n", with: "\\n").replacing("\n", with: "\\n")
+      .replacing("\r", with: "\\r")
   }
 }

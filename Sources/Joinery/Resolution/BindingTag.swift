@@ -28,6 +28,9 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   public init<Value: Hashable & Sendable>(_ value: Value) {
     if let tag = value as? BindingTag {
       self = tag
+    } else if _isOptionalType(Value.self), let flattened = _flattenedTag(value) {
+      // An optional tag stands for its value, as it does in `bind` and `resolve`.
+      self = BindingTag(flattened)
     } else {
       box = TagBox(value)
     }

@@ -7,9 +7,8 @@
 // run time.
 
 extension Registrar {
-  /// Binds `type` to a factory that takes 1 runtime argument; the fixed-arity form of
-  /// ``bind(_:tag:override:dependsOn:fileID:line:_:)-(_,_,_,_,_,_,(Resolver,First,repeat each Argument)->T)``,
-  /// specialized at the call site.
+  /// Binds `type` to a factory that takes 1 runtime argument; the fixed-arity form of the
+  /// parameter-pack `bind(_:tag:override:dependsOn:fileID:line:_:)`, specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(Download.self) { (resolver, url: URL) in Download(url: url) }
@@ -42,7 +41,7 @@ extension Registrar {
 
 extension Container {
   /// Returns a new instance from a binding that takes 1 runtime argument; the fixed-arity form
-  /// of ``resolve(_:arguments:)``, specialized at the call site.
+  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
   /// ```swift
   /// let download = try container.resolve(Download.self, arguments: url)
@@ -50,7 +49,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument; the others follow in order.
+  ///   - a1: The first runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
@@ -67,7 +66,7 @@ extension Container {
 
 extension Resolver {
   /// Returns a new instance from a binding that takes 1 runtime argument; the fixed-arity form
-  /// of ``resolve(_:arguments:)``, specialized at the call site.
+  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
   /// ```swift
   /// let download = try resolver.resolve(Download.self, arguments: url)
@@ -75,7 +74,7 @@ extension Resolver {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument; the others follow in order.
+  ///   - a1: The first runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
@@ -93,9 +92,8 @@ extension Resolver {
 }
 
 extension Registrar {
-  /// Binds `type` to a factory that takes 2 runtime arguments; the fixed-arity form of
-  /// ``bind(_:tag:override:dependsOn:fileID:line:_:)-(_,_,_,_,_,_,(Resolver,First,repeat each Argument)->T)``,
-  /// specialized at the call site.
+  /// Binds `type` to a factory that takes 2 runtime arguments; the fixed-arity form of the
+  /// parameter-pack `bind(_:tag:override:dependsOn:fileID:line:_:)`, specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(Download.self) { (resolver, url: URL) in Download(url: url) }
@@ -128,7 +126,7 @@ extension Registrar {
 
 extension Container {
   /// Returns a new instance from a binding that takes 2 runtime arguments; the fixed-arity form
-  /// of ``resolve(_:arguments:)``, specialized at the call site.
+  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
   /// ```swift
   /// let download = try container.resolve(Download.self, arguments: url)
@@ -136,7 +134,8 @@ extension Container {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument; the others follow in order.
+  ///   - a1: The first runtime argument.
+  ///   - a2: The second runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
@@ -153,7 +152,7 @@ extension Container {
 
 extension Resolver {
   /// Returns a new instance from a binding that takes 2 runtime arguments; the fixed-arity form
-  /// of ``resolve(_:arguments:)``, specialized at the call site.
+  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
   /// ```swift
   /// let download = try resolver.resolve(Download.self, arguments: url)
@@ -161,7 +160,8 @@ extension Resolver {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument; the others follow in order.
+  ///   - a1: The first runtime argument.
+  ///   - a2: The second runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
@@ -179,9 +179,8 @@ extension Resolver {
 }
 
 extension Registrar {
-  /// Binds `type` to a factory that takes 3 runtime arguments; the fixed-arity form of
-  /// ``bind(_:tag:override:dependsOn:fileID:line:_:)-(_,_,_,_,_,_,(Resolver,First,repeat each Argument)->T)``,
-  /// specialized at the call site.
+  /// Binds `type` to a factory that takes 3 runtime arguments; the fixed-arity form of the
+  /// parameter-pack `bind(_:tag:override:dependsOn:fileID:line:_:)`, specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(Download.self) { (resolver, url: URL) in Download(url: url) }
@@ -214,7 +213,7 @@ extension Registrar {
 
 extension Container {
   /// Returns a new instance from a binding that takes 3 runtime arguments; the fixed-arity form
-  /// of ``resolve(_:arguments:)``, specialized at the call site.
+  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
   /// ```swift
   /// let download = try container.resolve(Download.self, arguments: url)
@@ -222,7 +221,9 @@ extension Container {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument; the others follow in order.
+  ///   - a1: The first runtime argument.
+  ///   - a2: The second runtime argument.
+  ///   - a3: The third runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
@@ -239,7 +240,7 @@ extension Container {
 
 extension Resolver {
   /// Returns a new instance from a binding that takes 3 runtime arguments; the fixed-arity form
-  /// of ``resolve(_:arguments:)``, specialized at the call site.
+  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
   /// ```swift
   /// let download = try resolver.resolve(Download.self, arguments: url)
@@ -247,7 +248,9 @@ extension Resolver {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument; the others follow in order.
+  ///   - a1: The first runtime argument.
+  ///   - a2: The second runtime argument.
+  ///   - a3: The third runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
