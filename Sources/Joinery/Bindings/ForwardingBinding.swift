@@ -14,6 +14,9 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   let convert: Converter
   /// Set once by `link(in:)`, before the container is shared.
   private(set) var target: AnyBinding?
+  /// The ancestor that declared `target`, when it is not this binding's own container (which
+  /// is not referenced here: it owns this binding). Set with `target`.
+  private(set) var ancestor: Container?
   private let gate = _Lock.make()
 
   init(
@@ -44,7 +47,11 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   }
 
   override func link(in container: Container) {
-    target = container.table.binding(for: targetKey)
+    // The target may be an ancestor's (a child forwarding to its parent's binding); it is then
+    // resolved in the container that declared it, as every binding is.
+    let owner = container.owner(of: targetKey)
+    target = owner?.table.binding(for: targetKey)
+    ancestor = owner === container ? nil : owner
   }
 
   override func resolve(
@@ -57,7 +64,8 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     }
     // Linked at build: `build()` refuses a forward whose target is not bound.
     let target = target!
-    if let instanceType = try convert(target, container, parent, out) {
+    let owner = ancestor ?? container
+    if let instanceType = try convert(target, owner, parent, out) {
       throw .forwardingMismatch(
         self, fallbackTag: fallbackTag, parent: parent, instanceType: instanceType,
         in: container)

@@ -24,8 +24,8 @@ extension Container {
     guard
       let binding = table.untaggedBinding(ofType: T.self) as? AsyncBinding
     else {
-      if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
-        return try await ancestor.resolveAsync(T.self, path: path)
+      if let owner = parentContainer?.owner(of: BindingKey(T.self)) {
+        return try await owner.resolveAsync(T.self, path: path)
       }
       return try resolve(T.self)
     }

@@ -63,12 +63,13 @@ extension Container {
   }
 
   private func store<T>(_ instance: T, key: BindingKey) throws(ResolutionError) {
-    guard let binding = table.binding(for: key) else {
+    // The binding a resolve of this key would use: this container's or an ancestor's.
+    guard let owner = owner(of: key), let binding = owner.table.binding(for: key) else {
       throw .missing(key, triedFallback: false, parent: .topLevel, in: self)
     }
     guard let cached = binding as? CachedBinding else {
-      throw .notCached(binding, in: self)
+      throw .notCached(binding, in: owner)
     }
-    try cached.store(in: self) { $0.initialize(to: instance) }
+    try cached.store(in: owner) { $0.initialize(to: instance) }
   }
 }

@@ -33,11 +33,20 @@ extension Container {
   func resolveAll<T>(
     _ type: T.Type, tag: BindingTag?, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> [T] {
-    // An ancestor's contributions come first, then this container's.
-    var instances = try parentContainer?.resolveAll(T.self, tag: tag, parent: parent) ?? []
-    for contribution in contributions[ObjectIdentifier(T.self)] ?? []
-    where contribution.key.tag == tag {
-      instances.append(try instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))
+    // The root's contributions come first, then each child's down to this container.
+    var chain: [Container] = []
+    var current: Container? = self
+    while let container = current {
+      chain.append(container)
+      current = container.parentContainer
+    }
+    var instances: [T] = []
+    for container in chain.reversed() {
+      for contribution in container.contributions[ObjectIdentifier(T.self)] ?? []
+      where contribution.key.tag == tag {
+        instances.append(
+          try container.instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))
+      }
     }
     return instances
   }

@@ -11,8 +11,12 @@ extension Container {
   /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/missingBinding`` when nothing was
   ///   declared for the type, or the error of a property that could not be resolved.
   public func inject<Root: AnyObject>(into object: Root) throws(ResolutionError) {
+    var owner: Container? = self
+    while let container = owner, container.injectors[ObjectIdentifier(Root.self)] == nil {
+      owner = container.parentContainer
+    }
+    if let owner, owner !== self { return try owner.inject(into: object) }
     guard let injector = injectors[ObjectIdentifier(Root.self)] else {
-      if let ancestor = parentContainer { return try ancestor.inject(into: object) }
       throw .missing(
         BindingKey(PropertyInjections<Root>.self), triedFallback: false, parent: .topLevel, in: self
       )

@@ -230,30 +230,35 @@ extension Container {
     }
   }
 
-  /// ``match(_:tag:matching:)`` for a container with ancestors.
+  /// ``match(_:tag:matching:)`` for a container with ancestors: the nearest container with
+  /// exactly that tag, else (unless exact) the nearest with an untagged binding. A loop, not a
+  /// recursion, so a chain of thousands of children costs no stack.
   @inlinable @inline(never)
   func matchInChain<Tag: Hashable & Sendable>(
     _ type: Any.Type, tag: Tag, matching: TagMatching
   ) -> _TaggedMatch? {
-    guard let slot = table.slot(for: ObjectIdentifier(type)) else {
-      return parentContainer?.matchInChain(type, tag: tag, matching: matching)
+    let identity = ObjectIdentifier(type)
+    var current: Container? = self
+    while let container = current {
+      if let slot = container.table.slot(for: identity),
+        let entry = container.table.entry(at: slot),
+        let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
+      {
+        return _TaggedMatch(binding: binding, container: container, fellBack: false)
+      }
+      current = container.parentContainer
     }
-    if let entry = table.entry(at: slot),
-      let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
-    {
-      return _TaggedMatch(binding: binding, container: self, fellBack: false)
+    guard matching.allowsFallback else { return nil }
+    current = self
+    while let container = current {
+      if let untagged = container.table.untaggedBinding(for: identity) {
+        return untagged._withUnsafeGuaranteedRef {
+          _TaggedMatch(binding: $0, container: container, fellBack: true)
+        }
+      }
+      current = container.parentContainer
     }
-    if let ancestor = parentContainer,
-      let found = ancestor.matchInChain(type, tag: tag, matching: .exact)
-    {
-      return found
-    }
-    guard matching.allowsFallback, let untagged = table.untaggedBinding(at: slot) else {
-      return parentContainer?.matchInChain(type, tag: tag, matching: matching)
-    }
-    return untagged._withUnsafeGuaranteedRef {
-      _TaggedMatch(binding: $0, container: self, fellBack: true)
-    }
+    return nil
   }
 
   @inlinable @inline(__always)
@@ -265,8 +270,8 @@ extension Container {
         try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
     }
-    if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
-      return try ancestor.resolveIfBound(T.self, parent: parent)
+    if let owner = parentContainer?.owner(of: BindingKey(T.self)) {
+      return try owner.resolveIfBound(T.self, parent: parent)
     }
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
       return derived(T.self, tag: nil)
@@ -357,10 +362,22 @@ extension Container {
     _ type: T.Type, tag: Tag?, matching: TagMatching, signature: Any.Type,
     arguments: _Arguments, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    if let ancestor = parentContainer {
-      return try ancestor.resolve(
-        T.self, tag: tag, matching: matching, signature: signature, arguments: arguments,
-        parent: parent)
+    // The nearest ancestor with a binding for these arguments, found by a loop.
+    var current = parentContainer
+    while let ancestor = current {
+      if let slot = ancestor.table.slot(for: ObjectIdentifier(T.self)),
+        let entry = ancestor.table.entry(at: slot),
+        entry._withUnsafeGuaranteedRef({
+          $0.argumentBinding(
+            tag: tag, signature: ObjectIdentifier(signature),
+            allowsFallback: matching.allowsFallback) != nil
+        })
+      {
+        return try ancestor.resolve(
+          T.self, tag: tag, matching: matching, signature: signature, arguments: arguments,
+          parent: parent)
+      }
+      current = ancestor.parentContainer
     }
     let requested = BindingKey(T.self, tag: tag.map(BindingTag.init), argumentTypes: signature)
     throw missing(requested, triedFallback: tag != nil && matching.allowsFallback, parent: parent)
@@ -385,8 +402,8 @@ extension Container {
   func resolveUnbound<T>(_ type: T.Type, parent: borrowing ResolutionContext)
     throws(ResolutionError) -> T
   {
-    if let ancestor = parentContainer, ancestor.binds(BindingKey(T.self)) {
-      return try ancestor.resolve(T.self, parent: parent)
+    if let owner = parentContainer?.owner(of: BindingKey(T.self)) {
+      return try owner.resolve(T.self, parent: parent)
     }
     if let derived = derived(T.self, tag: nil) { return derived }
     throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
@@ -394,8 +411,18 @@ extension Container {
 
   /// Whether this container or an ancestor binds exactly `key`.
   @usableFromInline
-  func binds(_ key: BindingKey) -> Bool {
-    table.binding(for: key) != nil || (parentContainer?.binds(key) ?? false)
+  func binds(_ key: BindingKey) -> Bool { owner(of: key) != nil }
+
+  /// The nearest container of this chain (this one first) that binds exactly `key`: a loop,
+  /// so a chain of thousands of children costs no stack.
+  @usableFromInline
+  func owner(of key: BindingKey) -> Container? {
+    var current: Container? = self
+    while let container = current {
+      if container.table.binding(for: key) != nil { return container }
+      current = container.parentContainer
+    }
+    return nil
   }
 
   /// A missing-binding error, or an argument mismatch when the type is bound with other

@@ -23,12 +23,16 @@ struct DeclaredGraph {
     let isExternal: Bool
   }
 
+  /// The container a child is built on, whose bindings serve what the child does not bind.
+  let parent: Container?
+
   init(
     _ bindings: [AnyBinding], table: _BindingTable, allowedCaptives: [CaptiveKey: String],
     requiresExactTags: Bool, parent: Container? = nil
   ) {
     self.bindings = bindings
     self.table = table
+    self.parent = parent
     self.allowedCaptives = allowedCaptives
     self.requiresExactTags = requiresExactTags
     for (position, binding) in bindings.enumerated() { binding.position = position }
@@ -77,6 +81,23 @@ struct DeclaredGraph {
   /// The bindings of one type, for near misses.
   func bindings(ofType type: Any.Type) -> [AnyBinding] {
     table.entry(for: ObjectIdentifier(type))?.allBindings ?? []
+  }
+
+  /// The binding of exactly `key` here, or else in the nearest ancestor that binds it.
+  func binding(for key: BindingKey) -> AnyBinding? {
+    table.binding(for: key) ?? parent?.owner(of: key)?.table.binding(for: key)
+  }
+
+  /// Every binding of `type` here and in the ancestors, nearest first: what a report names
+  /// when no binding has the exact key asked for.
+  func bindingsInChain(ofType type: Any.Type) -> [AnyBinding] {
+    var found = bindings(ofType: type)
+    var current = parent
+    while let container = current {
+      found += container.table.entry(for: ObjectIdentifier(type))?.allBindings ?? []
+      current = container.parentContainer
+    }
+    return found
   }
 
   /// The binding a forward ends at, or the binding itself.

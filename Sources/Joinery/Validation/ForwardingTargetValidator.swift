@@ -3,12 +3,18 @@ struct ForwardingTargetValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for binding in graph.bindings {
       guard let forward = binding.forwardTargetKey else { continue }
-      let target = graph.table.binding(for: forward)
+      let target = graph.binding(for: forward)
       if target == nil || target?.forwardTargetKey != nil {
+        let bound = graph.bindingsInChain(ofType: forward.type).map(\.key)
         let problem =
-          target == nil
-          ? "nothing is bound to \(forward)"
-          : "\(forward) is itself a forward; forward to the binding that makes the instance"
+          if target != nil {
+            "\(forward) is itself a forward; forward to the binding that makes the instance"
+          } else if bound.isEmpty {
+            "nothing is bound to \(forward.typeName)"
+          } else {
+            "\(forward) is not bound; \(forward.typeName) is bound only as "
+              + bound.map { "`\($0)`" }.joined(separator: ", ")
+          }
         findings.append(
           Diagnostic(
             .invalidForwardingTarget, .error, key: binding.key,

@@ -116,3 +116,84 @@ struct ChildContainerTests {
     #expect(try app.resolve(Tracked.self) === real)
   }
 }
+
+@Suite("Children: one lookup rule for every operation")
+struct ChildLookupRuleTests {
+  final class Impl: Servicing, Sendable { init() {} }
+
+  static func parent() throws -> Container {
+    try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Impl.self, lifetime: .persistent, to: Impl.init)
+        registrar.bind(UserSession.self, lifetime: .cached) { _ in UserSession(user: "parent") }
+      }
+    ).build()
+  }
+
+  @Test("A child may forward to a binding its parent declares, and shares its instance")
+  func forwardToParent() throws {
+    let parent = try Self.parent()
+    let child = try parent.makeChild(
+      Bindings { registrar in registrar.bind((any Servicing).self, forwardingTo: Impl.self) })
+    let service = try child.resolve((any Servicing).self)
+    #expect(service as AnyObject === (try parent.resolve(Impl.self)))
+  }
+
+  @Test("A forward to a type bound only with a tag names what is bound")
+  func forwardErrorNamesWhatIsBound() throws {
+    let error = try #require(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bind(Impl.self, tag: "special", to: Impl.init)
+          registrar.bind((any Servicing).self, forwardingTo: Impl.self)
+        }
+      ).build()
+    }
+    #expect(error.description.contains("bound only as"))
+    #expect(error.description.contains("\"special\""))
+  }
+
+  @Test("store(_:for:) on a child reaches the parent's cached binding, as resolve does")
+  func storeThroughChild() throws {
+    let parent = try Self.parent()
+    let child = try parent.makeChild(Bindings { _ in })
+    try child.store(UserSession(user: "stored"), for: UserSession.self)
+    #expect(try child.resolve(UserSession.self).user == "stored")
+    #expect(try parent.resolve(UserSession.self).user == "stored")
+  }
+
+  @Test("20,000 nested children resolve a root binding quickly and without deep recursion")
+  func deepChildChain() async throws {
+    let root = try Self.parent()
+    var leaf = root
+    for _ in 0..<20_000 { leaf = try leaf.makeChild(Bindings { _ in }) }
+    let deepest = leaf
+    // A 512 KiB thread: recursion per level would overflow it.
+    let same = await Stress.onThread(stackSize: 512 << 10) { () -> Bool in
+      guard let found = try? deepest.resolve(Impl.self),
+        let all = try? deepest.resolveAll(Impl.self)
+      else { return false }
+      return found === (try? root.resolve(Impl.self)) && all.isEmpty
+        && (try? deepest.resolve(UserSession.self, tag: "none")) != nil
+    }
+    #expect(same == true)
+    // Release the chain on a large stack: each child releases its parent in turn.
+    let chain = ChainBox(leaf)
+    leaf = root
+    _ = await Stress.onThread(stackSize: 256 << 20) { chain.release() }
+  }
+}
+
+private protocol Servicing: AnyObject, Sendable {}
+
+private final class ChainBox: @unchecked Sendable {
+  // Touched by one thread at a time: set here, released on the thread given the box.
+  private var container: Container?
+  init(_ container: Container) { self.container = container }
+  func release() { container = nil }
+}
+
+private final class UserSession: Sendable {
+  let user: String
+  init(user: String) { self.user = user }
+}
