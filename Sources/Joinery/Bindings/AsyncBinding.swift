@@ -54,6 +54,23 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
       task = made
       return made
     }
+    // The creations on this request's path wait for this one: refuse a wait that closes a ring
+    // with creations in other tasks, which would never end.
+    let waiters = path?.bindings ?? []
+    if !waiters.isEmpty {
+      if let ring = container.asyncWaits.beginWaiting(waiters, for: self) {
+        let steps = resolver.path?.steps ?? []
+        let chain = ring.map(\.description).joined(separator: " → ")
+        throw ResolutionError(
+          .cycle, requested: key, path: steps, binding: info,
+          detail: """
+            Awaiting \(key) would never end: async creations in different tasks await each \
+            other in a ring (\(chain)), so this one stops instead.
+            """,
+          container: container)
+      }
+    }
+    defer { if !waiters.isEmpty { container.asyncWaits.endWaiting(waiters, for: self) } }
     do {
       return try await shared.value
     } catch {

@@ -33,6 +33,8 @@ public final class Container: Sendable {
   @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
+  /// Which async creations await which, across tasks.
+  let asyncWaits = AsyncWaitRegistry()
   /// The descriptions error reports search, made on first use (``catalog``).
   let catalogCache = Protected<BindingCatalog?>(nil)
   let maximumDepth: Int

@@ -22,6 +22,17 @@ final class AsyncPath: Sendable {
     return steps.reversed()
   }
 
+  /// The bindings on the path, innermost first.
+  var bindings: [AnyBinding] {
+    var found: [AnyBinding] = []
+    var current: AsyncPath? = self
+    while let node = current {
+      found.append(node.binding)
+      current = node.parent
+    }
+    return found
+  }
+
   func contains(_ binding: AnyBinding) -> Bool {
     var current: AsyncPath? = self
     while let node = current {

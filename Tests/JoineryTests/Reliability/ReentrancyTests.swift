@@ -135,3 +135,58 @@ private final class WrapperBox: @unchecked Sendable {
   // Set before any resolve; only this test uses it.
   var wrapper: Injected<Looper>?
 }
+
+@Suite("Async cycles across tasks")
+struct AsyncCycleTests {
+  @Test("Two async persistents awaiting each other from two tasks both fail, never hang")
+  func crossTaskCycle() async throws {
+    for _ in 0..<50 {
+      let started = TestAtomic<Int>(0)
+      let container = try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bindAsync(PingAsync.self, lifetime: .persistent) { resolver in
+            started.add(1, ordering: .relaxed)
+            while started.load(ordering: .relaxed) < 2 { await Task.yield() }
+            return PingAsync(other: try await resolver.resolveAsync(PongAsync.self))
+          }
+          registrar.bindAsync(PongAsync.self, lifetime: .persistent) { resolver in
+            started.add(1, ordering: .relaxed)
+            while started.load(ordering: .relaxed) < 2 { await Task.yield() }
+            return PongAsync(other: try await resolver.resolveAsync(PingAsync.self))
+          }
+        }
+      ).build()
+      // Unstructured tasks and a polled deadline: a regression fails the test instead of
+      // leaving it waiting for two tasks that never end.
+      let codes = Locked<[ResolutionError.Code?]>([])
+      Task {
+        do throws(ResolutionError) {
+          _ = try await container.resolveAsync(PingAsync.self)
+          codes.withLock { $0.append(nil) }
+        } catch { codes.withLock { $0.append(error.code) } }
+      }
+      Task {
+        do throws(ResolutionError) {
+          _ = try await container.resolveAsync(PongAsync.self)
+          codes.withLock { $0.append(nil) }
+        } catch { codes.withLock { $0.append(error.code) } }
+      }
+      let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+      while codes.withLock({ $0.count }) < 2 && ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(1))
+      }
+      let outcome = codes.withLock { $0 }
+      #expect(outcome == [.cycle, .cycle])
+    }
+  }
+}
+
+private final class PingAsync: Sendable {
+  let other: PongAsync
+  init(other: PongAsync) { self.other = other }
+}
+
+private final class PongAsync: Sendable {
+  let other: PingAsync
+  init(other: PingAsync) { self.other = other }
+}
