@@ -214,6 +214,8 @@ protocol AppType: Sendable {
   func resolve(_ resolver: borrowing Joinery.Resolver) throws
   func resolve(_ resolver: any Swinject.Resolver)
   var key: BindingKey { get }
+  /// Binds this type with a closure that declares `keys` as its dependencies.
+  func bind(in registrar: inout Registrar, dependsOn keys: [BindingKey])
 }
 
 protocol AppTypeSource { var appType: any AppType { get } }
@@ -245,6 +247,9 @@ struct AppVisit<P: AnyObject & Sendable & PhantomInit>: AppType {
   }
   func resolve(_ resolver: any Swinject.Resolver) { blackHole(resolver.resolve(P.self)!) }
   var key: BindingKey { BindingKey(P.self) }
+  func bind(in registrar: inout Registrar, dependsOn keys: [BindingKey]) {
+    registrar.bind(P.self, dependsOn: keys) { _ in P.make() }
+  }
 }
 
 /// A small deterministic generator, so every run builds the same app.
@@ -302,4 +307,53 @@ func taggedBuildRows() -> [Row] {
           })
       ])
   }
+}
+
+// MARK: Reports at app scale
+
+/// A broken app's start-up report, and one failed resolve's report, beside 10,000 bindings.
+func reportRows() -> [Row] {
+  var types: [any AppType] = []
+  forEachPhantom(10_000) { types.append(($0 as! AppTypeSource).appType) }
+  // 9,000 bound types; 1,000 bindings each depend on one of the 1,000 types left unbound.
+  let bound = Array(types[0..<9_000])
+  let missing = Array(types[9_000...])
+  let broken = Bindings { registrar in
+    for (index, type) in bound.enumerated() {
+      type.bind(in: &registrar, dependsOn: index < 1_000 ? [missing[index].key] : [])
+    }
+  }
+  let healthy = try! ContainerBuilder(
+    Bindings { registrar in for type in bound { type.bind(in: &registrar, dependsOn: []) } }
+  ).build()
+  return [
+    Row(
+      title: "build failing with 1,000 missing dependencies among 9,000 bindings", floor: nil,
+      variants: [
+        Variant(
+          name: "Joinery, the whole report",
+          run: { iterations in
+            for _ in 0..<iterations {
+              do throws(BuildError) {
+                _ = try ContainerBuilder(broken).build()
+              } catch {
+                blackHole(error.debugDescription)
+              }
+            }
+          })
+      ]),
+    Row(
+      title: "one failed resolve's full report beside 9,000 bindings", floor: nil,
+      variants: [
+        Variant(
+          name: "Joinery, debugDescription",
+          run: loop {
+            do throws(ResolutionError) {
+              _ = try healthy.resolve(Missing.self)
+            } catch {
+              blackHole(error.debugDescription)
+            }
+          })
+      ]),
+  ]
 }

@@ -8,7 +8,7 @@ if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   let (title, name, count) = (arguments[at + 1], arguments[at + 2], Int(arguments[at + 3]) ?? 1)
   let all =
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
-    + deepChainRows() + failureRows() + buildRows() + taggedBuildRows()
+    + deepChainRows() + failureRows() + buildRows() + taggedBuildRows() + reportRows()
   guard let row = all.first(where: { $0.title == title }),
     let variant = row.variants.first(where: { $0.name == name })
   else {
@@ -26,7 +26,9 @@ if arguments.contains("--memory") {
 let quick = arguments.contains("--quick")
 var rows = resolutionRows() + wrapperRows() + depthRows() + coldStartRows()
 if !quick {
-  rows += scalingRows() + deepChainRows() + buildRows() + taggedBuildRows() + failureRows()
+  rows +=
+    scalingRows() + deepChainRows() + buildRows() + taggedBuildRows() + failureRows()
+    + reportRows()
 }
 // `--only TEXT` keeps the rows whose title contains TEXT (and skips the other tables).
 let only = arguments.firstIndex(of: "--only").flatMap { at in
@@ -35,7 +37,7 @@ let only = arguments.firstIndex(of: "--only").flatMap { at in
 if let only {
   let every =
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
-    + deepChainRows() + buildRows() + taggedBuildRows() + failureRows()
+    + deepChainRows() + buildRows() + taggedBuildRows() + failureRows() + reportRows()
   rows = every.filter {
     $0.title.contains(only)
   }

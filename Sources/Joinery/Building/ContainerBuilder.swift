@@ -179,7 +179,7 @@ public struct ContainerBuilder: Sendable {
       collector.injectors, in: graph, parent: parent, into: &findings)
     try Self.failIfErrors(findings)
 
-    let warnings = findings.sorted(by: Diagnostic.ordered)
+    let warnings = Diagnostic.sorted(findings)
     let container = Container(
       bindings: winners, contributions: collector.contributions, table: table,
       maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors,
@@ -233,7 +233,7 @@ public struct ContainerBuilder: Sendable {
 
   private static func failIfErrors(_ findings: [Diagnostic]) throws(BuildError) {
     if findings.contains(where: { $0.severity == .error }) {
-      throw BuildError(diagnostics: findings.sorted(by: Diagnostic.ordered))
+      throw BuildError(diagnostics: Diagnostic.sorted(findings))
     }
   }
 }

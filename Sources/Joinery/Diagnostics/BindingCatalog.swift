@@ -9,10 +9,75 @@ final class BindingCatalog: Sendable {
   /// The descriptions by bound type.
   let byType: [ObjectIdentifier: [BindingInfo]]
 
+  /// The bindings' type names, indexed for the near-miss search; built on first use.
+  let names: NameIndex
+
   init(_ bindings: [AnyBinding]) {
     all = bindings.map(\.info)
     var byType: [ObjectIdentifier: [BindingInfo]] = [:]
     for info in all { byType[ObjectIdentifier(info.key.type), default: []].append(info) }
     self.byType = byType
+    names = NameIndex(types: all.map(\.key.type))
+  }
+}
+
+/// The type names of a catalog's bindings, folded and indexed once, so that a near-miss search
+/// looks up the few names that can be similar instead of comparing all of them.
+///
+/// In a catalog of at most ``linearLimit`` bindings every name is compared (same or
+/// module-qualified name, prefix, containment, a spelling two edits away). Above it, only the
+/// names found through the index are: the same folded name, the same short name (another
+/// module's type) or the same last word (`URLSessionClient` for `HTTPClient`); spelling
+/// mistakes are not searched there, so that a broken app's start-up report stays fast.
+final class NameIndex: Sendable {
+  /// Up to this many bindings, every name is a candidate.
+  static let linearLimit = 1_000
+
+  private let types: [Any.Type]
+  private let state = Protected<State?>(nil)
+
+  private struct State {
+    var names: [SimilarName]
+    var byFolded: [String: [Int]] = [:]
+    var byShort: [String: [Int]] = [:]
+    var byLastWord: [Substring: [Int]] = [:]
+  }
+
+  init(types: [Any.Type]) { self.types = types }
+
+  /// The positions of the names that may be similar to `wanted`, each once, in order.
+  func candidates(similarTo wanted: SimilarName) -> [Int] {
+    if types.count <= Self.linearLimit { return Array(types.indices) }
+    let state = built()
+    var found = Set<Int>()
+    found.formUnion(state.byFolded[wanted.folded] ?? [])
+    found.formUnion(state.byShort[wanted.short] ?? [])
+    if let word = wanted.lastWord(of: wanted.short), word.count >= 4 {
+      found.formUnion(state.byLastWord[word] ?? [])
+    }
+    return found.sorted()
+  }
+
+  /// The folded name of the type at `position` (`type`, passed to avoid a lookup when the
+  /// index is not built).
+  func name(at position: Int, of type: Any.Type) -> SimilarName {
+    if types.count <= Self.linearLimit { return SimilarName(type) }
+    return built().names[position]
+  }
+
+  private func built() -> State {
+    state.withLock { state in
+      if let state { return state }
+      var made = State(names: types.map(SimilarName.init))
+      for (position, name) in made.names.enumerated() {
+        made.byFolded[name.folded, default: []].append(position)
+        made.byShort[name.short, default: []].append(position)
+        if let word = name.lastWord(of: name.short), word.count >= 4 {
+          made.byLastWord[word, default: []].append(position)
+        }
+      }
+      state = made
+      return made
+    }
   }
 }

@@ -105,13 +105,23 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   }
 
   /// Sorts findings so the same graph always reports in the same order.
-  static func ordered(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
-    if lhs.severity != rhs.severity { return lhs.severity.isError }
-    if lhs.code.rank != rhs.code.rank { return lhs.code.rank < rhs.code.rank }
-    if lhs.key.sortKey != rhs.key.sortKey { return lhs.key.sortKey < rhs.key.sortKey }
-    let left = lhs.bindings.first?.location
-    let right = rhs.bindings.first?.location
-    if let left, let right, left != right { return left < right }
-    return lhs.message < rhs.message
+  /// `findings` in report order: errors first, then by rule, key, location and message. Each
+  /// key's sort text is computed once, not once per comparison: a broken app's report may hold
+  /// thousands of findings.
+  static func sorted(_ findings: [Diagnostic]) -> [Diagnostic] {
+    let keyed = findings.map { ($0.key.sortKey, $0) }
+    return keyed.sorted { lhs, rhs in
+      let (leftKey, left) = lhs
+      let (rightKey, right) = rhs
+      if left.severity != right.severity { return left.severity.isError }
+      if left.code.rank != right.code.rank { return left.code.rank < right.code.rank }
+      if leftKey != rightKey { return leftKey < rightKey }
+      let leftLocation = left.bindings.first?.location
+      let rightLocation = right.bindings.first?.location
+      if let leftLocation, let rightLocation, leftLocation != rightLocation {
+        return leftLocation < rightLocation
+      }
+      return left.message < right.message
+    }.map(\.1)
   }
 }

@@ -59,18 +59,12 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     self.sameShortName = sameShortName
   }
 
+  /// Near misses of `requested` among the catalog's bindings: the same type under another tag
+  /// or with other arguments, and types with similar names (found through the catalog's name
+  /// index, so a report beside 10,000 bindings compares a handful of names, not all of them).
   static func find(for requested: BindingKey, in catalog: BindingCatalog) -> [NearMiss] {
-    find(
-      for: requested, sameType: catalog.byType[ObjectIdentifier(requested.type)] ?? [],
-      all: catalog.all)
-  }
-
-  /// Near misses among `all`, given the bindings of the requested type.
-  static func find(
-    for requested: BindingKey, sameType: [BindingInfo], all: [BindingInfo]
-  ) -> [NearMiss] {
     var misses: [NearMiss] = []
-    for binding in sameType {
+    for binding in catalog.byType[ObjectIdentifier(requested.type)] ?? [] {
       let key = binding.key
       if key == requested { continue }
       if ObjectIdentifier(key.argumentTypes ?? Void.self)
@@ -83,13 +77,15 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     }
     let wanted = SimilarName(requested.type)
     var similar: [NearMiss] = []
-    for binding in all where binding.key.type != requested.type {
-      if wanted.isSimilar(to: SimilarName(binding.key.type)) {
-        similar.append(
-          NearMiss(
-            kind: .similarType, binding: binding,
-            sameShortName: binding.key.typeName == requested.typeName))
-      }
+    for position in catalog.names.candidates(similarTo: wanted) {
+      let binding = catalog.all[position]
+      guard binding.key.type != requested.type,
+        wanted.isSimilar(to: catalog.names.name(at: position, of: binding.key.type))
+      else { continue }
+      similar.append(
+        NearMiss(
+          kind: .similarType, binding: binding,
+          sameShortName: binding.key.typeName == requested.typeName))
     }
     similar.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
     misses.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
@@ -103,18 +99,21 @@ private func != (lhs: Any.Type, rhs: Any.Type) -> Bool {
 }
 
 /// A type name folded for comparison: no `any `, no module, lowercased.
-private struct SimilarName {
+struct SimilarName {
+  let type: Any.Type
   let folded: String
-  let qualified: String
   let short: String
 
   init(_ type: Any.Type) {
+    self.type = type
     short = TypeName.of(type)
-    qualified = TypeName.qualified(type)
     var name = short.lowercased()
     if name.hasPrefix("any ") { name.removeFirst(4) }
     folded = name
   }
+
+  /// The module-qualified name: computed only when two short names are equal.
+  var qualified: String { TypeName.qualified(type) }
 
   func isSimilar(to other: SimilarName) -> Bool {
     if short == other.short { return qualified != other.qualified }
@@ -132,7 +131,7 @@ private struct SimilarName {
   }
 
   /// The last capitalised word of a type name: `Client` in `URLSessionClient`.
-  private func lastWord(of name: String) -> Substring? {
+  func lastWord(of name: String) -> Substring? {
     guard let start = name.lastIndex(where: { $0.isUppercase }) else { return nil }
     let word = name[start...]
     return word.allSatisfy { $0.isLetter } ? word : nil

@@ -2,13 +2,33 @@
 enum TypeName {
   /// The unqualified name, such as `FeedService` or `any HTTPClient`.
   static func of(_ type: Any.Type) -> String {
-    _typeName(type, qualified: false)
+    String(describing: type)
   }
 
   /// The module-qualified name, used to tell apart types that share a short name. Private
   /// declaration contexts, whose names change between builds, are left out.
   static func qualified(_ type: Any.Type) -> String {
-    _typeName(type, qualified: true).replacing(/\(unknown context at \$[0-9a-f]+\)\./, with: "")
+    withoutPrivateContexts(String(reflecting: type))
+  }
+
+  /// `name` without the `(unknown context at $1234abcd).` parts the runtime prints for private
+  /// declarations: a scan, not a pattern, since reports name thousands of types.
+  static func withoutPrivateContexts(_ name: String) -> String {
+    let marker = "(unknown context at $"
+    guard name.contains(marker) else { return name }
+    var result = ""
+    var rest = Substring(name)
+    while let start = rest.firstRange(of: marker) {
+      result += rest[..<start.lowerBound]
+      let afterMarker = rest[start.upperBound...]
+      guard let close = afterMarker.firstIndex(of: ")") else {
+        rest = rest[start.lowerBound...]
+        break
+      }
+      rest = afterMarker[afterMarker.index(after: close)...]
+      if rest.first == "." { rest = rest.dropFirst() }
+    }
+    return result + rest
   }
 
   /// The names of the element types of an argument tuple type, `()` for none.

@@ -30,3 +30,20 @@ enum Probe {
     return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 }
+
+/// Facts about how the test binary was built.
+enum BuildFacts {
+  /// Whether ThreadSanitizer instruments this process. Its shadow call stack holds a fixed
+  /// number of frames, so recursion a few thousand resolves deep crashes it whatever the
+  /// thread's stack size: the deepest cases use a shallower chain under it.
+  static let threadSanitizer: Bool = {
+    #if canImport(Darwin)
+      // RTLD_DEFAULT
+      return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil
+    #elseif canImport(Glibc)
+      return dlsym(nil, "__tsan_init") != nil
+    #else
+      return false
+    #endif
+  }()
+}
