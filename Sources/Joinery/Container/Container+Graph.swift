@@ -1,5 +1,6 @@
 extension Container {
-  /// The container's bindings and their declared dependencies.
+  /// The container's bindings and their declared dependencies; for a child, also the
+  /// ancestors' bindings its own bindings reach, so a tree from a child binding is whole.
   ///
   /// ```swift
   /// print(container.graph.mermaid)
@@ -7,24 +8,38 @@ extension Container {
   public var graph: DependencyGraph {
     var edges: [DependencyGraph.Edge] = []
     // Contributions share their key with each other, so the keyed export leaves them out.
-    let bindings = all.filter { $0.contributionIndex == nil }
-    for binding in bindings {
+    var reached: [AnyBinding] = all.filter { $0.contributionIndex == nil }
+    var seen = Set(reached.map(ObjectIdentifier.init))
+    var next = 0
+    while next < reached.count {
+      let binding = reached[next]
+      next += 1
       for dependency in binding.dependencies ?? [] {
-        let exact = table.binding(for: dependency.key)
-        var target = exact
-        if target == nil, dependency.key.tag != nil, dependency.matching.allowsFallback {
-          target = table.binding(
-            for: BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes))
-        }
-        guard let target else { continue }
+        guard let (target, fellBack) = declaredTarget(of: dependency) else { continue }
         edges.append(
           DependencyGraph.Edge(
-            from: binding.key, to: target.key, kind: .declared, isFallback: exact == nil))
+            from: binding.key, to: target.key, kind: .declared, isFallback: fellBack))
+        if seen.insert(ObjectIdentifier(target)).inserted { reached.append(target) }
       }
     }
-    let nodes = bindings.map {
+    let nodes = reached.map {
       DependencyGraph.Node(binding: $0.info, isChecked: $0.dependencies != nil)
     }
     return DependencyGraph(nodes: nodes, edges: edges)
+  }
+
+  /// The binding a declared dependency resolves to, in this container or an ancestor (the
+  /// exact key anywhere first, then, if allowed, the untagged binding), and whether it is the
+  /// fallback.
+  func declaredTarget(of dependency: DeclaredDependency) -> (AnyBinding, Bool)? {
+    let key = dependency.key
+    if let owner = owner(of: key), let exact = owner.table.binding(for: key) {
+      return (exact, false)
+    }
+    guard key.tag != nil, dependency.matching.allowsFallback else { return nil }
+    let untagged = BindingKey(key.type, argumentTypes: key.argumentTypes)
+    guard let owner = owner(of: untagged), let binding = owner.table.binding(for: untagged)
+    else { return nil }
+    return (binding, true)
   }
 }

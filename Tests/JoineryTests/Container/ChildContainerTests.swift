@@ -197,3 +197,24 @@ private final class UserSession: Sendable {
   let user: String
   init(user: String) { self.user = user }
 }
+
+@Suite("A child's graph")
+struct ChildGraphTests {
+  final class Engine: Sendable { init() {} }
+  final class Car: Sendable {
+    let engine: Engine
+    init(engine: Engine) { self.engine = engine }
+  }
+
+  @Test("A tree from a child binding shows the dependencies its parent serves")
+  func treeIncludesParent() throws {
+    let parent = try ContainerBuilder(
+      Bindings { registrar in registrar.bind(Engine.self, lifetime: .persistent, to: Engine.init) }
+    ).build()
+    let child = try parent.makeChild(
+      Bindings { registrar in registrar.bind(Car.self, to: Car.init(engine:)) })
+    let tree = child.graph.tree(from: BindingKey(Car.self))
+    #expect(tree.contains("Engine [persistent]"))
+    #expect(!tree.contains("not bound"))
+  }
+}
