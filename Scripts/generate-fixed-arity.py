@@ -48,7 +48,7 @@ def zero_overload():
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [], metadata: metadata,
-      maker: { _, out in out.initialize(to: try initializer()) })
+      maker: { _, _, out in out.initialize(to: try initializer()) })
   }
 '''
 
@@ -133,7 +133,7 @@ def overloads(n):
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared({declared}), metadata: metadata,
-      maker: {{ resolver, out in
+      maker: {{ resolver, _, out in
         out.initialize(to: try initializer({plain}))
       }})
   }}
@@ -150,7 +150,7 @@ def overloads(n):
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [{dep_list}], metadata: metadata,
-      maker: {{ resolver, out in
+      maker: {{ resolver, _, out in
         out.initialize(to: try initializer({tagged}))
       }})
   }}

@@ -24,6 +24,9 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   @usableFromInline let lifetimeKind: Lifetime.Kind
   let isEager: Bool
   let isOverride: Bool
+  /// Whether this is a ``FactoryBinding`` with the transient lifetime, whose resolve tries the
+  /// weakly kept instance first (an async binding may declare that lifetime too).
+  @usableFromInline let isWeaklyShared: Bool
   private var storedPosition: Int32 = 0
   let location: BindingLocation
   let layout: ValueLayout
@@ -86,9 +89,10 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout
+    isOverride: Bool, layout: ValueLayout, isWeaklyShared: Bool = false
   ) {
     self.key = key
+    self.isWeaklyShared = isWeaklyShared
     lifetimeKind = lifetime.kind
     isEager = lifetime.isEager
     self.location = location

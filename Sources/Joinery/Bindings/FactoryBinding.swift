@@ -1,34 +1,242 @@
-/// A binding made by a factory (closure, initializer or instance), whatever its lifetime; the
-/// subclasses differ only in what they keep between resolves.
+/// A binding made by a factory (closure, initializer or instance, with or without runtime
+/// arguments), for every synchronous lifetime: one class, one `switch` over the lifetime in ``resolve(into:in:parent:fallbackTag:)``.
+///
+/// What each lifetime keeps between resolves:
+/// - `persistent`: the instance in `storage`, written once under the creation gate and published
+///   by `isReady` (release/acquire), then read without a lock.
+/// - `ephemeral`: nothing.
+/// - `graph`: nothing here; instances live in the resolving thread's root state.
+/// - `transient`: a weak reference to the object in ``cell``, and a copy of the instance's bits in
+///   `storage` that does not own it (the bound type may be a protocol existential wrapping the
+///   object). The bits are copied out only together with a strong reference loaded from the weak
+///   one, so the object they refer to is alive; they are rewritten only when it is dead.
+/// - `cached`: the instance in `storage` and its cache-group generation in ``cell``, both touched
+///   only holding the creation gate.
 @usableFromInline
-class FactoryBinding: AnyBinding, @unchecked Sendable {
+final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   let maker: Maker
+  /// The state a transient or cached binding keeps besides its instance; `nil` for the other
+  /// lifetimes, which need none.
+  private let cell: Protected<LifetimeCell>?
 
-  required init(
+  init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, layout: ValueLayout, maker: @escaping Maker
   ) {
     self.maker = maker
+    switch lifetime.kind {
+    case .transient, .cached: cell = Protected(LifetimeCell())
+    default: cell = nil
+    }
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout)
+      isOverride: isOverride, layout: layout, isWeaklyShared: lifetime.kind == .transient)
+  }
+
+  deinit {
+    // A cached instance is not published by `isReady`: the base class would not destroy it.
+    if lifetimeKind == .cached, cell?.withLock({ $0.generation }) != 0 {
+      storage.destroy(layout)
+    }
   }
 
   override func fresh() -> AnyBinding {
     copyDeclaration(
-      to: Self(
+      to: FactoryBinding(
         key: key, lifetime: lifetime, location: location, registerType: registerType,
         isOverride: isOverride, layout: layout, maker: maker))
   }
 
-  /// The class that implements `lifetime`.
-  static func implementation(of lifetime: Lifetime) -> FactoryBinding.Type {
-    switch lifetime.kind {
-    case .persistent: PersistentBinding.self
-    case .transient: TransientBinding.self
-    case .ephemeral: EphemeralBinding.self
-    case .cached: CachedBinding.self
-    case .graph: GraphBinding.self
+  override func link(in container: Container) {
+    guard lifetimeKind == .cached else { return }
+    let group = container.cacheGroupState(for: lifetime.group ?? .default)
+    group.add(self)
+    cell?.withLock { $0.group = group }
+  }
+
+  override func resolve(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    switch lifetimeKind {
+    case .persistent:
+      if !isReady { try create(in: container, parent: parent, fallbackTag: fallbackTag) }
+      out.initialize(copying: storage)
+    case .ephemeral:
+      try make(maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+    case .graph:
+      let parent = parent.joined()
+      if parent.copyGraphInstance(of: self, into: out) { return }
+      try parent.enter(self, fallbackTag: fallbackTag, in: container, graphSlots: true) {
+        frame throws(ResolutionError) in
+        try frame.make(maker, into: out, for: self, in: container)
+        frame.storeGraphInstance(copyOf: out, for: self)
+      }
+    case .transient:
+      try resolveTransient(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+    case .cached:
+      try resolveCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     }
   }
+
+  /// Whether resolving needs runtime arguments: the key names their tuple type.
+  override var needsArguments: Bool { key.argumentTypes != nil }
+
+  /// A new instance from a binding with runtime arguments (always ephemeral).
+  @usableFromInline
+  func make(
+    arguments: _Arguments, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    try parent.enter(self, fallbackTag: fallbackTag, in: container) {
+      frame throws(ResolutionError) in
+      try frame.make(maker, arguments: arguments, into: out, for: self, in: container)
+    }
+  }
+
+  // MARK: Persistent
+
+  /// Creates a persistent instance unless it exists; used by resolves and by eager creation.
+  @inline(never)
+  func create(
+    in container: Container, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    let parent = parent.joined()
+    try parent.check(self, fallbackTag: fallbackTag, in: container)
+    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+      () throws(ResolutionError) in
+      if isReady { return }
+      allocateStorage()
+      try make(
+        maker, into: storage.slot(layout), in: container, parent: parent,
+        fallbackTag: fallbackTag)
+      publishReady()
+    }
+  }
+
+  // MARK: Transient
+
+  @inline(never)
+  private func resolveTransient(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    // The common case: the instance is alive. No cycle is possible (nothing is being built)
+    // and creation's gate is not needed.
+    if copyAlive(into: out) { return }
+    let parent = parent.joined()
+    try parent.check(self, fallbackTag: fallbackTag, in: container)
+    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+      () throws(ResolutionError) in
+      // Another thread may have made it while this one waited for the gate.
+      if copyAlive(into: out) { return }
+      try parent.enter(self, fallbackTag: fallbackTag, in: container) {
+        frame throws(ResolutionError) in
+        try frame.make(maker, into: out, for: self, in: container)
+        let (instanceObject, dynamicType) = out.object(layout)
+        guard let instanceObject else {
+          out.destroy(layout)
+          throw .transientValueType(self, frame: frame, instanceType: dynamicType, in: container)
+        }
+        allocateStorage()
+        // The bits are written while no instance is alive, so no reader copies them now.
+        out.copyBits(into: storage, layout)
+        cell?.withLock { $0.alive = instanceObject }
+      }
+    }
+  }
+
+  /// A strong reference to the transient instance's object if it is still alive, taken by
+  /// loading the weak reference.
+  @usableFromInline
+  func aliveObject() -> AnyObject? { cell?.withLock { $0.alive } }
+
+  /// Copies the transient instance into `out` if it is still alive: what the resolve's
+  /// specialized code tries first, inline, with `T` known (so the copy is a few moves).
+  @inlinable @inline(__always)
+  func copyAlive<T>(into out: _InstanceSlot, as _: T.Type) -> Bool {
+    guard let object = aliveObject() else { return false }
+    // The bits refer to `object` and nothing else: hand over the reference the load took
+    // instead of retaining again. While it is held the object lives, so no creation rewrites
+    // the bits.
+    out.takeBits(of: storage, as: T.self, handingOver: object)
+    return true
+  }
+
+  /// `copyAlive(into:as:)` for a bound type known only by its layout.
+  private func copyAlive(into out: _InstanceSlot) -> Bool {
+    guard let object = aliveObject() else { return false }
+    out.takeBits(of: storage, layout, handingOver: object)
+    return true
+  }
+
+  // MARK: Cached
+
+  @inline(never)
+  private func resolveCached(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    let parent = parent.joined()
+    try parent.check(self, fallbackTag: fallbackTag, in: container)
+    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+      () throws(ResolutionError) in
+      let (made, current) = cachedGenerations()
+      allocateStorage()
+      if made != 0 {
+        if made == current {
+          out.initialize(copying: storage)
+          return
+        }
+        dropInstance()
+      }
+      try make(
+        maker, into: storage.slot(layout), in: container, parent: parent,
+        fallbackTag: fallbackTag)
+      cell?.withLock { $0.generation = current }
+      out.initialize(copying: storage)
+    }
+  }
+
+  /// The generation the cached instance was made in (0 for none) and the group's current one.
+  private func cachedGenerations() -> (made: UInt, current: UInt) {
+    cell?.withLock { ($0.generation, $0.group?.generation ?? 1) } ?? (0, 1)
+  }
+
+  /// Puts a cached instance in, as if the factory had made it now; `write` initializes the
+  /// memory.
+  func store(
+    in container: Container, _ write: (_InstanceSlot) -> Void
+  ) throws(ResolutionError) {
+    try withCreationLock(for: self, fallbackTag: nil, parent: .topLevel, in: container) {
+      allocateStorage()
+      let (made, current) = cachedGenerations()
+      if made != 0 { dropInstance() }
+      write(storage.slot(layout))
+      cell?.withLock { $0.generation = current }
+    }
+  }
+
+  func dropInstanceIfIdle() {
+    _ = ifCreationLockAvailable {
+      if cachedGenerations().made != 0 { dropInstance() }
+    }
+  }
+
+  /// Destroys the cached instance; called holding the creation gate.
+  private func dropInstance() {
+    storage.destroy(layout)
+    cell?.withLock { $0.generation = 0 }
+  }
+}
+
+/// What a transient or cached binding keeps besides its instance.
+struct LifetimeCell {
+  /// Transient: the object of the shared instance, while someone holds it.
+  weak var alive: AnyObject?
+  /// Cached: the group generation the instance was made in; 0 when there is none (generations
+  /// start at 1).
+  var generation: UInt = 0
+  /// Cached: the group, owned by the container (which also owns the binding).
+  weak var group: CacheGroupState?
 }

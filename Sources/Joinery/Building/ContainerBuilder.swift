@@ -189,7 +189,7 @@ public struct ContainerBuilder: Sendable {
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
       do throws(ResolutionError) {
-        try (binding as? PersistentBinding)?.create(
+        try (binding as? FactoryBinding)?.create(
           in: container, parent: .topLevel, fallbackTag: nil)
       } catch {
         findings.append(

@@ -31,7 +31,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [], metadata: metadata,
-      maker: { _, out in out.initialize(to: try initializer()) })
+      maker: { _, _, out in out.initialize(to: try initializer()) })
   }
 
   /// Binds `type` to an initializer of 1 parameter (P1), each resolved untagged; the
@@ -62,7 +62,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self), metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve()))
       })
   }
@@ -99,7 +99,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared], metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve(d1)))
       })
   }
@@ -132,7 +132,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self), metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve(), try resolver.resolve()))
       })
   }
@@ -172,7 +172,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared], metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve(d1), try resolver.resolve(d2)))
       })
   }
@@ -205,7 +205,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self), metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
             try resolver.resolve(), try resolver.resolve(), try resolver.resolve()))
@@ -250,7 +250,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared], metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
             try resolver.resolve(d1), try resolver.resolve(d2), try resolver.resolve(d3)))
@@ -286,7 +286,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self), metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
             try resolver.resolve(), try resolver.resolve(), try resolver.resolve(),
@@ -336,7 +336,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared], metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
             try resolver.resolve(d1), try resolver.resolve(d2), try resolver.resolve(d3),
@@ -374,7 +374,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self), metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
             try resolver.resolve(), try resolver.resolve(), try resolver.resolve(),
@@ -429,7 +429,7 @@ extension Registrar {
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared],
       metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
             try resolver.resolve(d1), try resolver.resolve(d2), try resolver.resolve(d3),
@@ -469,7 +469,7 @@ extension Registrar {
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self, P6.self),
       metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
             try resolver.resolve(), try resolver.resolve(), try resolver.resolve(),
@@ -528,7 +528,7 @@ extension Registrar {
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared, d6.declared],
       metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
             try resolver.resolve(d1), try resolver.resolve(d2), try resolver.resolve(d3),

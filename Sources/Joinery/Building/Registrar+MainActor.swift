@@ -79,7 +79,7 @@ extension Registrar {
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
       dependencies: dependencies, metadata: nil,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
         // A resolution that started in `resolveOnMainActor` runs on the main actor, so the
         // isolated factory may run in place.

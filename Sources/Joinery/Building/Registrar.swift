@@ -76,7 +76,7 @@ public struct Registrar: ~Copyable {
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
       }, metadata: metadata,
-      maker: { resolver, out in out.initialize(to: try factory(resolver)) })
+      maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
   }
 
   /// Binds `type` to an initializer (or any function) whose parameters are resolved by type:
@@ -111,7 +111,7 @@ public struct Registrar: ~Copyable {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve((each Parameter).self)))
       })
   }
@@ -151,7 +151,7 @@ public struct Registrar: ~Copyable {
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
       metadata: metadata,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
       })
   }
@@ -179,7 +179,7 @@ public struct Registrar: ~Copyable {
     add(
       T.self, tag: tag, lifetime: .persistent, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: nil,
-      maker: { _, out in out.initialize(to: instance()) })
+      maker: { _, _, out in out.initialize(to: instance()) })
   }
 
   /// Declares that `consumer` holding on to `dependency` is intended, although `dependency`
@@ -241,7 +241,7 @@ public struct Registrar: ~Copyable {
   ) {
     let key = BindingKey(T.self, tag: internedTag(tag))
     let isOverride = isOverride || isOverriding
-    let binding = FactoryBinding.implementation(of: lifetime).init(
+    let binding = FactoryBinding(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies
@@ -286,7 +286,7 @@ public struct Registrar: ~Copyable {
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
       }, metadata: metadata, contributes: true,
-      maker: { resolver, out in out.initialize(to: try factory(resolver)) })
+      maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
   }
 
   /// Adds one element to the multi-binding of `type`, made by an autowired initializer.
@@ -314,7 +314,7 @@ public struct Registrar: ~Copyable {
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       contributes: true,
-      maker: { resolver, out in
+      maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve((each Parameter).self)))
       })
   }
@@ -395,15 +395,25 @@ public struct Registrar: ~Copyable {
   @usableFromInline
   mutating func addArguments<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
-    dependencies: [BindingKey]?, location: BindingLocation, maker: @escaping ArgumentMaker
+    dependencies: [BindingKey]?, location: BindingLocation, maker: @escaping Maker
   ) {
-    let binding = ArgumentBinding(
+    let binding = FactoryBinding(
       key: BindingKey(T.self, tag: internedTag(tag), argumentTypes: signature),
-      location: location, registerType: registerType, isOverride: isOverride || isOverriding,
-      layout: ValueLayout(of: T.self), maker: maker)
+      lifetime: .ephemeral, location: location, registerType: registerType,
+      isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies.map {
       $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
     }
     collector.add(binding)
   }
+}
+/// Calls `factory` with the elements of the tuple `arguments` holds, whose type is exactly
+/// `(repeat each Argument)`.
+@inlinable
+func apply<T, each Argument>(
+  _ factory: (borrowing Resolver, repeat each Argument) throws -> T, _ resolver: borrowing Resolver,
+  _ arguments: _Arguments
+) throws -> T {
+  let values = arguments.load(as: (repeat each Argument).self)
+  return try factory(resolver, repeat each values)
 }

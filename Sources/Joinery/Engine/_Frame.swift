@@ -250,26 +250,11 @@ struct ResolutionContext: ~Copyable {
   }
 
   /// Calls `maker` for the binding of this context's innermost frame, as the thread's running
-  /// chain, with a resolver over this chain; a failure becomes a ``ResolutionError`` with the
-  /// path.
+  /// chain, with a resolver over this chain and the request's runtime arguments; a failure
+  /// becomes a ``ResolutionError`` with the path.
   @inline(__always)
   func make(
-    _ maker: Maker, into slot: _InstanceSlot, for binding: AnyBinding, in container: Container
-  ) throws(ResolutionError) {
-    let frame = self.frame.unsafelyUnwrapped
-    do {
-      try _ThreadState.running(frame) { () throws in
-        try maker(Resolver(container: container, context: ResolutionContext(frame: frame)), slot)
-      }
-    } catch {
-      throw binding.failure(error, frame: self, in: container)
-    }
-  }
-
-  /// `make` for a binding with runtime arguments.
-  @inline(__always)
-  func make(
-    _ maker: ArgumentMaker, arguments: _Arguments, into slot: _InstanceSlot,
+    _ maker: Maker, arguments: _Arguments = .none, into slot: _InstanceSlot,
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
     let frame = self.frame.unsafelyUnwrapped

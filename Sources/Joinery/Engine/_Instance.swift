@@ -9,11 +9,9 @@
 /// A factory that builds `T` from a resolver.
 public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
 
-/// Builds an instance of the bound type into the slot, from a resolver.
-@usableFromInline typealias Maker = @Sendable (borrowing Resolver, _InstanceSlot) throws -> Void
-
-/// Builds an instance into the slot from a resolver and the request's runtime arguments.
-@usableFromInline typealias ArgumentMaker =
+/// Builds an instance of the bound type into the slot, from a resolver and the request's
+/// runtime arguments (``_Arguments/none`` for a binding that takes none, which never reads them).
+@usableFromInline typealias Maker =
   @Sendable (borrowing Resolver, _Arguments, _InstanceSlot) throws -> Void
 
 /// Copies an instance of the bound type from the first address to the second (uninitialized).
@@ -155,6 +153,12 @@ struct _Arguments {
   @usableFromInline let address: UnsafeRawPointer
 
   @inlinable init(address: UnsafeRawPointer) { self.address = address }
+
+  /// What a binding without runtime arguments is given: an address never read.
+  @inlinable static var none: _Arguments {
+    _Arguments(
+      address: UnsafeRawPointer(bitPattern: MemoryLayout<UInt>.alignment).unsafelyUnwrapped)
+  }
 
   /// Runs `body` with `values` (a tuple of a request's arguments) as arguments.
   @inlinable @inline(__always)

@@ -76,9 +76,9 @@ extension Container {
     of binding: AnyBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    if binding.lifetimeKind == .transient {
+    if binding.isWeaklyShared {
       return try transientInstance(
-        of: unsafeDowncast(binding, to: TransientBinding.self), as: T.self, parent: parent,
+        of: unsafeDowncast(binding, to: FactoryBinding.self), as: T.self, parent: parent,
         fallbackTag: fallbackTag)
     }
     return try Self.building(T.self) { out throws(ResolutionError) in
@@ -90,7 +90,7 @@ extension Container {
   /// through the binding's class.
   @inlinable @inline(never)
   func transientInstance<T>(
-    of binding: TransientBinding, as _: T.Type, parent: borrowing ResolutionContext,
+    of binding: FactoryBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in
@@ -345,7 +345,7 @@ extension Container {
     // The signature matched, so the binding was declared with exactly these argument types.
     return try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
       if let recorder { recorder.record(from: parent, to: binding) }
-      let binding = unsafeDowncast(binding, to: ArgumentBinding.self)
+      let binding = unsafeDowncast(binding, to: FactoryBinding.self)
       guard found.fellBack, let tag else {
         return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
       }
@@ -386,7 +386,7 @@ extension Container {
   /// A new instance from a binding with runtime arguments.
   @inlinable
   func makeInstance<T>(
-    of binding: ArgumentBinding, arguments: _Arguments, as _: T.Type,
+    of binding: FactoryBinding, arguments: _Arguments, as _: T.Type,
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in

@@ -1,10 +1,12 @@
 /// A value protected by a ``_Lock``: the state lives inside, reachable only while locked.
 final class Protected<State>: @unchecked Sendable {
   private let lock = _Lock.make()
-  private var state: State
+  // Reached only holding `lock`, which already makes every access exclusive.
+  @exclusivity(unchecked) private var state: State
 
   init(_ state: State) { self.state = state }
 
+  @inline(__always)
   func withLock<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
     try lock.withLock { () throws(E) -> R in try body(&state) }
   }
