@@ -53,3 +53,26 @@ extension Trait where Self == ContainerTrait {
     ContainerTrait(make: make)
   }
 }
+
+extension Trait where Self == ContainerTrait {
+  /// Builds a container for each test from `builder` with the bindings `overrides` declares
+  /// replacing production ones, and makes it current while the test runs.
+  ///
+  /// ```swift
+  /// @Test(.container(ContainerBuilder(AppAssembly())) { registrar in
+  ///   registrar.bind(HTTPClient.self, lifetime: .persistent, to: StubClient.init)
+  /// })
+  /// func feedShowsHeadlines() throws { … }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - builder: The production builder.
+  ///   - overrides: Declares the test's replacement bindings.
+  /// - Returns: The trait.
+  public static func container(
+    _ builder: ContainerBuilder,
+    overriding overrides: @escaping @Sendable (inout Registrar) -> Void
+  ) -> Self {
+    ContainerTrait { try builder.overriding(overrides).build() }
+  }
+}

@@ -28,7 +28,7 @@ extension Registrar {
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     let binding = AsyncBinding(
-      key: BindingKey(T.self, tag: internedTag(tag)), lifetime: lifetime,
+      key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime,
       location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
       isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
       make: { resolver in try await factory(resolver) })

@@ -74,7 +74,7 @@ extension Registrar {
     location: BindingLocation, dependencies: [DeclaredDependency]?,
     factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
-    let key = BindingKey(T.self, tag: internedTag(tag))
+    let key = BindingKey(T.self, boxed: internedTag(tag))
     let onMain = _assumingMainActor(factory)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,

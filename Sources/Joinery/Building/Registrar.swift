@@ -203,8 +203,8 @@ public struct Registrar: ~Copyable {
   ) {
     collector.allowedCaptives[
       CaptiveKey(
-        consumer: BindingKey(Consumer.self, tag: internedTag(consumerTag)),
-        dependency: BindingKey(Captive.self, tag: internedTag(dependencyTag)))] = reason
+        consumer: BindingKey(Consumer.self, boxed: internedTag(consumerTag)),
+        dependency: BindingKey(Captive.self, boxed: internedTag(dependencyTag)))] = reason
   }
 
   /// The build's shared box for a tag given at registration.
@@ -239,7 +239,7 @@ public struct Registrar: ~Copyable {
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     contributes: Bool = false, maker: @escaping Maker
   ) {
-    let key = BindingKey(T.self, tag: internedTag(tag))
+    let key = BindingKey(T.self, boxed: internedTag(tag))
     let isOverride = isOverride || isOverriding
     let binding = FactoryBinding(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
@@ -346,9 +346,9 @@ public struct Registrar: ~Copyable {
     targetTag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    let targetKey = BindingKey(Target.self, tag: internedTag(targetTag))
+    let targetKey = BindingKey(Target.self, boxed: internedTag(targetTag))
     let binding = ForwardingBinding(
-      key: BindingKey(T.self, tag: internedTag(tag)), targetKey: targetKey,
+      key: BindingKey(T.self, boxed: internedTag(tag)), targetKey: targetKey,
       location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
       isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
       convert: ForwardingBinding.converter(from: Target.self, to: T.self))
@@ -398,7 +398,7 @@ public struct Registrar: ~Copyable {
     dependencies: [BindingKey]?, location: BindingLocation, maker: @escaping Maker
   ) {
     let binding = FactoryBinding(
-      key: BindingKey(T.self, tag: internedTag(tag), argumentTypes: signature),
+      key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: .ephemeral, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies.map {

@@ -59,7 +59,7 @@ extension Container {
   public func store<T>(
     _ instance: T, for type: T.Type = T.self, tag: some Hashable & Sendable
   ) throws(ResolutionError) {
-    try store(instance, key: BindingKey(T.self, tag: BindingTag(tag)))
+    try store(instance, key: BindingKey(T.self, boxed: BindingTag(tag)))
   }
 
   private func store<T>(_ instance: T, key: BindingKey) throws(ResolutionError) {

@@ -67,9 +67,10 @@ extension Container {
   ///   - predicate: Decides from the binding's description and metadata.
   /// - Returns: Typed keys, ordinary bindings first (sorted by key), then contributions in order.
   public func keys<T>(
-    for type: T.Type = T.self, tag: BindingTag? = nil,
+    for type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil,
     where predicate: (BindingInfo) -> Bool = { _ in true }
   ) -> [Key<T>] {
+    let tag = BindingTag(optional: tag)
     var found: [Key<T>] = []
     let entry = table.entry(for: ObjectIdentifier(T.self))
     let ordinary = ((entry?.untagged.map { [$0] } ?? []) + Array(entry?.tagged ?? []))

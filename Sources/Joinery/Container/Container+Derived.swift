@@ -4,7 +4,7 @@ extension Container {
   @usableFromInline @inline(never)
   func derived<T>(_: T.Type, tag: BindingTag?) -> T? {
     guard let derivable = T.self as? any DerivedFromContainer.Type else { return nil }
-    let wrapped = BindingKey(derivable.wrappedType, tag: tag)
+    let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
     guard binds(wrapped) || binds(BindingKey(wrapped.type)) else { return nil }
     return derivable.derive(from: self, tag: tag) as? T
   }

@@ -24,7 +24,7 @@ struct _Frame {
     let info = binding.info
     let requested =
       fallbackTag.map {
-        BindingKey(info.key.type, tag: $0.tag, argumentTypes: info.key.argumentTypes)
+        BindingKey(info.key.type, boxed: $0.tag, argumentTypes: info.key.argumentTypes)
       }
       ?? info.key
     return ResolutionStep(requested: requested, binding: info)

@@ -182,7 +182,7 @@ extension Container {
   ) throws(ResolutionError) -> T {
     if let derived = derived(T.self, tag: tag) { return derived }
     throw missing(
-      BindingKey(T.self, tag: tag), triedFallback: matching.allowsFallback, parent: parent)
+      BindingKey(T.self, boxed: tag), triedFallback: matching.allowsFallback, parent: parent)
   }
 
   /// The instance of a tagged match, telling the binding which tag a fallback was asked with.
@@ -379,7 +379,7 @@ extension Container {
       }
       current = ancestor.parentContainer
     }
-    let requested = BindingKey(T.self, tag: tag.map(BindingTag.init), argumentTypes: signature)
+    let requested = BindingKey(T.self, boxed: tag.map(BindingTag.init), argumentTypes: signature)
     throw missing(requested, triedFallback: tag != nil && matching.allowsFallback, parent: parent)
   }
 

@@ -8,5 +8,5 @@ protocol DerivedFromContainer {
 
 extension DerivedFromContainer {
   /// The key of the binding a dependency of this type really needs.
-  static func wrappedKey(tag: BindingTag?) -> BindingKey { BindingKey(wrappedType, tag: tag) }
+  static func wrappedKey(tag: BindingTag?) -> BindingKey { BindingKey(wrappedType, boxed: tag) }
 }

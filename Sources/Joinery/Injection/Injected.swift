@@ -46,10 +46,12 @@ public final class Injected<Value> {
   ///   - tag: The binding's tag, if any (falls back to untagged).
   ///   - fileID: Captured for the error when nothing can be resolved.
   ///   - line: Captured for the error when nothing can be resolved.
-  public init(tag: BindingTag? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+  public init(
+    tag: (any Hashable & Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
     explicitContainer = nil
     hasExplicitContainer = false
-    self.tag = tag
+    self.tag = BindingTag(optional: tag)
     location = BindingLocation(fileID: fileID, line: line)
     _checkAtomicWordsLayout(&atomicWords)
   }
@@ -66,12 +68,13 @@ public final class Injected<Value> {
   ///   - fileID: Captured for errors.
   ///   - line: Captured for errors.
   public init(
-    from container: Container, tag: BindingTag? = nil, fileID: StaticString = #fileID,
+    from container: Container, tag: (any Hashable & Sendable)? = nil,
+    fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
     explicitContainer = container
     hasExplicitContainer = true
-    self.tag = tag
+    self.tag = BindingTag(optional: tag)
     location = BindingLocation(fileID: fileID, line: line)
     _checkAtomicWordsLayout(&atomicWords)
   }
@@ -131,7 +134,7 @@ public final class Injected<Value> {
   }
 
   private func resolve() throws(ResolutionError) -> Value {
-    let key = BindingKey(Value.self, tag: tag)
+    let key = BindingKey(Value.self, boxed: tag)
     let container: Container
     if hasExplicitContainer {
       guard let explicitContainer else { throw .containerReleased(key) }

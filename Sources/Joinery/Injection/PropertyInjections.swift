@@ -47,7 +47,8 @@ public struct PropertyInjections<Root: AnyObject> {
   ///   - property: A writable property of `Root`.
   ///   - tag: The binding's tag.
   public mutating func inject<Value>(
-    _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable, tag: BindingTag
+    _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable,
+    tag: some Hashable & Sendable
   ) {
     keys.append(
       DeclaredDependency(key: BindingKey(Value.self, tag: tag), matching: .allowingFallback))
@@ -87,7 +88,8 @@ extension PropertyInjections {
   ///   - property: A writable optional property of `Root`.
   ///   - tag: The binding's tag.
   public mutating func inject<Value>(
-    _ property: any ReferenceWritableKeyPath<Root, Value?> & Sendable, tag: BindingTag
+    _ property: any ReferenceWritableKeyPath<Root, Value?> & Sendable,
+    tag: some Hashable & Sendable
   ) {
     keys.append(
       DeclaredDependency(key: BindingKey(Value.self, tag: tag), matching: .allowingFallback))

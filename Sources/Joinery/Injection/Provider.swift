@@ -35,7 +35,7 @@ public struct Provider<Value>: Sendable {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/containerReleased``.
   public func get() throws(ResolutionError) -> Value {
-    guard let container else { throw .containerReleased(BindingKey(Value.self, tag: tag)) }
+    guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
     if let tag { return try container.resolve(Value.self, tag: tag) }
     return try container.resolve(Value.self)
   }

@@ -26,7 +26,15 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
   ///   - type: The provided type.
   ///   - tag: The tag, if any.
   ///   - argumentTypes: The runtime argument types as a tuple type, if any.
-  public init(_ type: Any.Type, tag: BindingTag? = nil, argumentTypes: Any.Type? = nil) {
+  public init(
+    _ type: Any.Type, tag: (any Hashable & Sendable)? = nil, argumentTypes: Any.Type? = nil
+  ) {
+    self.init(type, boxed: BindingTag(optional: tag), argumentTypes: argumentTypes)
+  }
+
+  /// A key from a tag already boxed, as the library keeps them.
+  @usableFromInline
+  init(_ type: Any.Type, boxed tag: BindingTag?, argumentTypes: Any.Type? = nil) {
     self.type = type
     self.tag = tag
     self.argumentTypes = argumentTypes

@@ -36,6 +36,13 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
     }
   }
 
+  /// The tag for a value that may be absent; `nil` for none.
+  @usableFromInline
+  init?(optional value: (any Hashable & Sendable)?) {
+    guard let value else { return nil }
+    self.init(value)
+  }
+
   init(box: AnyTagBox) {
     self.box = box
   }

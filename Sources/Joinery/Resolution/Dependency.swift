@@ -46,6 +46,6 @@ public struct Dependency<Value>: Sendable {
 
   @usableFromInline
   var declared: DeclaredDependency {
-    DeclaredDependency(key: BindingKey(Value.self, tag: tag), matching: matching)
+    DeclaredDependency(key: BindingKey(Value.self, boxed: tag), matching: matching)
   }
 }

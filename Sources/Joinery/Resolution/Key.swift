@@ -26,7 +26,7 @@ public struct Key<Value>: Hashable, Sendable, CustomStringConvertible {
   /// - Parameters:
   ///   - type: The bound type.
   ///   - tag: The binding's tag, if any.
-  public init(_ type: Value.Type = Value.self, tag: BindingTag? = nil) {
+  public init(_ type: Value.Type = Value.self, tag: (any Hashable & Sendable)? = nil) {
     binding = BindingKey(Value.self, tag: tag)
     contributionIndex = nil
   }

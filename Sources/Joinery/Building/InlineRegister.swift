@@ -1,0 +1,78 @@
+/// A register written as a closure, for bindings that need no named type: a one-off test
+/// override, a sample, a quick experiment.
+///
+/// ```swift
+/// let container = try ContainerBuilder(AppAssembly())
+///   .overriding { registrar in
+///     registrar.bind(HTTPClient.self, lifetime: .persistent, to: StubClient.init)
+///   }
+///   .build()
+/// ```
+///
+/// Each inline register is its own register: two of them both register, even when their
+/// closures are alike (registers of one named type register once). Diagnostics name the file
+/// and line each binding was declared at, as for any register.
+public struct InlineRegister: DependencyRegister, Hashable {
+  private let body: @Sendable (inout Registrar) -> Void
+  private let identity = Identity()
+
+  private final class Identity: Sendable {}
+
+  /// Wraps `body` as a register.
+  ///
+  /// ```swift
+  /// let stubs = InlineRegister { registrar in
+  ///   registrar.bind(Clock.self, lifetime: .persistent) { FixedClock() }
+  /// }
+  /// ```
+  ///
+  /// - Parameter body: Declares the bindings, as ``DependencyRegister/register(in:)`` does.
+  public init(_ body: @escaping @Sendable (inout Registrar) -> Void) {
+    self.body = body
+  }
+
+  public func register(in registrar: inout Registrar) { body(&registrar) }
+
+  public static func == (lhs: InlineRegister, rhs: InlineRegister) -> Bool {
+    lhs.identity === rhs.identity
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(identity))
+  }
+}
+
+extension ContainerBuilder {
+  /// Returns a copy of this builder with the bindings `body` declares as overrides: a one-off
+  /// test override in one expression.
+  ///
+  /// ```swift
+  /// let container = try ContainerBuilder(AppAssembly())
+  ///   .overriding { registrar in
+  ///     registrar.bind(HTTPClient.self, lifetime: .persistent, to: StubClient.init)
+  ///   }
+  ///   .build()
+  /// ```
+  ///
+  /// - Parameter body: Declares the replacement bindings.
+  /// - Returns: The new builder.
+  public func overriding(
+    _ body: @escaping @Sendable (inout Registrar) -> Void
+  ) -> ContainerBuilder {
+    overriding(with: InlineRegister(body))
+  }
+
+  /// Returns a copy of this builder with the bindings `body` declares added.
+  ///
+  /// ```swift
+  /// let container = try ContainerBuilder(AppAssembly())
+  ///   .adding { registrar in registrar.bind(Clock.self, lifetime: .persistent) { SystemClock() } }
+  ///   .build()
+  /// ```
+  ///
+  /// - Parameter body: Declares the bindings.
+  /// - Returns: The new builder.
+  public func adding(_ body: @escaping @Sendable (inout Registrar) -> Void) -> ContainerBuilder {
+    adding(InlineRegister(body))
+  }
+}
