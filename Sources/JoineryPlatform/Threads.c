@@ -88,3 +88,22 @@ void joinery_thread_read_stack(joinery_thread_state *state) {
     state->stack_high = 0;
   }
 }
+
+#if defined(__linux__) || defined(__ANDROID__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+int joinery_is_main_thread(void) {
+#if defined(__APPLE__)
+  return pthread_main_np() == 1;
+#elif defined(__linux__) || defined(__ANDROID__)
+  // The main thread's id is the process id. Asked once per thread: the answer never changes.
+  static _Thread_local int answer = -1;
+  if (answer < 0) answer = (pid_t)syscall(SYS_gettid) == getpid();
+  return answer;
+#else
+  return 0;
+#endif
+}
+

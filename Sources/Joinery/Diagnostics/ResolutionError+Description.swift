@@ -65,7 +65,9 @@ extension ResolutionError {
     case .noCurrentContainer:
       return "\(requested) was requested with no container in scope."
     case .mainActorRequired:
-      return "\(requested) is bound to the main actor, and was requested off it."
+      return
+        "\(requested) is bound to the main actor, and was requested neither on the main thread "
+        + "nor through resolveOnMainActor."
     case .asyncBinding:
       return "\(requested) has an async factory, and was requested synchronously."
     default:

@@ -220,8 +220,11 @@ struct ResolutionContext: ~Copyable {
   /// What the innermost frame's request asked for.
   var requested: BindingKey { frame.map { $0.pointee.step.requested } ?? BindingKey(Void.self) }
 
-  /// Whether the resolution runs on the main actor.
-  var isOnMainActor: Bool { frame?.pointee.root.pointee.isOnMainActor ?? false }
+  /// Whether the resolution runs on the main actor: it started in `resolveOnMainActor`, or it
+  /// runs on the main thread (a plain `resolve` called from main-actor code).
+  var isOnMainActor: Bool {
+    (frame?.pointee.root.pointee.isOnMainActor ?? false) || _ThreadState.isOnMainActor
+  }
 
   /// Throws if `binding` may not be entered below this chain: a cycle, the depth limit or the
   /// end of the stack. Nothing to check at the top.

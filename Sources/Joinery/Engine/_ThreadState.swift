@@ -16,6 +16,12 @@ enum _ThreadState {
   /// never wait for another thread that may need them.
   static var isResolving: Bool { joinery_thread().pointee.resolution != nil }
 
+  /// Whether the caller runs on the process's main thread: synchronous code there runs on the
+  /// main actor, whether or not its caller said so. (Where the main thread has handed the main
+  /// queue to another thread, as `dispatchMain()` does on Linux, main-actor code elsewhere is not
+  /// recognized and must use `resolveOnMainActor`; no public API tells it apart without a trap.)
+  static var isOnMainActor: Bool { joinery_is_main_thread() != 0 }
+
   /// Runs `body` with `frame` as the calling thread's running frame.
   @inline(__always)
   static func running<R, E: Error>(

@@ -33,6 +33,9 @@ static inline joinery_thread_state *joinery_thread(void) {
 /// main thread it asks only `getrlimit` and the auxiliary vector (never `/proc/self/maps`).
 void joinery_thread_read_stack(joinery_thread_state *state);
 
+/// 1 on the process's main thread (where the main actor runs), else 0; 0 where unknown.
+int joinery_is_main_thread(void);
+
 /// An address in the caller's stack frame: the real machine stack, also when a sanitizer moves
 /// local variables elsewhere.
 static inline __attribute__((always_inline)) uintptr_t joinery_current_frame_address(void) {

@@ -62,4 +62,36 @@ struct MainActorBindingTests {
     }
     #expect(code == .mainActorRequired)
   }
+
+  // The test runner's main actor is not the main thread on Linux (`dispatchMain()` hands the main
+  // queue to a worker): a child process runs this on the real main thread, as an app does.
+  @Test(
+    "On the main thread, a plain resolve of a main-actor binding works, and build() creates eager ones",
+    .disabled(if: BuildFacts.threadSanitizer, "fork under ThreadSanitizer deadlocks its runtime"))
+  func plainResolveOnMainThread() throws {
+    let run = try Probe.run("main-actor-plain-resolve")
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.output.contains("on the main thread: true"))
+    #expect(run.output.contains("eager models made by build: 1"), "\(run.output)")
+    #expect(run.output.contains("plain resolve: model"), "\(run.output)")
+    #expect(run.output.contains("same model: true"), "\(run.output)")
+  }
+
+  @Test("A Provider of a main-actor type, used inside a main-actor factory, resolves")
+  @MainActor
+  func providerInsideMainActorFactory() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+        registrar.bindMainActor(ViewModel.self) { resolver in
+          ViewModel(title: "provided", service: try resolver.resolve())
+        }
+        registrar.bindMainActor(Screen.self) { resolver in
+          let provider: Provider<ViewModel> = try resolver.resolve()
+          return Screen(model: try provider.get())
+        }
+      }
+    ).build()
+    #expect(try container.resolveOnMainActor(Screen.self).model.title == "provided")
+  }
 }
