@@ -59,6 +59,15 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
+  /// Whether the factory is isolated to the main actor (declared with `bindMainActor`).
+  var isMainActor: Bool {
+    get { extras?.isMainActor ?? false }
+    set {
+      if !newValue && extras == nil { return }
+      writableExtras.isMainActor = newValue
+    }
+  }
+
   /// For a contribution to a multi-binding, its place among all contributions (assembly order,
   /// then registration order); `nil` for an ordinary binding.
   var contributionIndex: Int? {
@@ -84,6 +93,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     other.dependencies = dependencies
     other.metadata = metadata
     other.contributionIndex = contributionIndex
+    other.isMainActor = isMainActor
     return other
   }
 

@@ -1,18 +1,32 @@
 /// A binding whose factory is `async`. Resolved only with ``Container/resolveAsync(_:)``; a
 /// synchronous resolve that reaches it throws ``ResolutionError/Code/asyncBinding``.
 ///
-/// A persistent async binding creates its instance once: the first request starts an
-/// unstructured task that every concurrent request awaits, so cancelling one waiter cancels
-/// neither the creation nor the other waiters. A failed creation is forgotten, and the next
-/// request tries again. Once created, the instance is published in `storage` (as a persistent
-/// synchronous binding's is) and read without a lock or a task.
-// `task` and `storage` are written holding `lock`; `storage` is published by `isReady`.
-final class AsyncBinding: AnyBinding, @unchecked Sendable {
+/// Every lifetime behaves as it does for a synchronous binding:
+/// - `persistent`: the first request starts an unstructured task that every concurrent request
+///   awaits, so cancelling one waiter cancels neither the creation nor the other waiters. A
+///   failed creation is forgotten and the next request tries again. Once created, the instance
+///   is published in `storage` and read without a lock or a task.
+/// - `cached`: as persistent, until its cache group is reset; the next request then creates anew.
+/// - `transient`: concurrent requests share one creation; afterwards only a weak reference is
+///   kept, so the instance is shared while someone holds it.
+/// - `graph`: one instance per top-level `resolveAsync`, shared by everything it awaits.
+/// - `ephemeral`: a new instance for every request.
+// `shared`, `sharedGeneration`, `alive` and `storage` are written holding `lock`; `storage` is
+// published by `isReady`.
+final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   typealias AsyncMaker = @Sendable (AsyncResolver) async throws -> any Sendable
 
   let make: AsyncMaker
   private let lock = _Lock.make()
-  private var task: Task<any Sendable, any Error>?
+  /// The creation every request of a shared lifetime awaits (persistent, cached; transient while
+  /// it runs).
+  private var shared: Task<any Sendable, any Error>?
+  /// For `cached`: the group generation `shared` was started in.
+  private var sharedGeneration: UInt = 0
+  /// For `transient`: the object of the last instance, while someone holds it.
+  private weak var alive: AnyObject?
+  /// For `cached`: the group, owned by the container (which also owns the binding).
+  private weak var group: CacheGroupState?
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
@@ -33,6 +47,17 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
         isOverride: isOverride, layout: layout, make: make))
   }
 
+  override func link(in container: Container) {
+    guard lifetimeKind == .cached else { return }
+    let group = container.cacheGroupState(for: lifetime.group ?? .default)
+    group.add(self)
+    lock.withLock { self.group = group }
+  }
+
+  func dropInstanceIfIdle() {
+    lock.withLock { shared = nil }
+  }
+
   override func resolve(
     into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
@@ -43,17 +68,76 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
   /// The instance for one asynchronous request, according to the lifetime.
   func resolveAsync(
     in container: Container, path: AsyncPath?
-  ) async throws(ResolutionError) -> any Sendable {
-    let resolver = AsyncResolver(container: container, path: AsyncPath(binding: self, parent: path))
-    guard lifetimeKind == .persistent else {
+  ) async throws(ResolutionError) -> Any {
+    let node = AsyncPath(binding: self, parent: path)
+    let resolver = AsyncResolver(container: container, path: node)
+    switch lifetimeKind {
+    case .ephemeral:
       return try await run(resolver, in: container)
+    case .graph:
+      let made = node.scope.task(for: self) {
+        Task { () async throws -> any Sendable in try await self.make(resolver) }
+      }
+      return try await awaitShared(made, resolver: resolver, path: path, in: container)
+    case .transient:
+      let step = lock.withLock { () -> TransientStep in
+        if let object = alive { return .alive(object) }
+        if let shared { return .await(shared) }
+        let made = Task { () async throws -> any Sendable in try await self.make(resolver) }
+        shared = made
+        return .await(made)
+      }
+      guard case .await(let made) = step else {
+        if case .alive(let object) = step { return object }
+        preconditionFailure("unreachable")
+      }
+      let instance = try await awaitShared(made, resolver: resolver, path: path, in: container)
+      let object = Self.object(in: instance)
+      lock.withLock {
+        if shared == made {
+          shared = nil
+          alive = object
+        }
+      }
+      guard object != nil else {
+        throw ResolutionError(
+          .transientValueType, requested: key, path: node.steps, binding: info,
+          detail: """
+            \(key) is transient (weak), but its factory made a \(type(of: instance)), a value, \
+            which cannot be referenced weakly.
+            """,
+          container: container)
+      }
+      return instance
+    case .persistent, .cached:
+      let made = lock.withLock { () -> Task<any Sendable, any Error> in
+        let current = group?.generation ?? 0
+        if let shared, lifetimeKind == .persistent || sharedGeneration == current { return shared }
+        let made = Task { () async throws -> any Sendable in try await self.make(resolver) }
+        shared = made
+        sharedGeneration = current
+        return made
+      }
+      return try await awaitShared(made, resolver: resolver, path: path, in: container)
     }
-    let shared: Task<any Sendable, any Error> = lock.withLock {
-      if let task { return task }
-      let made = Task { () async throws -> any Sendable in try await self.make(resolver) }
-      task = made
-      return made
-    }
+  }
+
+  private enum TransientStep {
+    case alive(AnyObject)
+    case await(Task<any Sendable, any Error>)
+  }
+
+  /// The class instance an instance is or wraps, if any.
+  private static func object(in instance: any Sendable) -> AnyObject? {
+    type(of: instance as Any) is AnyObject.Type ? instance as AnyObject : nil
+  }
+
+  /// Awaits a creation other requests may share, refusing a wait that closes a ring of async
+  /// creations in different tasks (which would never end).
+  private func awaitShared(
+    _ shared: Task<any Sendable, any Error>, resolver: AsyncResolver, path: AsyncPath?,
+    in container: Container
+  ) async throws(ResolutionError) -> any Sendable {
     // The creations on this request's path wait for this one: refuse a wait that closes a ring
     // with creations in other tasks, which would never end.
     let waiters = path?.bindings ?? []
@@ -75,22 +159,26 @@ final class AsyncBinding: AnyBinding, @unchecked Sendable {
       return try await shared.value
     } catch {
       // Forget a failed creation so that the next request tries again.
-      lock.withLock { if task == shared { task = nil } }
+      lock.withLock { if self.shared == shared { self.shared = nil } }
+      resolver.path?.scope.forget(self, ifItIs: shared)
       throw wrap(error, resolver: resolver, in: container)
     }
   }
 
   /// Keeps a persistent instance where later resolves read it without awaiting the task.
-  /// `T` is the bound type: the container looked this binding up by it.
-  func publish<T>(_ instance: T) {
+  /// `instance` is what the maker returned: an instance of the bound type.
+  func publish(_ instance: Any) {
     lock.withLock {
       if isReady { return }
       allocateStorage()
-      storage.initialize(to: instance)
+      storage.initialize(fromAny: instance, layout)
       publishReady()
-      // `task` stays: a request that saw no instance a moment ago still gets this one from it.
+      // `shared` stays: a request that saw no instance a moment ago still gets this one from it.
     }
   }
+
+  /// The published persistent instance, if there is one.
+  func publishedInstance() -> Any? { isReady ? storage.loadAny(layout) : nil }
 
   private func run(
     _ resolver: AsyncResolver, in container: Container

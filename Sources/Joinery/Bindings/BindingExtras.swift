@@ -4,4 +4,6 @@ final class BindingExtras {
   var contributionIndex: Int?
   /// A cached lifetime's group, unless it is the default one.
   var cacheGroup: CacheGroup?
+  /// Whether the factory is isolated to the main actor (`bindMainActor`).
+  var isMainActor = false
 }

@@ -140,8 +140,40 @@ public struct ContainerBuilder: Sendable {
     try build(parent: nil)
   }
 
+  /// Builds the container as ``build()`` does, then creates the eager persistent bindings whose
+  /// factories are `async` (which `build()` cannot await) before returning it.
+  ///
+  /// ```swift
+  /// let container = try await ContainerBuilder(AppAssembly()).buildAsync()
+  /// // The eager async database pool is open now.
+  /// ```
+  ///
+  /// - Returns: A new, independent container, every eager binding created.
+  /// - Throws: ``BuildError`` as ``build()`` does, and for an eager async factory that failed.
+  public func buildAsync() async throws(BuildError) -> Container {
+    let container = try build(parent: nil, awaitsEagerAsync: true)
+    var findings: [Diagnostic] = []
+    let eager = container.all.compactMap { $0 as? AsyncBinding }.filter {
+      $0.lifetime.kind == .persistent && $0.lifetime.isEager
+    }
+    for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
+      do throws(ResolutionError) {
+        _ = try await container.awaitInstance(of: binding, as: Any.self, path: nil)
+      } catch {
+        findings.append(
+          Diagnostic(
+            .eagerCreationFailed, .error, key: binding.key, bindings: [binding.info],
+            message: "Creating the eager \(binding.key) failed: \(error.summary)",
+            fixes: error.fixes(nearMisses: error.nearMisses), underlyingError: error))
+      }
+    }
+    try Self.failIfErrors(findings)
+    return container
+  }
+
   /// Builds a container whose lookups continue in `parent` (a child container).
-  func build(parent: Container?) throws(BuildError) -> Container {
+  /// `awaitsEagerAsync`: whether the caller creates the eager async bindings (`buildAsync`).
+  func build(parent: Container?, awaitsEagerAsync: Bool = false) throws(BuildError) -> Container {
     let collector = BindingCollector()
     for register in registers { collector.collect(register, overriding: false) }
     for register in overrides { collector.collect(register, overriding: true) }
@@ -173,11 +205,28 @@ public struct ContainerBuilder: Sendable {
       ExactTagValidator(),
       CycleValidator(),
       CaptiveDependencyValidator(),
+      IsolationValidator(),
     ]
     for validator in validators { validator.validate(graph, into: &findings) }
     Self.checkInjectedProperties(
       collector.injectors, in: graph, parent: parent, into: &findings)
     try Self.failIfErrors(findings)
+    if !awaitsEagerAsync {
+      for binding in winners
+      where binding.isAsync && binding.lifetime.kind == .persistent && binding.lifetime.isEager {
+        findings.append(
+          Diagnostic(
+            .eagerAsyncBinding, .warning, key: binding.key, bindings: [binding.info],
+            message: """
+              \(binding.key) is eager, but its factory is async: build() cannot await it, so it \
+              is created at its first resolve.
+              """,
+            fixes: [
+              "Build with `try await builder.buildAsync()`, which creates eager async bindings "
+                + "before it returns."
+            ]))
+      }
+    }
 
     let warnings = Diagnostic.sorted(findings)
     let container = Container(

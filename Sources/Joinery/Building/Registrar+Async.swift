@@ -1,13 +1,16 @@
 extension Registrar {
   /// Binds `type` to an `async` factory. Resolve it with `try await container.resolveAsync(…)`;
-  /// a synchronous resolve throws ``ResolutionError/Code/asyncBinding``.
+  /// a synchronous resolve throws ``ResolutionError/Code/asyncBinding``, and `build()` refuses a
+  /// synchronous binding that depends on it (``Diagnostic/Code/asyncDependency``).
   ///
-  /// Persistent async bindings create their instance once however many tasks ask at the same
-  /// time; cancelling one of them does not cancel the creation; a failure is retried by the next
-  /// request. Synchronous bindings never pay for this.
+  /// Every lifetime behaves as it does for synchronous bindings. A persistent async binding
+  /// creates its instance once however many tasks ask at the same time; cancelling one of them
+  /// does not cancel the creation; a failure is retried by the next request. Synchronous
+  /// bindings never pay for this.
   ///
   /// ```swift
-  /// registrar.bindAsync(Database.self, lifetime: .persistent) { resolver in
+  /// registrar.bindAsync(Database.self, lifetime: .persistent, dependsOn: [BindingKey(Config.self)]) {
+  ///   resolver in
   ///   try await Database.open(path: try resolver.resolve(Config.self).databasePath)
   /// }
   /// let database = try await container.resolveAsync(Database.self)
@@ -16,22 +19,73 @@ extension Registrar {
   /// - Parameters:
   ///   - type: The bound type.
   ///   - tag: An optional tag.
-  ///   - lifetime: ``Lifetime/persistent`` or ``Lifetime/ephemeral`` (others behave as
-  ///     ephemeral for async bindings).
+  ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the factory
+  ///     unchecked.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance asynchronously.
   public mutating func bindAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
-    override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
+    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
+    addAsync(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: dependencies.map {
+        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
+      }, metadata: metadata, factory: factory)
+  }
+
+  /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited from the
+  /// container: each one resolves with `resolveAsync`, so it may itself be async. `build()`
+  /// checks every parameter, as it does for `bind(_:to:)`.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Database.self, lifetime: .persistent) { _ in try await Database.open() }
+  /// registrar.bindAsync(UserRepository.self, lifetime: .persistent, to: UserRepository.init)
+  /// let users = try await container.resolveAsync(UserRepository.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - lifetime: How long instances live.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: Builds the instance from its awaited dependencies.
+  public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
+  ) {
+    addAsync(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata
+    ) { resolver in
+      try await initializer(repeat try await resolver.resolveAsync((each Parameter).self))
+    }
+  }
+
+  private mutating func addAsync<T: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
+    location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
+    factory: @escaping @Sendable (AsyncResolver) async throws -> T
+  ) {
     let binding = AsyncBinding(
-      key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime,
-      location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
-      isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
-      make: { resolver in try await factory(resolver) })
+      key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime, location: location,
+      registerType: registerType, isOverride: isOverride || isOverriding,
+      layout: ValueLayout(of: T.self), make: { resolver in try await factory(resolver) })
+    binding.dependencies = dependencies
+    binding.metadata = metadata
     collector.add(binding)
   }
 }

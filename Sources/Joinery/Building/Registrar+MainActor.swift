@@ -78,7 +78,7 @@ extension Registrar {
     let onMain = _assumingMainActor(factory)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
-      dependencies: dependencies, metadata: nil,
+      dependencies: dependencies, metadata: nil, isMainActor: true,
       maker: { resolver, _, out in
         guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
         // A resolution that started in `resolveOnMainActor` runs on the main actor, so the

@@ -237,7 +237,7 @@ public struct Registrar: ~Copyable {
   func add<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
-    contributes: Bool = false, maker: @escaping Maker
+    contributes: Bool = false, isMainActor: Bool = false, maker: @escaping Maker
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
     let isOverride = isOverride || isOverriding
@@ -246,6 +246,7 @@ public struct Registrar: ~Copyable {
       isOverride: isOverride, layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies
     binding.metadata = metadata
+    binding.isMainActor = isMainActor
     if contributes {
       collector.contribute(binding)
     } else {

@@ -14,33 +14,96 @@ extension Container {
   {
     // A built persistent instance, sync or async, is read in place: no task, no suspension.
     if let built = builtInstance(T.self) { return built }
-    return try await resolveAsync(T.self, path: nil)
+    return try await resolveAsync(T.self, tag: _NoTag?.none, matching: .exact, path: nil)
   }
 
-  @usableFromInline
-  func resolveAsync<T: Sendable>(
-    _ type: T.Type, path: AsyncPath?
+  /// Resolves a tagged binding that may be asynchronous, falling back to the untagged one as
+  /// `resolve(_:tag:matching:)` does.
+  ///
+  /// ```swift
+  /// let replica = try await container.resolveAsync(Database.self, tag: Replica.read)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag: any hashable, sendable value.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
+  public func resolveAsync<T: Sendable>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
   ) async throws(ResolutionError) -> T {
-    guard
-      let binding = table.untaggedBinding(ofType: T.self) as? AsyncBinding
-    else {
-      if let owner = parentContainer?.owner(of: BindingKey(T.self)) {
-        return try await owner.resolveAsync(T.self, path: path)
-      }
-      return try resolve(T.self)
+    try await resolveAsync(T.self, tag: tag, matching: matching, path: nil)
+  }
+
+  /// The asynchronous resolve behind every public form: finds the binding (tagged, then the
+  /// untagged fallback, in this container or the nearest ancestor) and awaits it if it is
+  /// async, directly or through a forward.
+  @usableFromInline
+  func resolveAsync<T: Sendable, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag?, matching: TagMatching, path: AsyncPath?
+  ) async throws(ResolutionError) -> T {
+    let boxed = tag.map { BindingTag($0) }
+    var found = owner(of: BindingKey(T.self, boxed: boxed)).map {
+      ($0, BindingKey(T.self, boxed: boxed))
     }
+    if found == nil, boxed != nil, matching.allowsFallback {
+      found = owner(of: BindingKey(T.self)).map { ($0, BindingKey(T.self)) }
+    }
+    guard let (owner, key) = found, let binding = owner.table.binding(for: key) else {
+      // Nothing async to await: the synchronous resolve reports what is missing.
+      return try resolveSynchronously(T.self, tag: tag, matching: matching)
+    }
+    if let async = binding as? AsyncBinding {
+      return try await owner.awaitInstance(of: async, as: T.self, path: path)
+    }
+    if let forward = binding as? ForwardingBinding, let target = forward.target as? AsyncBinding {
+      let instance = try await (forward.ancestor ?? owner).awaitInstance(
+        of: target, as: Any.self, path: path)
+      guard let converted = instance as? T else {
+        throw ResolutionError(
+          .forwardingTypeMismatch, requested: forward.key, path: path?.steps ?? [],
+          binding: forward.info,
+          detail: """
+            The target made a \(TypeName.of(Swift.type(of: instance))), which is not a \
+            \(forward.key.typeName).
+            """,
+          container: owner)
+      }
+      return converted
+    }
+    return try resolveSynchronously(T.self, tag: tag, matching: matching)
+  }
+
+  private func resolveSynchronously<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag?, matching: TagMatching
+  ) throws(ResolutionError) -> T {
+    guard let tag else { return try resolve(T.self) }
+    return try resolve(T.self, tag: tag, matching: matching)
+  }
+
+  /// Awaits an async binding's instance, reading a built persistent one in place.
+  func awaitInstance<T>(
+    of binding: AsyncBinding, as _: T.Type, path: AsyncPath?
+  ) async throws(ResolutionError) -> T {
     // A built persistent instance never changes: read it without a lock, a task or a path.
     if binding.isReady {
-      return binding.storage.load(as: T.self)
+      if T.self == binding.key.type { return binding.storage.load(as: T.self) }
+      if let instance = binding.publishedInstance() as? T { return instance }
     }
     if let path, path.contains(binding) {
       let steps = path.steps + [ResolutionStep(requested: binding.key, binding: binding.info)]
       throw ResolutionError(
         .cycle, requested: binding.key, path: steps, binding: binding.info, container: self)
     }
-    // Stored by this binding's maker, which returns a `T`.
-    let instance = try await binding.resolveAsync(in: self, path: path) as! T
+    let instance = try await binding.resolveAsync(in: self, path: path)
     if binding.lifetimeKind == .persistent { binding.publish(instance) }
-    return instance
+    // Made by this binding's maker, which returns its bound type.
+    return instance as! T
   }
 }
+
+/// The tag type of an untagged request.
+@usableFromInline
+enum _NoTag: Hashable, Sendable {}

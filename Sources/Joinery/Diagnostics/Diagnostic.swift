@@ -37,10 +37,17 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let fallbackDependency = Code(name: "fallbackDependency", rank: 45)
     /// Declared dependencies that form a cycle.
     public static let dependencyCycle = Code(name: "dependencyCycle", rank: 50)
+    /// A synchronous binding depends on one whose factory is `async`.
+    public static let asyncDependency = Code(name: "asyncDependency", rank: 55)
+    /// A binding not isolated to the main actor depends on a main-actor binding.
+    public static let mainActorDependency = Code(name: "mainActorDependency", rank: 56)
     /// A binding that keeps its instance depends on a shorter-lived one.
     public static let captiveDependency = Code(name: "captiveDependency", rank: 60)
     /// An eager persistent binding failed when `build()` created it.
     public static let eagerCreationFailed = Code(name: "eagerCreationFailed", rank: 90)
+    /// An eager persistent binding with an async factory, which only ``ContainerBuilder/buildAsync()``
+    /// creates at start-up (a warning from ``ContainerBuilder/build()``).
+    public static let eagerAsyncBinding = Code(name: "eagerAsyncBinding", rank: 95)
     /// An override that replaces nothing (a warning).
     public static let overrideWithoutTarget = Code(name: "overrideWithoutTarget", rank: 100)
 

@@ -132,6 +132,14 @@ struct _InstanceStorage {
     address.unsafelyUnwrapped.initializeMemory(as: T.self, to: value)
   }
 
+  /// Initializes the (allocated) memory with `value`, which holds an instance of the bound type.
+  func initialize(fromAny value: Any, _ layout: ValueLayout) {
+    layout.initialize(address.unsafelyUnwrapped, from: value)
+  }
+
+  /// The instance held, as `Any`.
+  func loadAny(_ layout: ValueLayout) -> Any { layout.load(from: address.unsafelyUnwrapped) }
+
   /// A slot over the (allocated) memory, for a factory to build the instance into.
   func slot(_ layout: ValueLayout) -> _InstanceSlot {
     _InstanceSlot(address: address.unsafelyUnwrapped, copier: layout.copy)
@@ -221,6 +229,18 @@ struct ValueLayout: Sendable {
       return (dynamicType is AnyObject.Type ? value as AnyObject : nil, dynamicType)
     }
     return _openExistential(type, do: object)
+  }
+
+  /// Initializes an instance at `destination` from `value`, which holds one of the bound type.
+  func initialize(_ destination: UnsafeMutableRawPointer, from value: Any) {
+    func initialize<T>(_: T.Type) { destination.initializeMemory(as: T.self, to: value as! T) }
+    _openExistential(type, do: initialize)
+  }
+
+  /// A copy of the instance at `source`, as `Any`.
+  func load(from source: UnsafeRawPointer) -> Any {
+    func load<T>(_: T.Type) -> Any { source.load(as: T.self) }
+    return _openExistential(type, do: load)
   }
 
   /// Initializes `destination` with a copy of the instance at `source`.

@@ -5,11 +5,14 @@ final class AsyncPath: Sendable {
   let binding: AnyBinding
   let parent: AsyncPath?
   let depth: Int
+  /// The `graph` instances of the top-level `resolveAsync` this path belongs to.
+  let scope: AsyncGraphScope
 
   init(binding: AnyBinding, parent: AsyncPath?) {
     self.binding = binding
     self.parent = parent
     depth = (parent?.depth ?? 0) + 1
+    scope = parent?.scope ?? AsyncGraphScope()
   }
 
   var steps: [ResolutionStep] {

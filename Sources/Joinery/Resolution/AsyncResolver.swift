@@ -22,6 +22,25 @@ public struct AsyncResolver: Sendable {
     try container.resolve(T.self)
   }
 
+  /// Resolves a tagged synchronous binding, falling back to the untagged one.
+  ///
+  /// ```swift
+  /// let log = try resolver.resolve(Logger.self, tag: "audit")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag: any hashable, sendable value.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolve<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) throws(ResolutionError) -> T {
+    try container.resolve(T.self, tag: tag, matching: matching)
+  }
+
   /// Resolves a binding that may be asynchronous.
   ///
   /// ```swift
@@ -33,6 +52,25 @@ public struct AsyncResolver: Sendable {
   /// - Throws: ``ResolutionError``, with the asynchronous path.
   public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
   {
-    try await container.resolveAsync(T.self, path: path)
+    try await container.resolveAsync(T.self, tag: _NoTag?.none, matching: .exact, path: path)
+  }
+
+  /// Resolves a tagged binding that may be asynchronous, falling back to the untagged one.
+  ///
+  /// ```swift
+  /// let replica = try await resolver.resolveAsync(Database.self, tag: Replica.read)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag: any hashable, sendable value.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``, with the asynchronous path.
+  public func resolveAsync<T: Sendable>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) async throws(ResolutionError) -> T {
+    try await container.resolveAsync(T.self, tag: tag, matching: matching, path: path)
   }
 }

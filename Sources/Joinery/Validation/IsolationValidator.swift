@@ -1,0 +1,63 @@
+/// A binding can use a dependency only where that dependency can be made: a synchronous factory
+/// cannot await an `async` one, and a factory that may run on any thread cannot run a main-actor
+/// one. Both are build errors, so the order in which things were first resolved never decides
+/// whether a resolve works.
+///
+/// | consumer | dependency | finding |
+/// |---|---|---|
+/// | synchronous (`bind`, `bindMainActor`) | async (`bindAsync`) | error `asyncDependency` |
+/// | nonisolated, synchronous (`bind`) | main actor (`bindMainActor`) | error `mainActorDependency` |
+///
+/// A `Provider` or `Lazy` dependency is resolved later, where its user decides, and is not
+/// checked; a forward takes the isolation of the binding it forwards to.
+struct IsolationValidator: BuildValidator {
+  func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
+    for index in graph.bindings.indices {
+      let consumer = graph.bindings[index]
+      if consumer.isAsync || consumer.forwardTargetKey != nil { continue }
+      for edge in graph.edges(of: index) {
+        guard let target = edge.target, !edge.isDeferred else { continue }
+        let dependency = graph.lifetimeOwner(of: target)
+        if dependency.isAsync {
+          findings.append(asyncFinding(consumer, dependency, edge))
+        } else if dependency.isMainActor && !consumer.isMainActor {
+          findings.append(mainActorFinding(consumer, dependency, edge))
+        }
+      }
+    }
+  }
+
+  private func asyncFinding(
+    _ consumer: AnyBinding, _ dependency: AnyBinding, _ edge: DeclaredGraph.Edge
+  ) -> Diagnostic {
+    let name = consumer.key.typeName
+    return Diagnostic(
+      .asyncDependency, .error, key: consumer.key, bindings: [consumer.info, dependency.info],
+      message: """
+        \(consumer.key) has a synchronous factory but depends on \(edge.dependency.key), whose \
+        factory is async: a synchronous resolve of \(name) could never await it.
+        """,
+      fixes: [
+        "Bind \(name) with bindAsync(\(name).self, to: \(name).init) (or an async closure) so "
+          + "that its dependencies are awaited, and resolve it with resolveAsync.",
+        "Or make \(edge.dependency.key.typeName)'s factory synchronous.",
+      ])
+  }
+
+  private func mainActorFinding(
+    _ consumer: AnyBinding, _ dependency: AnyBinding, _ edge: DeclaredGraph.Edge
+  ) -> Diagnostic {
+    let name = consumer.key.typeName
+    return Diagnostic(
+      .mainActorDependency, .error, key: consumer.key, bindings: [consumer.info, dependency.info],
+      message: """
+        \(consumer.key) may be made on any thread but depends on \(edge.dependency.key), which \
+        is bound to the main actor: resolving \(name) off the main actor would fail.
+        """,
+      fixes: [
+        "Bind \(name) with bindMainActor too, if it belongs to the UI.",
+        "Or take a Provider<\(edge.dependency.key.typeName)> and get it on the main actor.",
+        "Or bind \(edge.dependency.key.typeName) with bind(_:…) if it needs no main actor.",
+      ])
+  }
+}

@@ -1,0 +1,218 @@
+import Joinery
+import Testing
+
+private final class Pool: Sendable {
+  let id: Int
+  init(id: Int) { self.id = id }
+}
+
+private protocol Storage: Sendable {}
+private final class DiskStorage: Storage {}
+
+private final class Repository: Sendable {
+  let pool: Pool
+  init(pool: Pool) { self.pool = pool }
+}
+
+private final class AsyncService: Sendable {
+  let repository: Repository
+  let pool: Pool
+  init(repository: Repository, pool: Pool) {
+    self.repository = repository
+    self.pool = pool
+  }
+}
+
+/// Async bindings honour every lifetime, take the autowired and checked forms, tags and
+/// forwards, and `build()` refuses synchronous bindings that need them.
+@Suite("Async binding forms and lifetimes")
+struct AsyncFormsTests {
+  static func container(_ lifetime: Lifetime, made: Locked<Int>) throws -> Container {
+    try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: lifetime) { _ in
+          try await Task.sleep(nanoseconds: 1_000)
+          return Pool(
+            id: made.withLock {
+              $0 += 1
+              return $0
+            })
+        }
+      }
+    ).build()
+  }
+
+  @Test("cached: one instance until its group is reset, then a new one")
+  func cached() async throws {
+    let made = Locked(0)
+    let container = try Self.container(.cached, made: made)
+    let first = try await container.resolveAsync(Pool.self)
+    #expect(try await container.resolveAsync(Pool.self) === first)
+    container.reset()
+    let second = try await container.resolveAsync(Pool.self)
+    #expect(second !== first)
+    #expect(try await container.resolveAsync(Pool.self) === second)
+    #expect(made.withLock { $0 } == 2)
+    #expect(container.bindings.first { $0.key == BindingKey(Pool.self) }?.lifetime == .cached)
+  }
+
+  @Test("transient: shared while held, a new one after release")
+  func transient() async throws {
+    let made = Locked(0)
+    let container = try Self.container(.transient, made: made)
+    var held: Pool? = try await container.resolveAsync(Pool.self)
+    let firstID = held?.id
+    #expect(try await container.resolveAsync(Pool.self).id == firstID)
+    held = nil
+    let next = try await container.resolveAsync(Pool.self)
+    #expect(next.id != firstID)
+    #expect(made.withLock { $0 } == 2)
+    _ = held
+  }
+
+  @Test("ephemeral: a new instance every time")
+  func ephemeral() async throws {
+    let made = Locked(0)
+    let container = try Self.container(.ephemeral, made: made)
+    let first = try await container.resolveAsync(Pool.self)
+    #expect(try await container.resolveAsync(Pool.self) !== first)
+  }
+
+  @Test("graph: one instance per top-level resolveAsync, shared by everything it awaits")
+  func graph() async throws {
+    let made = Locked(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .graph) { _ in
+          Pool(
+            id: made.withLock {
+              $0 += 1
+              return $0
+            })
+        }
+        registrar.bindAsync(Repository.self, to: Repository.init(pool:))
+        registrar.bindAsync(AsyncService.self, to: AsyncService.init(repository:pool:))
+      }
+    ).build()
+    let service = try await container.resolveAsync(AsyncService.self)
+    #expect(service.pool === service.repository.pool)
+    let other = try await container.resolveAsync(AsyncService.self)
+    #expect(other.pool !== service.pool)
+    #expect(made.withLock { $0 } == 2)
+  }
+
+  @Test("16 concurrent awaits of a cached async binding make one instance")
+  func cachedSingleFlight() async throws {
+    let made = Locked(0)
+    let container = try Self.container(.cached, made: made)
+    let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<16 { group.addTask { try await container.resolveAsync(Pool.self).id } }
+      return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+    }
+    #expect(ids.count == 1)
+    #expect(made.withLock { $0 } == 1)
+  }
+
+  @Test("The autowired async form awaits async dependencies and is checked by build()")
+  func autowiredAsync() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .persistent) { _ in Pool(id: 7) }
+        registrar.bindAsync(Repository.self, lifetime: .persistent, to: Repository.init(pool:))
+      }
+    ).build()
+    #expect(try await container.resolveAsync(Repository.self).pool.id == 7)
+
+    let error = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bindAsync(Repository.self, to: Repository.init(pool:))
+        }
+      ).build()
+    }
+    #expect(error?.diagnostics.first?.code == .missingDependency)
+  }
+
+  @Test("dependsOn: on an async closure is checked by build()")
+  func declaredAsync() throws {
+    let error = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bindAsync(Repository.self, dependsOn: [BindingKey(Pool.self)]) { resolver in
+            Repository(pool: try await resolver.resolveAsync())
+          }
+        }
+      ).build()
+    }
+    #expect(error?.diagnostics.first?.code == .missingDependency)
+  }
+
+  @Test("A tagged async binding resolves by its tag, and a tagged request falls back")
+  func tagged() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, tag: "replica", lifetime: .persistent) { _ in Pool(id: 2) }
+        registrar.bindAsync(Pool.self, lifetime: .persistent) { _ in Pool(id: 1) }
+      }
+    ).build()
+    #expect(try await container.resolveAsync(Pool.self, tag: "replica").id == 2)
+    #expect(try await container.resolveAsync(Pool.self).id == 1)
+    #expect(try await container.resolveAsync(Pool.self, tag: "other").id == 1)
+    await #expect(throws: ResolutionError.self) {
+      try await container.resolveAsync(Pool.self, tag: "other", matching: .exact)
+    }
+  }
+
+  @Test("A forward to an async binding resolves through resolveAsync, the same instance")
+  func forwardToAsync() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(DiskStorage.self, lifetime: .persistent) { _ in DiskStorage() }
+        registrar.bind((any Storage).self, forwardingTo: DiskStorage.self)
+      }
+    ).build()
+    let storage = try await container.resolveAsync((any Storage).self)
+    let disk = try await container.resolveAsync(DiskStorage.self)
+    #expect((storage as? DiskStorage) === disk)
+  }
+
+  @Test("build() refuses a synchronous binding that depends on an async one, with the fix")
+  func syncOnAsyncIsABuildError() throws {
+    let error = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bindAsync(Pool.self, lifetime: .persistent) { _ in Pool(id: 1) }
+          registrar.bind(Repository.self, lifetime: .persistent, to: Repository.init(pool:))
+        }
+      ).build()
+    }
+    let finding = try #require(error?.diagnostics.first)
+    #expect(finding.code == .asyncDependency)
+    #expect(finding.message.contains("Repository"))
+    #expect(
+      finding.fixes.contains { $0.contains("bindAsync(Repository.self, to: Repository.init)") })
+  }
+
+  @Test("An eager async persistent is created by buildAsync; build() warns that it cannot")
+  func eagerAsync() async throws {
+    let made = Locked(0)
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .persistent(eager: true)) { _ in
+          Pool(
+            id: made.withLock {
+              $0 += 1
+              return $0
+            })
+        }
+      })
+    let built = try builder.build()
+    #expect(made.withLock { $0 } == 0)
+    #expect(built.warnings.contains { $0.code == .eagerAsyncBinding })
+    let started = try await builder.buildAsync()
+    #expect(made.withLock { $0 } == 1)
+    #expect(started.warnings.allSatisfy { $0.code != .eagerAsyncBinding })
+    #expect(try await started.resolveAsync(Pool.self).id == 1)
+    #expect(made.withLock { $0 } == 1)
+  }
+}
