@@ -39,13 +39,13 @@ def zero_overload():
   ///   - initializer: The function that builds the instance.
   @inlinable
   public mutating func bind<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable () throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [], metadata: metadata,
       maker: { _, _, out in out.initialize(to: try initializer()) })
@@ -124,13 +124,13 @@ def overloads(n):
     return f'''
 {doc("plain", n)}  @inlinable
   public mutating func bind<{generics}>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable ({signature}) throws -> T
   ) {{
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared({declared}), metadata: metadata,
       maker: {{ resolver, _, out in
@@ -140,14 +140,14 @@ def overloads(n):
 
 {doc("tagged", n)}  @inlinable
   public mutating func bind<{generics}>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable ({signature}) throws -> T{dep_params}
   ) {{
 {interning}
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [{dep_list}], metadata: metadata,
       maker: {{ resolver, _, out in

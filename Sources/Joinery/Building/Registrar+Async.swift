@@ -28,13 +28,13 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance asynchronously.
   public mutating func bindAsync<T: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     addAsync(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
@@ -61,13 +61,13 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
   public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
     addAsync(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata
     ) { resolver in

@@ -22,13 +22,13 @@ extension Registrar {
   ///   - initializer: The function that builds the instance.
   @inlinable
   public mutating func bind<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable () throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [], metadata: metadata,
       maker: { _, _, out in out.initialize(to: try initializer()) })
@@ -53,13 +53,13 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self), metadata: metadata,
       maker: { resolver, _, out in
@@ -88,7 +88,7 @@ extension Registrar {
   ///   - d1: How the first parameter is resolved.
   @inlinable
   public mutating func bind<T, P1>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1) throws -> T,
@@ -96,7 +96,7 @@ extension Registrar {
   ) {
     let d1 = interned(d1)
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared], metadata: metadata,
       maker: { resolver, _, out in
@@ -123,13 +123,13 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self), metadata: metadata,
       maker: { resolver, _, out in
@@ -159,7 +159,7 @@ extension Registrar {
   ///   - d2: How the second parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2) throws -> T,
@@ -169,7 +169,7 @@ extension Registrar {
     let d1 = interned(d1)
     let d2 = interned(d2)
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared], metadata: metadata,
       maker: { resolver, _, out in
@@ -196,13 +196,13 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2, P3>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self), metadata: metadata,
       maker: { resolver, _, out in
@@ -235,7 +235,7 @@ extension Registrar {
   ///   - d3: How the third parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T,
@@ -247,7 +247,7 @@ extension Registrar {
     let d2 = interned(d2)
     let d3 = interned(d3)
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared], metadata: metadata,
       maker: { resolver, _, out in
@@ -276,14 +276,14 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
       @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self), metadata: metadata,
       maker: { resolver, _, out in
@@ -318,7 +318,7 @@ extension Registrar {
   ///   - d4: How the fourth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
@@ -333,7 +333,7 @@ extension Registrar {
     let d3 = interned(d3)
     let d4 = interned(d4)
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared], metadata: metadata,
       maker: { resolver, _, out in
@@ -363,7 +363,7 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
@@ -371,7 +371,7 @@ extension Registrar {
       throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self), metadata: metadata,
       maker: { resolver, _, out in
@@ -407,7 +407,7 @@ extension Registrar {
   ///   - d5: How the fifth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
@@ -425,7 +425,7 @@ extension Registrar {
     let d4 = interned(d4)
     let d5 = interned(d5)
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared],
       metadata: metadata,
@@ -456,7 +456,7 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
@@ -465,7 +465,7 @@ extension Registrar {
       ) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self, P6.self),
       metadata: metadata,
@@ -503,7 +503,7 @@ extension Registrar {
   ///   - d6: How the sixth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
@@ -524,7 +524,7 @@ extension Registrar {
     let d5 = interned(d5)
     let d6 = interned(d6)
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared, d6.declared],
       metadata: metadata,

@@ -65,13 +65,13 @@ public struct Registrar: ~Copyable {
   ///     may throw.
   @inlinable
   public mutating func bind<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping Factory<T>
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
@@ -102,13 +102,13 @@ public struct Registrar: ~Copyable {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, each Parameter>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       maker: { resolver, _, out in
@@ -138,7 +138,7 @@ public struct Registrar: ~Copyable {
   ///   - dependencies: How each parameter is resolved.
   @inlinable
   public mutating func bind<T, each Parameter>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
@@ -148,7 +148,7 @@ public struct Registrar: ~Copyable {
     var declared: [DeclaredDependency] = []
     for dependency in repeat each dependencies { declared.append(dependency.declared) }
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
       metadata: metadata,
       maker: { resolver, _, out in
@@ -277,12 +277,12 @@ public struct Registrar: ~Copyable {
   ///   - factory: Builds the contributed instance.
   @inlinable
   public mutating func contribute<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line, _ factory: @escaping Factory<T>
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: false,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: false,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
@@ -306,12 +306,12 @@ public struct Registrar: ~Copyable {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func contribute<T, each Parameter>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime, isOverride: false,
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: false,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       contributes: true,

@@ -93,3 +93,62 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension Lifetime {
+  /// A lifetime for a binding of `Instance`, as the `bind` functions take it: the lifetimes that
+  /// share one instance between threads — persistent, cached, transient — exist only when
+  /// `Instance` is `Sendable`, so the compiler, not a race at run time, refuses sharing a type
+  /// that is not. Ephemeral and graph instances are never shared between threads by the
+  /// container and need no `Sendable`. Main-actor types are `Sendable`.
+  ///
+  /// ```swift
+  /// registrar.bind(Settings.self, lifetime: .persistent, to: Settings.init)  // Settings: Sendable
+  /// registrar.bind(Formatter.self, lifetime: .ephemeral, to: Formatter.init)  // any type
+  /// // registrar.bind(Tally.self, lifetime: .persistent, …)
+  /// // error: static property 'persistent' requires that 'Tally' conform to 'Sendable'
+  /// ```
+  public struct For<Instance>: Sendable {
+    @usableFromInline let value: Lifetime
+
+    @usableFromInline init(value: Lifetime) { self.value = value }
+
+    /// A new instance for every request.
+    public static var ephemeral: Self { Self(value: .ephemeral) }
+
+    /// One instance per top-level resolution, shared by everything built during it.
+    public static var graph: Self { Self(value: .graph) }
+  }
+}
+
+extension Lifetime.For where Instance: Sendable {
+  /// Any lifetime, chosen at run time: every lifetime is open to a `Sendable` type.
+  ///
+  /// ```swift
+  /// let lifetime: Lifetime = configuration.shareClients ? .persistent : .ephemeral
+  /// registrar.bind(HTTPClient.self, lifetime: .init(lifetime), to: HTTPClient.init)
+  /// ```
+  ///
+  /// - Parameter lifetime: The lifetime.
+  public init(_ lifetime: Lifetime) { self.init(value: lifetime) }
+
+  /// One instance per container, created on first use.
+  public static var persistent: Self { Self(value: .persistent) }
+
+  /// One instance per container, created by `build()` when `eager` is `true`.
+  ///
+  /// - Parameter eager: Whether `build()` creates the instance.
+  /// - Returns: The lifetime.
+  public static func persistent(eager: Bool) -> Self { Self(value: .persistent(eager: eager)) }
+
+  /// Weak sharing: the same instance while someone holds it, a new one afterwards.
+  public static var transient: Self { Self(value: .transient) }
+
+  /// Kept until the default cache group is reset.
+  public static var cached: Self { Self(value: .cached) }
+
+  /// Kept until `group` is reset.
+  ///
+  /// - Parameter group: The cache group.
+  /// - Returns: The lifetime.
+  public static func cached(in group: CacheGroup) -> Self { Self(value: .cached(in: group)) }
+}

@@ -68,7 +68,8 @@ struct AutowiringTests {
       Bindings { registrar in
         registrar.bind(Client.self, lifetime: .persistent, to: Client.init)
         registrar.bind((any Store).self, lifetime: .persistent, to: { DiskStore() })
-        registrar.bind(Repository.self, lifetime: lifetime, to: Repository.init(client:store:))
+        registrar.bind(
+          Repository.self, lifetime: .init(lifetime), to: Repository.init(client:store:))
       }
     ).buildOrRecord()
     let first = try container.resolve(Repository.self)

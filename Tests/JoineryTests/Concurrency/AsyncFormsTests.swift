@@ -30,7 +30,7 @@ struct AsyncFormsTests {
   static func container(_ lifetime: Lifetime, made: Locked<Int>) throws -> Container {
     try ContainerBuilder(
       Bindings { registrar in
-        registrar.bindAsync(Pool.self, lifetime: lifetime) { _ in
+        registrar.bindAsync(Pool.self, lifetime: .init(lifetime)) { _ in
           try await Task.sleep(nanoseconds: 1_000)
           return Pool(
             id: made.withLock {

@@ -24,7 +24,7 @@ struct ExactlyOnceTests {
     let tracker = LifetimeTracker()
     let container = try ContainerBuilder(
       Bindings { registrar in
-        registrar.bind(Slow.self, lifetime: lifetime) { _ in Slow(tracker) }
+        registrar.bind(Slow.self, lifetime: .init(lifetime)) { _ in Slow(tracker) }
         registrar.bind(ServiceB.self, tag: "left") { resolver in
           _ = try resolver.resolve(Slow.self)
           return ServiceB(c: ServiceC(LifetimeTracker()))

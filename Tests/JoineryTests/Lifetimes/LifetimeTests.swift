@@ -11,10 +11,13 @@ private func container(
   try ContainerBuilder(
     Bindings { registrar in
       if protocolTyped {
-        registrar.bind((any Service).self, tag: tag, lifetime: lifetime) { _ in ServiceImpl(tracker)
+        registrar.bind((any Service).self, tag: tag, lifetime: .init(lifetime)) { _ in
+          ServiceImpl(tracker)
         }
       } else {
-        registrar.bind(ServiceImpl.self, tag: tag, lifetime: lifetime) { _ in ServiceImpl(tracker) }
+        registrar.bind(ServiceImpl.self, tag: tag, lifetime: .init(lifetime)) { _ in
+          ServiceImpl(tracker)
+        }
       }
     }
   ).buildOrRecord()
@@ -149,7 +152,7 @@ struct LifetimeTests {
             LargeValue(serial: index)
           }
         }
-        registrar.bind([ObjectIdentifier].self, lifetime: root) { resolver in
+        registrar.bind([ObjectIdentifier].self, lifetime: .init(root)) { resolver in
           var seen: [ObjectIdentifier] = []
           for index in 0..<count {
             let first = try resolver.resolve(Tracked.self, tag: index)
@@ -276,4 +279,38 @@ struct CachedLifetimeTests {
 struct LargeValue: Sendable {
   let serial: Int
   let padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+/// Sharing needs `Sendable` (the compiler checks it: Tests/CompileFailures); what is never
+/// shared between threads does not.
+@Suite("Sendable only where shared")
+struct SendableLifetimeTests {
+  final class Tally {
+    var count = 0
+  }
+
+  @Test("A type that is not Sendable binds ephemeral and graph, by closure or initializer")
+  func unsharedLifetimesTakeAnyType() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Tally.self, to: Tally.init)
+        registrar.bind(Tally.self, tag: "graph", lifetime: .graph) { _ in Tally() }
+      }
+    ).build()
+    let first = try container.resolve(Tally.self)
+    first.count += 1
+    #expect(try container.resolve(Tally.self).count == 0)
+    #expect(try container.resolve(Tally.self, tag: "graph").count == 0)
+  }
+
+  @Test("A lifetime chosen at run time is open to Sendable types")
+  func runtimeLifetime() throws {
+    let chosen: Lifetime = .persistent
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .init(chosen)) { _ in ServiceC(LifetimeTracker()) }
+      }
+    ).build()
+    #expect(try container.resolve(ServiceC.self) === container.resolve(ServiceC.self))
+  }
 }

@@ -10,9 +10,9 @@ struct HeapGrowthTests {
     let tracker = LifetimeTracker()
     let container = try ContainerBuilder(
       Bindings { registrar in
-        registrar.bind(ServiceC.self, lifetime: lifetime) { _ in ServiceC(tracker) }
-        registrar.bind(ServiceB.self, lifetime: lifetime, to: ServiceB.init(c:))
-        registrar.bind(ServiceA.self, lifetime: lifetime, to: ServiceA.init(b:c:))
+        registrar.bind(ServiceC.self, lifetime: .init(lifetime)) { _ in ServiceC(tracker) }
+        registrar.bind(ServiceB.self, lifetime: .init(lifetime), to: ServiceB.init(c:))
+        registrar.bind(ServiceA.self, lifetime: .init(lifetime), to: ServiceA.init(b:c:))
       }
     ).buildOrRecord()
     for _ in 0..<200_000 { _ = try container.resolve(ServiceA.self) }

@@ -66,7 +66,7 @@ struct HostileInputTests {
     let container = try ContainerBuilder(
       Bindings { registrar in
         for lifetime in [Lifetime.persistent, .cached, .transient, .ephemeral, .graph] {
-          registrar.bind(Tracked.self, tag: "\(lifetime)", lifetime: lifetime) { _ in
+          registrar.bind(Tracked.self, tag: "\(lifetime)", lifetime: .init(lifetime)) { _ in
             if attempts.made.add(1, ordering: .relaxed).newValue % 2 == 1 {
               throw TestFailure(message: "flaky")
             }

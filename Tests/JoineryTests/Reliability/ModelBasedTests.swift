@@ -163,7 +163,7 @@ private struct Scenario {
     let marker = declaration.marker
     let edges = declaration.edges
     registrar.bind(
-      Node.self, tag: declaration.node, lifetime: declaration.lifetime,
+      Node.self, tag: declaration.node, lifetime: .init(declaration.lifetime),
       dependsOn: edges.map { BindingKey(Node.self, tag: BindingTag($0)) }
     ) { resolver in
       for edge in edges { _ = try resolver.resolve(Node.self, tag: edge, matching: .exact) }

@@ -29,7 +29,7 @@ struct ReentrancyTests {
     let box = ContainerBox()
     let container = try ContainerBuilder(
       Bindings { registrar in
-        registrar.bind(Looper.self, lifetime: lifetime) { _ in
+        registrar.bind(Looper.self, lifetime: .init(lifetime)) { _ in
           let wrapper = Injected<Looper>(from: box.container!)
           return Looper(next: try wrapper.get())
         }
@@ -64,11 +64,11 @@ struct ReentrancyTests {
   func providerAndLazy(lifetime: Lifetime) async throws {
     let container = try ContainerBuilder(
       Bindings { registrar in
-        registrar.bind(Looper.self, lifetime: lifetime) { resolver in
+        registrar.bind(Looper.self, lifetime: .init(lifetime)) { resolver in
           let provider = try resolver.resolve(Provider<Looper>.self)
           return Looper(next: try provider.get())
         }
-        registrar.bind(LazyLooper.self, lifetime: lifetime) { resolver in
+        registrar.bind(LazyLooper.self, lifetime: .init(lifetime)) { resolver in
           let lazy = try resolver.resolve(Lazy<LazyLooper>.self)
           return LazyLooper(next: try lazy.get())
         }

@@ -13,9 +13,15 @@ struct CycleTests {
   func cycleReported(lifetime: Lifetime) throws {
     let container = try ContainerBuilder(
       Bindings { registrar in
-        registrar.bind(NodeA.self, lifetime: lifetime) { resolver in NodeA(try resolver.resolve()) }
-        registrar.bind(NodeB.self, lifetime: lifetime) { resolver in NodeB(try resolver.resolve()) }
-        registrar.bind(NodeC.self, lifetime: lifetime) { resolver in NodeC(try resolver.resolve()) }
+        registrar.bind(NodeA.self, lifetime: .init(lifetime)) { resolver in
+          NodeA(try resolver.resolve())
+        }
+        registrar.bind(NodeB.self, lifetime: .init(lifetime)) { resolver in
+          NodeB(try resolver.resolve())
+        }
+        registrar.bind(NodeC.self, lifetime: .init(lifetime)) { resolver in
+          NodeC(try resolver.resolve())
+        }
       }
     ).buildOrRecord()
     let error = try #require(throws: ResolutionError.self) { try container.resolve(NodeB.self) }

@@ -68,7 +68,7 @@ struct StackGuardTests {
     let box = ContainerBox()
     let container = try ContainerBuilder(
       Bindings { registrar in
-        registrar.bind(Node.self, lifetime: lifetime) { _ in
+        registrar.bind(Node.self, lifetime: .init(lifetime)) { _ in
           Node(next: try box.container?.resolve(Node.self))
         }
       }

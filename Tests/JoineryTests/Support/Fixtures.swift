@@ -28,7 +28,7 @@ protocol Service: AnyObject, Sendable {
   var serial: Int { get }
 }
 
-protocol Greeting {
+protocol Greeting: Sendable {
   var text: String { get }
 }
 
