@@ -15,41 +15,127 @@ extension Container {
   /// }
   /// ```
   ///
-  /// Bindings that take runtime arguments cannot be created without them, and async bindings
-  /// need `await`; both are listed in ``VerificationReport/skipped``.
+  /// Bindings that take runtime arguments cannot be created without them, async bindings need
+  /// `await` (use ``verifyAsync()``), and main-actor bindings need the main thread (verify there,
+  /// or use ``verifyAsync()``); each one skipped is listed in ``VerificationReport/skipped``.
   ///
   /// - Returns: What was verified, what was skipped, and the graph with observed edges.
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
   public func verify() throws(VerificationError) -> VerificationReport {
-    let recorder = EdgeRecorder()
-    let copy = throwawayCopy(recorder: recorder)
-    let copies = copy.all
-    var verified: [BindingKey] = []
-    var skipped: [BindingInfo] = []
-    var failures: [ResolutionError] = []
-    let ordered = copies.map { ($0.key.sortKey, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
-    for binding in ordered {
-      if binding.needsArguments || binding.isAsync {
-        skipped.append(binding.info)
-        continue
-      }
-      withTemporaryInstance(binding.layout) { slot in
-        do throws(ResolutionError) {
-          try binding.resolve(into: slot, in: copy, parent: .topLevel, fallbackTag: nil)
-          slot.destroy(binding.layout)
-          verified.append(binding.key)
-        } catch {
-          failures.append(error)
-        }
+    let run = VerificationRun(of: self)
+    let onMainActor = _ThreadState.isOnMainActor
+    for binding in run.ordered {
+      if binding.needsArguments || binding.isAsync || (binding.isMainActor && !onMainActor) {
+        run.skip(binding)
+      } else {
+        run.createSynchronously(binding)
       }
     }
+    return try run.report(graph)
+  }
+
+  /// ``verify()`` for a graph with async and main-actor bindings: awaits every async binding,
+  /// and creates main-actor bindings on the main actor. Only bindings that take runtime
+  /// arguments are skipped.
+  ///
+  /// ```swift
+  /// @Test func productionGraphStarts() async throws {
+  ///   let container = try ContainerBuilder(AppAssembly()).build()
+  ///   let report = try await container.verifyAsync()
+  ///   #expect(report.skipped.isEmpty)
+  /// }
+  /// ```
+  ///
+  /// - Returns: What was verified, what was skipped, and the graph with observed edges.
+  /// - Throws: ``VerificationError`` with every failure, when any binding fails.
+  public func verifyAsync() async throws(VerificationError) -> VerificationReport {
+    let run = VerificationRun(of: self)
+    for binding in run.ordered {
+      if binding.needsArguments {
+        run.skip(binding)
+      } else if let async = binding as? AsyncBinding {
+        await run.createAsynchronously(async)
+      } else if binding.isMainActor {
+        let copy = run.copy
+        run.record(
+          binding, await MainActor.run { VerificationRun.failure(creating: binding, in: copy) })
+      } else {
+        run.createSynchronously(binding)
+      }
+    }
+    return try run.report(graph)
+  }
+}
+
+/// One verification: the throwaway copy, and what was verified, skipped and failed so far.
+private final class VerificationRun {
+  let copy: Container
+  let ordered: [AnyBinding]
+  private let recorder: EdgeRecorder
+  private var verified: [BindingKey] = []
+  private var skipped: [BindingInfo] = []
+  private var failures: [ResolutionError] = []
+
+  init(of container: Container) {
+    recorder = EdgeRecorder()
+    copy = container.throwawayCopy(recorder: recorder)
+    ordered = copy.all.map { ($0.key.sortKey, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  func skip(_ binding: AnyBinding) { skipped.append(binding.info) }
+
+  func createSynchronously(_ binding: AnyBinding) {
+    withTemporaryInstance(binding.layout) { slot in
+      do throws(ResolutionError) {
+        try binding.resolve(into: slot, in: copy, parent: .topLevel, fallbackTag: nil)
+        slot.destroy(binding.layout)
+        verified.append(binding.key)
+      } catch {
+        failures.append(error)
+      }
+    }
+  }
+
+  /// Records the outcome of creating `binding`: `nil` for success.
+  func record(_ binding: AnyBinding, _ failure: ResolutionError?) {
+    if let failure { failures.append(failure) } else { verified.append(binding.key) }
+  }
+
+  /// Creates a main-actor binding in a resolution that starts on the main actor; returns the
+  /// failure, if any.
+  @MainActor
+  static func failure(creating binding: AnyBinding, in copy: Container) -> ResolutionError? {
+    withTemporaryInstance(binding.layout) { slot in
+      do throws(ResolutionError) {
+        try ResolutionContext.onMainActor(marker: copy.mainActorMarker) {
+          parent throws(ResolutionError) in
+          try binding.resolve(into: slot, in: copy, parent: parent, fallbackTag: nil)
+        }
+        slot.destroy(binding.layout)
+        return nil
+      } catch {
+        return error
+      }
+    }
+  }
+
+  func createAsynchronously(_ binding: AsyncBinding) async {
+    do throws(ResolutionError) {
+      _ = try await copy.awaitInstance(of: binding, as: Any.self, path: nil)
+      verified.append(binding.key)
+    } catch {
+      failures.append(error)
+    }
+  }
+
+  func report(_ declaredGraph: DependencyGraph) throws(VerificationError) -> VerificationReport {
     let observed = recorder.edges.map {
       DependencyGraph.Edge(from: $0.from, to: $0.to, kind: .observed, isFallback: false)
     }
-    let declared = Set(graph.edges.map { [$0.from, $0.to] })
+    let declared = Set(declaredGraph.edges.map { [$0.from, $0.to] })
     let report = VerificationReport(
       verified: verified, skipped: skipped,
-      graph: graph.adding(observed.filter { !declared.contains([$0.from, $0.to]) }))
+      graph: declaredGraph.adding(observed.filter { !declared.contains([$0.from, $0.to]) }))
     if !failures.isEmpty { throw VerificationError(failures: failures, report: report) }
     return report
   }

@@ -216,3 +216,55 @@ struct AsyncFormsTests {
     #expect(made.withLock { $0 } == 1)
   }
 }
+
+@MainActor
+private final class Dashboard {
+  let repository: Repository
+  init(repository: Repository) { self.repository = repository }
+}
+
+@Suite("Verifying graphs with async and main-actor bindings")
+struct AsyncVerificationTests {
+  static func container() throws -> Container {
+    try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .persistent) { _ in Pool(id: 1) }
+        registrar.bindAsync(Repository.self, lifetime: .persistent, to: Repository.init(pool:))
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+        registrar.bindMainActor(Dashboard.self) { _ in
+          Dashboard(repository: Repository(pool: Pool(id: 0)))
+        }
+      }
+    ).build()
+  }
+
+  @Test("verifyAsync creates async and main-actor bindings too; nothing is skipped")
+  func verifyAsyncCoversEverything() async throws {
+    let report = try await Self.container().verifyAsync()
+    #expect(report.skipped.isEmpty)
+    #expect(report.verified.count == 4)
+  }
+
+  @Test("verify() off the main thread skips async and main-actor bindings instead of failing")
+  func verifySkips() async throws {
+    let container = try Self.container()
+    let outcome = await Stress.onThread { () -> [String]? in
+      (try? container.verify())?.skipped.map(\.key.typeName).sorted()
+    }
+    #expect(outcome == ["Dashboard", "Pool", "Repository"])
+  }
+
+  @Test("verifyAsync reports an async factory that fails, with every other binding verified")
+  func verifyAsyncReportsFailures() async throws {
+    struct Offline: Error {}
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .persistent) { _ in throw Offline() }
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+      }
+    ).build()
+    let error = await #expect(throws: VerificationError.self) { try await container.verifyAsync() }
+    #expect(error?.failures.map(\.code) == [.factoryFailed])
+    #expect(error?.report.verified == [BindingKey(ServiceC.self)])
+  }
+}
