@@ -43,6 +43,17 @@ public struct ContainerBuilder: Sendable {
   /// ```
   public var requiresExactTags = false
 
+  /// Whether every binding must be checked by `build()`: when `true`, a closure factory that
+  /// declares no dependencies (`dependsOn:`) is a build error (``Diagnostic/Code/uncheckedBinding``)
+  /// instead of a dashed edge in the graph. Initializers (`to:`), instances and forwards are
+  /// always checked. `false` by default.
+  ///
+  /// ```swift
+  /// var builder = ContainerBuilder(AppAssembly())
+  /// builder.requiresCheckedBindings = true
+  /// ```
+  public var requiresCheckedBindings = false
+
   /// Creates an empty builder.
   ///
   /// ```swift
@@ -207,6 +218,7 @@ public struct ContainerBuilder: Sendable {
       CaptiveDependencyValidator(),
       IsolationValidator(),
     ]
+    if requiresCheckedBindings { UncheckedBindingValidator().validate(graph, into: &findings) }
     for validator in validators { validator.validate(graph, into: &findings) }
     Self.checkInjectedProperties(
       collector.injectors, in: graph, parent: parent, into: &findings)

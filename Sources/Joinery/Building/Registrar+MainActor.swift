@@ -24,13 +24,14 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves, checked by `build()`.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance on the main actor.
   public mutating func bindMainActor<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     addMainActor(
@@ -38,7 +39,7 @@ extension Registrar {
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: dependencies.map {
         $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
-      }, factory: factory)
+      }, metadata: metadata, factory: factory)
   }
 
   /// Binds a type to a main-actor initializer whose parameters are resolved by type.
@@ -52,18 +53,20 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The main-actor function that builds the instance.
   public mutating func bindMainActor<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
-    override isOverride: Bool = false, fileID: StaticString = #fileID, line: UInt = #line,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     addMainActor(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(repeat (each Parameter).self)
+      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata
     ) { resolver in
       try initializer(repeat try resolver.resolve((each Parameter).self))
     }
@@ -71,14 +74,14 @@ extension Registrar {
 
   private mutating func addMainActor<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
-    location: BindingLocation, dependencies: [DeclaredDependency]?,
+    location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
     let onMain = _assumingMainActor(factory)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
-      dependencies: dependencies, metadata: nil, isMainActor: true,
+      dependencies: dependencies, metadata: metadata, isMainActor: true,
       maker: { resolver, _, out in
         guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
         // A resolution that started in `resolveOnMainActor` runs on the main actor, so the

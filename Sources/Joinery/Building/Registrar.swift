@@ -171,7 +171,7 @@ public struct Registrar: ~Copyable {
   ///   - line: Captured for diagnostics.
   ///   - instance: The expression making the instance, evaluated lazily, once.
   @inlinable
-  public mutating func bind<T>(
+  public mutating func bind<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     fileID: StaticString = #fileID, line: UInt = #line,
     instance: @autoclosure @escaping @Sendable () -> T

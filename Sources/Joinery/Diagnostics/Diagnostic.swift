@@ -37,6 +37,8 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let fallbackDependency = Code(name: "fallbackDependency", rank: 45)
     /// Declared dependencies that form a cycle.
     public static let dependencyCycle = Code(name: "dependencyCycle", rank: 50)
+    /// With checked bindings required, a closure factory that declares no dependencies.
+    public static let uncheckedBinding = Code(name: "uncheckedBinding", rank: 42)
     /// A synchronous binding depends on one whose factory is `async`.
     public static let asyncDependency = Code(name: "asyncDependency", rank: 55)
     /// A binding not isolated to the main actor depends on a main-actor binding.
