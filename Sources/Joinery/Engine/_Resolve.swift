@@ -181,6 +181,11 @@ extension Container {
     _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     if let derived = derived(T.self, tag: tag) { return derived }
+    if let optional = T.self as? any _OptionalDependency.Type {
+      // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
+      return try optional.resolveIfBound(in: self, tag: tag, matching: matching, parent: parent)
+        as! T
+    }
     throw missing(
       BindingKey(T.self, boxed: tag), triedFallback: matching.allowsFallback, parent: parent)
   }
@@ -406,6 +411,11 @@ extension Container {
       return try owner.resolve(T.self, parent: parent)
     }
     if let derived = derived(T.self, tag: nil) { return derived }
+    if let optional = T.self as? any _OptionalDependency.Type {
+      // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
+      return try optional.resolveIfBound(in: self, tag: nil, matching: .exact, parent: parent)
+        as! T
+    }
     throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
   }
 

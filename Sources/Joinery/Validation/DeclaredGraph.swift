@@ -21,6 +21,9 @@ struct DeclaredGraph {
     let isDeferred: Bool
     /// Whether an ancestor container serves it (for a child container's bindings).
     let isExternal: Bool
+    /// Whether the dependency is an optional (`T?`): served by `T` if bound, else `nil`, so a
+    /// missing `T` is no error.
+    let isOptional: Bool
   }
 
   /// The container a child is built on, whose bindings serve what the child does not bind.
@@ -41,7 +44,15 @@ struct DeclaredGraph {
     edgeStart.reserveCapacity(bindings.count + 1)
     for binding in bindings {
       edgeStart.append(edgeList.count)
-      for declared in binding.dependencies ?? [] {
+      for declaredAsWritten in binding.dependencies ?? [] {
+        // `T?` depends on `T` when it is bound, and on nothing when it is not.
+        let optional = declaredAsWritten.key.type as? any _OptionalDependency.Type
+        let declared =
+          optional.map {
+            DeclaredDependency(
+              key: BindingKey($0.wrappedType, boxed: declaredAsWritten.key.tag),
+              matching: declaredAsWritten.matching)
+          } ?? declaredAsWritten
         // A Provider or Lazy dependency needs the binding it wraps, later: not a cycle edge.
         let derivable = declared.key.type as? any DerivedFromContainer.Type
         let dependency =
@@ -65,7 +76,7 @@ struct DeclaredGraph {
         edgeList.append(
           Edge(
             dependency: dependency, target: served?.position, fellBack: fellBack,
-            isDeferred: derivable != nil, isExternal: external))
+            isDeferred: derivable != nil, isExternal: external, isOptional: optional != nil))
       }
     }
     edgeStart.append(edgeList.count)

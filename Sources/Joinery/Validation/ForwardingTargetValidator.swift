@@ -11,6 +11,10 @@ struct ForwardingTargetValidator: BuildValidator {
             "\(forward) is itself a forward; forward to the binding that makes the instance"
           } else if bound.isEmpty {
             "nothing is bound to \(forward.typeName)"
+          } else if bound.allSatisfy({ $0.argumentTypes != nil }) {
+            "\(forward.typeName) is bound only with runtime arguments ("
+              + bound.map { "`\($0)`" }.joined(separator: ", ")
+              + "), which a forward cannot supply"
           } else {
             "\(forward) is not bound; \(forward.typeName) is bound only as "
               + bound.map { "`\($0)`" }.joined(separator: ", ")
@@ -20,10 +24,17 @@ struct ForwardingTargetValidator: BuildValidator {
             .invalidForwardingTarget, .error, key: binding.key,
             bindings: [binding.info] + (target.map { [$0.info] } ?? []),
             message: "\(binding.key) forwards to \(forward), but \(problem).",
-            fixes: [
-              "Bind \(forward.typeName) with a factory or an instance, and forward to it.",
-              "Or bind \(binding.key.typeName) with its own factory.",
-            ]))
+            fixes: bound.allSatisfy({ $0.argumentTypes != nil }) && target == nil && !bound.isEmpty
+              ? [
+                "Bind \(binding.key.typeName) with its own factory taking the same arguments, "
+                  + "or resolve \(forward.typeName) with its arguments and use it as "
+                  + "\(binding.key.typeName).",
+                "Or bind \(forward.typeName) without arguments too, and forward to that.",
+              ]
+              : [
+                "Bind \(forward.typeName) with a factory or an instance, and forward to it.",
+                "Or bind \(binding.key.typeName) with its own factory.",
+              ]))
       }
     }
   }

@@ -9,7 +9,7 @@ struct MissingDependencyValidator: BuildValidator {
       let binding = graph.bindings[index]
       // A forward's target is checked by ForwardingTargetValidator.
       if binding.forwardTargetKey != nil { continue }
-      for edge in edges where edge.target == nil && !edge.isExternal {
+      for edge in edges where edge.target == nil && !edge.isExternal && !edge.isOptional {
         let wanted = edge.dependency.key
         let described = catalog ?? BindingCatalog(graph.bindings)
         catalog = described
