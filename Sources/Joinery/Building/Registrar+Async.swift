@@ -75,10 +75,41 @@ extension Registrar {
     }
   }
 
+  /// Adds one element, made by an `async` factory, to the multi-binding of `type`; resolve
+  /// every element with ``Container/resolveAllAsync(_:tag:)``.
+  ///
+  /// ```swift
+  /// registrar.contributeAsync(Migration.self) { _ in try await SchemaV2.load() }
+  /// let migrations = try await container.resolveAllAsync(Migration.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type of the collection.
+  ///   - tag: Contributions with a tag form their own collection.
+  ///   - lifetime: How long each contributed instance lives.
+  ///   - dependencies: What the factory resolves, checked by `build()`.
+  ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds the contributed instance asynchronously.
+  public mutating func contributeAsync<T: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
+  ) {
+    addAsync(
+      T.self, tag: tag, lifetime: lifetime.value, isOverride: false,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: dependencies.map {
+        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
+      }, metadata: metadata, contributes: true, factory: factory)
+  }
+
   private mutating func addAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
-    factory: @escaping @Sendable (AsyncResolver) async throws -> T
+    contributes: Bool = false, factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     let binding = AsyncBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime, location: location,
@@ -86,6 +117,10 @@ extension Registrar {
       layout: ValueLayout(of: T.self), make: { resolver in try await factory(resolver) })
     binding.dependencies = dependencies
     binding.metadata = metadata
-    collector.add(binding)
+    if contributes {
+      collector.contribute(binding)
+    } else {
+      collector.add(binding)
+    }
   }
 }

@@ -37,6 +37,45 @@ extension Container {
     try await resolveAsync(T.self, tag: tag, matching: matching, path: nil)
   }
 
+  /// Every contribution to the multi-binding of `type`, awaiting the async ones, in the order
+  /// ``resolveAll(_:)`` gives (the root's first, then each child's; assembly order, then
+  /// registration order).
+  ///
+  /// ```swift
+  /// let migrations = try await container.resolveAllAsync(Migration.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type.
+  ///   - tag: Only the contributions with this tag; the untagged ones when `nil`.
+  /// - Returns: The instances.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  public func resolveAllAsync<T: Sendable>(
+    _ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
+  ) async throws(ResolutionError) -> [T] {
+    let tag = BindingTag(optional: tag)
+    var chain: [Container] = []
+    var current: Container? = self
+    while let container = current {
+      chain.append(container)
+      current = container.parentContainer
+    }
+    var instances: [T] = []
+    for container in chain.reversed() {
+      for contribution in container.contributions[ObjectIdentifier(T.self)] ?? []
+      where contribution.key.tag == tag {
+        if let async = contribution as? AsyncBinding {
+          instances.append(try await container.awaitInstance(of: async, as: T.self, path: nil))
+        } else {
+          instances.append(
+            try container.instance(
+              of: contribution, as: T.self, parent: .topLevel, fallbackTag: nil))
+        }
+      }
+    }
+    return instances
+  }
+
   /// The asynchronous resolve behind every public form: finds the binding (tagged, then the
   /// untagged fallback, in this container or the nearest ancestor) and awaits it if it is
   /// async, directly or through a forward.

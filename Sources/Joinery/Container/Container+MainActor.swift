@@ -1,6 +1,6 @@
 extension Container {
   /// Resolves on the main actor: synchronously when called there, with `await` from anywhere
-  /// else, so main-actor factories (``Registrar/bindMainActor(_:tag:lifetime:override:dependsOn:fileID:line:_:)``)
+  /// else, so main-actor factories (``Registrar/bindMainActor(_:tag:lifetime:override:dependsOn:metadata:fileID:line:_:)``)
   /// run where they must.
   ///
   /// ```swift

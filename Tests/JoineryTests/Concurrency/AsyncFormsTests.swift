@@ -268,3 +268,27 @@ struct AsyncVerificationTests {
     #expect(error?.report.verified == [BindingKey(ServiceC.self)])
   }
 }
+
+@Suite("Async contributions")
+struct AsyncContributionTests {
+  @Test("resolveAllAsync awaits async contributions and keeps registration order")
+  func resolveAllAsync() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.contributeAsync(Pool.self) { _ in
+          try await Task.sleep(nanoseconds: 1_000)
+          return Pool(id: 1)
+        }
+        registrar.contribute(Pool.self) { _ in Pool(id: 2) }
+        registrar.contributeAsync(Pool.self, lifetime: .persistent) { _ in Pool(id: 3) }
+        registrar.contributeAsync(Pool.self, tag: "other") { _ in Pool(id: 4) }
+      }
+    ).build()
+    let pools = try await container.resolveAllAsync(Pool.self)
+    #expect(pools.map(\.id) == [1, 2, 3])
+    let again = try await container.resolveAllAsync(Pool.self)
+    #expect(again[2] === pools[2])
+    #expect(again[0] !== pools[0])
+    #expect(try await container.resolveAllAsync(Pool.self, tag: "other").map(\.id) == [4])
+  }
+}
