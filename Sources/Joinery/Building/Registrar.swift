@@ -68,7 +68,7 @@ public struct Registrar: ~Copyable {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping Factory<T>
+    _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
@@ -279,7 +279,8 @@ public struct Registrar: ~Copyable {
   public mutating func contribute<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line, _ factory: @escaping Factory<T>
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: false,

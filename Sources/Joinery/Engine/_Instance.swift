@@ -6,9 +6,6 @@
 /// sees ``_InstanceSlot`` (where one request's instance goes), ``_InstanceStorage`` (where a
 /// binding keeps one) and ``_Arguments`` (a request's runtime arguments), never an address.
 
-/// A factory that builds `T` from a resolver.
-public typealias Factory<T> = @Sendable (borrowing Resolver) throws -> T
-
 /// Builds an instance of the bound type into the slot, from a resolver and the request's
 /// runtime arguments (``_Arguments/none`` for a binding that takes none, which never reads them).
 @usableFromInline typealias Maker =
