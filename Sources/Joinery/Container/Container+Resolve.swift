@@ -125,4 +125,24 @@ extension Container {
   ) throws(ResolutionError) -> T? {
     try resolveIfBound(T.self, tag: tag, matching: matching, parent: .topLevel)
   }
+
+  /// Returns a new instance from the binding of `type` that takes these runtime arguments, or
+  /// `nil` when no binding of `type` takes exactly these argument types.
+  ///
+  /// ```swift
+  /// let download = try container.resolveIfBound(Download.self, arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - arguments: The runtime arguments.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when such a binding exists but fails.
+  public func resolveIfBound<T, First, each Argument>(
+    _ type: T.Type = T.self, arguments first: First, _ rest: repeat each Argument
+  ) throws(ResolutionError) -> T? {
+    let signature = BindingKey(T.self, argumentTypes: (First, repeat each Argument).self)
+    guard binds(signature) else { return nil }
+    return try resolve(T.self, arguments: first, repeat each rest)
+  }
 }
