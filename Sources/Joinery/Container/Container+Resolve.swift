@@ -135,7 +135,8 @@ extension Container {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - arguments: The runtime arguments.
+  ///   - first: The first runtime argument.
+  ///   - rest: The other runtime arguments, if any.
   /// - Returns: The instance, or `nil`.
   /// - Throws: ``ResolutionError`` when such a binding exists but fails.
   public func resolveIfBound<T, First, each Argument>(
