@@ -171,11 +171,7 @@ public struct ContainerBuilder: Sendable {
       do throws(ResolutionError) {
         _ = try await container.awaitInstance(of: binding, as: Any.self, path: nil)
       } catch {
-        findings.append(
-          Diagnostic(
-            .eagerCreationFailed, .error, key: binding.key, bindings: [binding.info],
-            message: "Creating the eager \(binding.key) failed: \(error.summary)",
-            fixes: error.fixes(nearMisses: error.nearMisses), underlyingError: error))
+        findings.append(Self.eagerCreationFailed(binding, error))
       }
     }
     try Self.failIfErrors(findings)
@@ -253,15 +249,21 @@ public struct ContainerBuilder: Sendable {
         try (binding as? FactoryBinding)?.create(
           in: container, parent: .topLevel, fallbackTag: nil)
       } catch {
-        findings.append(
-          Diagnostic(
-            .eagerCreationFailed, .error, key: binding.key, bindings: [binding.info],
-            message: "Creating the eager \(binding.key) failed: \(error.summary)",
-            fixes: error.fixes(nearMisses: error.nearMisses), underlyingError: error))
+        findings.append(Self.eagerCreationFailed(binding, error))
       }
     }
     try Self.failIfErrors(findings)
     return container
+  }
+
+  /// The finding for an eager binding whose creation at build failed.
+  private static func eagerCreationFailed(
+    _ binding: AnyBinding, _ error: ResolutionError
+  ) -> Diagnostic {
+    Diagnostic(
+      .eagerCreationFailed, .error, key: binding.key, bindings: [binding.info],
+      message: "Creating the eager \(binding.key) failed: \(error.summary)",
+      fixes: error.fixes(nearMisses: error.nearMisses), underlyingError: error)
   }
 
   /// Every injected property's binding must exist.

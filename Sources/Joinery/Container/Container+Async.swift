@@ -53,24 +53,13 @@ extension Container {
   public func resolveAllAsync<T: Sendable>(
     _ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
   ) async throws(ResolutionError) -> [T] {
-    let tag = BindingTag(optional: tag)
-    var chain: [Container] = []
-    var current: Container? = self
-    while let container = current {
-      chain.append(container)
-      current = container.parentContainer
-    }
     var instances: [T] = []
-    for container in chain.reversed() {
-      for contribution in container.contributions[ObjectIdentifier(T.self)] ?? []
-      where contribution.key.tag == tag {
-        if let async = contribution as? AsyncBinding {
-          instances.append(try await container.awaitInstance(of: async, as: T.self, path: nil))
-        } else {
-          instances.append(
-            try container.instance(
-              of: contribution, as: T.self, parent: .topLevel, fallbackTag: nil))
-        }
+    for (container, contribution) in contributions(to: T.self, tag: BindingTag(optional: tag)) {
+      if let async = contribution as? AsyncBinding {
+        instances.append(try await container.awaitInstance(of: async, as: T.self, path: nil))
+      } else {
+        instances.append(
+          try container.instance(of: contribution, as: T.self, parent: .topLevel, fallbackTag: nil))
       }
     }
     return instances

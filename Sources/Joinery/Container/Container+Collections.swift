@@ -33,22 +33,34 @@ extension Container {
   func resolveAll<T>(
     _ type: T.Type, tag: BindingTag?, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> [T] {
-    // The root's contributions come first, then each child's down to this container.
+    var instances: [T] = []
+    for (container, contribution) in contributions(to: T.self, tag: tag) {
+      instances.append(
+        try container.instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))
+    }
+    return instances
+  }
+
+  /// The contributions to the multi-binding of `type` with exactly `tag`, each with the
+  /// container that declared it: the root's first, then each child's down to this container;
+  /// within one, in assembly order, then registration order.
+  func contributions(
+    to type: Any.Type, tag: BindingTag?
+  ) -> [(container: Container, binding: AnyBinding)] {
     var chain: [Container] = []
     var current: Container? = self
     while let container = current {
       chain.append(container)
       current = container.parentContainer
     }
-    var instances: [T] = []
+    var found: [(container: Container, binding: AnyBinding)] = []
     for container in chain.reversed() {
-      for contribution in container.contributions[ObjectIdentifier(T.self)] ?? []
+      for contribution in container.contributions[ObjectIdentifier(type)] ?? []
       where contribution.key.tag == tag {
-        instances.append(
-          try container.instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))
+        found.append((container, contribution))
       }
     }
-    return instances
+    return found
   }
 
   /// The keys of the bindings of `type` — ordinary bindings and contributions — that `predicate`
