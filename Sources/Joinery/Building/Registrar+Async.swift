@@ -36,9 +36,7 @@ extension Registrar {
     addAsync(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: dependencies.map {
-        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
-      }, metadata: metadata, factory: factory)
+      dependencies: Self.declared(keys: dependencies), metadata: metadata, factory: factory)
   }
 
   /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited from the
@@ -101,9 +99,8 @@ extension Registrar {
     addAsync(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: false,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: dependencies.map {
-        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
-      }, metadata: metadata, contributes: true, factory: factory)
+      dependencies: Self.declared(keys: dependencies), metadata: metadata, contributes: true,
+      factory: factory)
   }
 
   private mutating func addAsync<T: Sendable>(

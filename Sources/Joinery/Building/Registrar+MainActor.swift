@@ -37,9 +37,7 @@ extension Registrar {
     addMainActor(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: dependencies.map {
-        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
-      }, metadata: metadata, factory: factory)
+      dependencies: Self.declared(keys: dependencies), metadata: metadata, factory: factory)
   }
 
   /// Binds a type to a main-actor initializer whose parameters are resolved by type.

@@ -73,9 +73,7 @@ public struct Registrar: ~Copyable {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: dependencies.map {
-        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
-      }, metadata: metadata,
+      dependencies: Self.declared(keys: dependencies), metadata: metadata,
       maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
   }
 
@@ -220,6 +218,13 @@ public struct Registrar: ~Copyable {
     return Dependency(tag: collector.intern(tag), matching: dependency.matching)
   }
 
+  /// What `dependsOn:` keys declare: each served by its binding, or the untagged one for a tag;
+  /// `nil` (an unchecked factory) stays `nil`.
+  @usableFromInline
+  static func declared(keys: [BindingKey]?) -> [DeclaredDependency]? {
+    keys.map { $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) } }
+  }
+
   /// The declared dependencies of an initializer's parameters, untagged.
   @usableFromInline
   static func declared<each Parameter>(
@@ -285,9 +290,7 @@ public struct Registrar: ~Copyable {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: false,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: dependencies.map {
-        $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
-      }, metadata: metadata, contributes: true,
+      dependencies: Self.declared(keys: dependencies), metadata: metadata, contributes: true,
       maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
   }
 
@@ -403,9 +406,7 @@ public struct Registrar: ~Copyable {
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: .ephemeral, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self), maker: maker)
-    binding.dependencies = dependencies.map {
-      $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) }
-    }
+    binding.dependencies = Self.declared(keys: dependencies)
     collector.add(binding)
   }
 }
