@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #endif
 
+#include <stdio.h>
 #include "JoineryPlatform.h"
 
 #if defined(__APPLE__) || defined(__linux__) || defined(__ANDROID__) || defined(__FreeBSD__)
@@ -107,3 +108,9 @@ int joinery_is_main_thread(void) {
 #endif
 }
 
+
+void joinery_write_error_line(const char *text) {
+  fputs(text, stderr);
+  fputc('\n', stderr);
+  fflush(stderr);
+}

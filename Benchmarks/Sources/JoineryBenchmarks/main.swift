@@ -8,7 +8,7 @@ if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   let (title, name, count) = (arguments[at + 1], arguments[at + 2], Int(arguments[at + 3]) ?? 1)
   let all =
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
-    + deepChainRows() + failureRows() + buildRows() + taggedBuildRows() + reportRows()
+    + deepChainRows() + failureRows() + buildRows() + taggedBuildRows() + reportRows() + scopeRows()
   guard let row = all.first(where: { $0.title == title }),
     let variant = row.variants.first(where: { $0.name == name })
   else {
@@ -24,7 +24,7 @@ if arguments.contains("--memory") {
   exit(0)
 }
 let quick = arguments.contains("--quick")
-var rows = resolutionRows() + wrapperRows() + depthRows() + coldStartRows()
+var rows = resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scopeRows()
 if !quick {
   rows +=
     scalingRows() + deepChainRows() + buildRows() + taggedBuildRows() + failureRows()
@@ -38,6 +38,7 @@ if let only {
   let every =
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
     + deepChainRows() + buildRows() + taggedBuildRows() + failureRows() + reportRows()
+    + scopeRows()
   rows = every.filter {
     $0.title.contains(only)
   }

@@ -68,6 +68,31 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
+  /// How the binding's kept instances end, if it was declared with `dispose:`.
+  var disposer: Disposer? {
+    get { extras?.disposer }
+    set {
+      if newValue == nil && extras == nil { return }
+      writableExtras.disposer = newValue
+    }
+  }
+
+  /// Whether each scope provides the instance (``Registrar/bindScopeValue(_:tag:fileID:line:)``).
+  var isScopeValue: Bool {
+    get { extras?.isScopeValue ?? false }
+    set {
+      if !newValue && extras == nil { return }
+      writableExtras.isScopeValue = newValue
+    }
+  }
+
+  /// Records the disposal of the instance in `storage`, just made, if the binding has a
+  /// disposer: in `list`, or the container's.
+  final func recordDisposal(in list: DisposalList) {
+    guard let disposer else { return }
+    list.record(self, disposer(storage.loadAny(layout)))
+  }
+
   /// For a contribution to a multi-binding, its place among all contributions (assembly order,
   /// then registration order); `nil` for an ordinary binding.
   var contributionIndex: Int? {
@@ -94,6 +119,8 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     other.metadata = metadata
     other.contributionIndex = contributionIndex
     other.isMainActor = isMainActor
+    other.disposer = disposer
+    other.isScopeValue = isScopeValue
     return other
   }
 
@@ -146,6 +173,9 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// Whether resolving needs runtime arguments.
   var needsArguments: Bool { false }
 
+  /// Whether the binding holds a shared instance now (``Container/hasInstance(of:tag:)``).
+  var holdsInstance: Bool { isReady }
+
   /// Whether the factory is `async` (resolved only with `resolveAsync`).
   var isAsync: Bool { false }
 
@@ -191,6 +221,7 @@ extension AnyBinding {
     switch error {
     case let error as ResolutionError: error
     case is MainActorRequired: .mainActorRequired(self, frame: frame, in: container)
+    case is ScopeValueNotProvided: .scopeValueMissing(self, frame: frame, in: container)
     default: .factoryFailed(self, frame: frame, error: error, in: container)
     }
   }

@@ -69,6 +69,11 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   func resolveAsync(
     in container: Container, path: AsyncPath?
   ) async throws(ResolutionError) -> Any {
+    if container.disposals.isClosed {
+      throw ResolutionError(
+        .shutDown, requested: key, path: path?.steps ?? [], binding: info,
+        detail: "The container was shut down: its instances were disposed.", container: container)
+    }
     let node = AsyncPath(binding: self, parent: path)
     let resolver = AsyncResolver(container: container, path: node)
     switch lifetimeKind {
@@ -109,11 +114,22 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
           container: container)
       }
       return instance
+    case .scoped:
+      // `build()` refuses a scoped async binding (`unsupportedLifetime`).
+      throw ResolutionError(
+        .scopeRequired, requested: key, path: node.steps, binding: info,
+        detail: "An async binding cannot be scoped yet.", container: container)
     case .persistent, .cached:
       let made = lock.withLock { () -> Task<any Sendable, any Error> in
         let current = group?.generation ?? 0
         if let shared, lifetimeKind == .persistent || sharedGeneration == current { return shared }
-        let made = Task { () async throws -> any Sendable in try await self.make(resolver) }
+        let made = Task { () async throws -> any Sendable in
+          let instance = try await self.make(resolver)
+          if let disposer = self.disposer {
+            container.disposals.record(self, disposer(instance))
+          }
+          return instance
+        }
         shared = made
         sharedGeneration = current
         return made

@@ -6,4 +6,8 @@ final class BindingExtras {
   var cacheGroup: CacheGroup?
   /// Whether the factory is isolated to the main actor (`bindMainActor`).
   var isMainActor = false
+  /// How instances end (`dispose:`), for the lifetimes that keep them.
+  var disposer: Disposer?
+  /// Whether each scope provides the instance (`bindScopeValue`) instead of a factory.
+  var isScopeValue = false
 }

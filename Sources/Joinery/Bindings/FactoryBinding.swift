@@ -76,7 +76,29 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
       try resolveTransient(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     case .cached:
       try resolveCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+    case .scoped:
+      guard let scope = parent.scope else {
+        throw .scopeRequired(self, fallbackTag: fallbackTag, parent: parent.joined(), in: container)
+      }
+      try scope.instance(
+        of: self, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     }
+  }
+
+  override var holdsInstance: Bool {
+    switch lifetimeKind {
+    case .transient: return aliveObject() != nil
+    case .cached:
+      let (made, current) = cachedGenerations()
+      return made != 0 && made == current
+    default: return isReady
+    }
+  }
+
+  /// A copy of this scoped binding that keeps one scope's instance, as a persistent binding
+  /// keeps the container's: made exactly once, with the same cycle and deadlock checks.
+  func scopeCell() -> FactoryBinding {
+    unsafeDowncast(fresh(), to: FactoryBinding.self)
   }
 
   /// Whether resolving needs runtime arguments: the key names their tuple type.
@@ -96,10 +118,12 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   // MARK: Persistent
 
-  /// Creates a persistent instance unless it exists; used by resolves and by eager creation.
+  /// Creates a persistent instance unless it exists; used by resolves and by eager creation,
+  /// and for a scope's instance (``scopeCell()``), whose disposal goes to the scope's list.
   @inline(never)
   func create(
-    in container: Container, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+    in container: Container, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?,
+    disposals: DisposalList? = nil
   ) throws(ResolutionError) {
     let parent = parent.joined()
     try parent.check(self, fallbackTag: fallbackTag, in: container)
@@ -111,6 +135,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
         maker, into: storage.slot(layout), in: container, parent: parent,
         fallbackTag: fallbackTag)
       publishReady()
+      recordDisposal(in: disposals ?? container.disposals)
     }
   }
 
@@ -194,6 +219,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
         maker, into: storage.slot(layout), in: container, parent: parent,
         fallbackTag: fallbackTag)
       cell?.withLock { $0.generation = current }
+      recordDisposal(in: container.disposals)
       out.initialize(copying: storage)
     }
   }

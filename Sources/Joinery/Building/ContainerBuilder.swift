@@ -54,6 +54,15 @@ public struct ContainerBuilder: Sendable {
   /// ```
   public var requiresCheckedBindings = false
 
+  /// Where a ``Scope`` released without ``Scope/close()`` is reported, with the instances it
+  /// never disposed; `nil` (the default) writes the report to standard error in debug builds
+  /// and drops it in release builds. A server can route it to its logger.
+  ///
+  /// ```swift
+  /// builder.onUnclosedScope = { message in logger.warning("\(message)") }
+  /// ```
+  public var onUnclosedScope: (@Sendable (String) -> Void)?
+
   /// Creates an empty builder.
   ///
   /// ```swift
@@ -207,12 +216,13 @@ public struct ContainerBuilder: Sendable {
     let validators: [any BuildValidator] = [
       UnmatchableTagValidator(),
       TransientValueTypeValidator(),
+      LifetimeSupportValidator(),
       ForwardingTargetValidator(),
       MissingDependencyValidator(),
       ExactTagValidator(),
       CycleValidator(),
       CaptiveDependencyValidator(),
-      IsolationValidator(),
+      IsolationValidator(awaitsEagerAsync: awaitsEagerAsync),
     ]
     if requiresCheckedBindings { UncheckedBindingValidator().validate(graph, into: &findings) }
     for validator in validators { validator.validate(graph, into: &findings) }
@@ -240,7 +250,7 @@ public struct ContainerBuilder: Sendable {
     let container = Container(
       bindings: winners, contributions: collector.contributions, table: table,
       maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors,
-      parent: parent)
+      parent: parent, unclosedScopeHandler: onUnclosedScope)
     let eager = container.all.filter {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
     }

@@ -24,19 +24,23 @@ extension Registrar {
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the factory
   ///     unchecked.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends (close the pool), for persistent and cached lifetimes:
+  ///     run by ``Container/shutdown()``, newest instance first.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance asynchronously.
   public mutating func bindAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     addAsync(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(keys: dependencies), metadata: metadata, factory: factory)
+      dependencies: Self.declared(keys: dependencies), metadata: metadata,
+      disposer: Self.disposer(dispose), factory: factory)
   }
 
   /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited from the
@@ -55,19 +59,22 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent and cached lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
   public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
     addAsync(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata
+      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
+      disposer: Self.disposer(dispose)
     ) { resolver in
       try await initializer(repeat try await resolver.resolveAsync((each Parameter).self))
     }
@@ -106,7 +113,8 @@ extension Registrar {
   private mutating func addAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
-    contributes: Bool = false, factory: @escaping @Sendable (AsyncResolver) async throws -> T
+    disposer: Disposer? = nil, contributes: Bool = false,
+    factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     let binding = AsyncBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime, location: location,
@@ -114,6 +122,7 @@ extension Registrar {
       layout: ValueLayout(of: T.self), make: { resolver in try await factory(resolver) })
     binding.dependencies = dependencies
     binding.metadata = metadata
+    binding.disposer = disposer
     if contributes {
       collector.contribute(binding)
     } else {

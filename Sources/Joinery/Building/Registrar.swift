@@ -59,6 +59,9 @@ public struct Registrar: ~Copyable {
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the
   ///     binding unchecked.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends (close a pool, roll back a transaction), sync or async;
+  ///     run by ``Container/shutdown()`` or ``Scope/close()``, newest instance first. Only for
+  ///     the lifetimes that keep instances: persistent, cached and scoped.
   ///   - fileID: The file of the declaration, captured for diagnostics.
   ///   - line: The line of the declaration, captured for diagnostics.
   ///   - factory: Builds an instance; it may resolve other bindings through its resolver and
@@ -67,13 +70,15 @@ public struct Registrar: ~Copyable {
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
   }
 
@@ -95,6 +100,8 @@ public struct Registrar: ~Copyable {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, sync or async, for persistent, cached and scoped
+  ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -102,6 +109,7 @@ public struct Registrar: ~Copyable {
   public mutating func bind<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
@@ -109,6 +117,7 @@ public struct Registrar: ~Copyable {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve((each Parameter).self)))
       })
@@ -130,6 +139,7 @@ public struct Registrar: ~Copyable {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
@@ -138,6 +148,7 @@ public struct Registrar: ~Copyable {
   public mutating func bind<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
@@ -148,7 +159,7 @@ public struct Registrar: ~Copyable {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
-      metadata: metadata,
+      metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
       })
@@ -165,19 +176,56 @@ public struct Registrar: ~Copyable {
   ///   - type: The bound type.
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - dispose: How the instance ends at ``Container/shutdown()``; without it the container
+  ///     never disposes an instance it was handed.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - instance: The expression making the instance, evaluated lazily, once.
   @inlinable
   public mutating func bind<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     instance: @autoclosure @escaping @Sendable () -> T
   ) {
     add(
       T.self, tag: tag, lifetime: .persistent, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: nil,
+      disposer: Self.disposer(dispose),
       maker: { _, _, out in out.initialize(to: instance()) })
+  }
+
+  /// Declares a value each ``Scope`` provides — the request being served, the signed-in user —
+  /// so that bindings can depend on it and `build()` checks them. A scope gets it from
+  /// ``Container/makeScope(_:)``; it is never made nor disposed by the container.
+  ///
+  /// ```swift
+  /// registrar.bindScopeValue(Request.self)
+  /// registrar.bind(AuditTrail.self, lifetime: .scoped, to: AuditTrail.init(request:log:))
+  ///
+  /// let scope = try container.makeScope { values in values.provide(request) }
+  /// ```
+  ///
+  /// Resolving it in a scope made without it throws ``ResolutionError/Code/scopeValueMissing``;
+  /// outside any scope, ``ResolutionError/Code/scopeRequired``.
+  ///
+  /// - Parameters:
+  ///   - type: The type of the value.
+  ///   - tag: An optional tag.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  public mutating func bindScopeValue<T: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    let binding = FactoryBinding(
+      key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: .scoped,
+      location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
+      isOverride: isOverriding, layout: ValueLayout(of: T.self),
+      maker: { _, _, _ in throw ScopeValueNotProvided() })
+    binding.dependencies = []
+    binding.isScopeValue = true
+    collector.add(binding)
   }
 
   /// Declares that `consumer` holding on to `dependency` is intended, although `dependency`
@@ -242,7 +290,8 @@ public struct Registrar: ~Copyable {
   func add<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
-    contributes: Bool = false, isMainActor: Bool = false, maker: @escaping Maker
+    disposer: Disposer? = nil, contributes: Bool = false, isMainActor: Bool = false,
+    maker: @escaping Maker
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
     let isOverride = isOverride || isOverriding
@@ -252,6 +301,7 @@ public struct Registrar: ~Copyable {
     binding.dependencies = dependencies
     binding.metadata = metadata
     binding.isMainActor = isMainActor
+    binding.disposer = disposer
     if contributes {
       collector.contribute(binding)
     } else {

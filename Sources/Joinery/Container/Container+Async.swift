@@ -12,6 +12,7 @@ extension Container {
   @inlinable @inline(__always)
   public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
   {
+    try checkOpen(T.self)
     // A built persistent instance, sync or async, is read in place: no task, no suspension.
     if let built = builtInstance(T.self) { return built }
     return try await resolveAsync(T.self, tag: _NoTag?.none, matching: .exact, path: nil)
@@ -34,7 +35,8 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) async throws(ResolutionError) -> T {
-    try await resolveAsync(T.self, tag: tag, matching: matching, path: nil)
+    try checkOpen(T.self)
+    return try await resolveAsync(T.self, tag: tag, matching: matching, path: nil)
   }
 
   /// Every contribution to the multi-binding of `type`, awaiting the async ones, in the order
@@ -53,6 +55,7 @@ extension Container {
   public func resolveAllAsync<T: Sendable>(
     _ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
   ) async throws(ResolutionError) -> [T] {
+    try checkOpen(T.self)
     var instances: [T] = []
     for (container, contribution) in contributions(to: T.self, tag: BindingTag(optional: tag)) {
       if let async = contribution as? AsyncBinding {

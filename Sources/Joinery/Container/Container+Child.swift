@@ -34,6 +34,21 @@ extension Container {
   /// - Returns: The child container.
   /// - Throws: ``BuildError`` with every problem in the child's bindings.
   public func makeChild(_ registers: any DependencyRegister...) throws(BuildError) -> Container {
+    try makeChild(registers)
+  }
+
+  /// Derives a child container from an array of registers, as ``makeChild(_:)-(DependencyRegister...)``
+  /// does from a list.
+  ///
+  /// ```swift
+  /// let features: [any DependencyRegister] = [InboxAssembly(), SettingsAssembly()]
+  /// let session = try app.makeChild(features)
+  /// ```
+  ///
+  /// - Parameter registers: The child's assemblies.
+  /// - Returns: The child container.
+  /// - Throws: ``BuildError`` with every problem in the child's bindings.
+  public func makeChild(_ registers: [any DependencyRegister]) throws(BuildError) -> Container {
     var builder = ContainerBuilder()
     for register in registers { builder.add(register) }
     builder.maximumResolutionDepth = maximumDepth

@@ -10,7 +10,8 @@ extension Container {
   /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   public func resolveAll<T>(_ type: T.Type = T.self) throws(ResolutionError) -> [T] {
-    try resolveAll(T.self, tag: nil as BindingTag?, parent: .topLevel)
+    try checkOpen(T.self)
+    return try resolveAll(T.self, tag: nil as BindingTag?, parent: .topLevel)
   }
 
   /// Returns one instance from every contribution to the multi-binding of `type` with `tag`.
@@ -27,7 +28,8 @@ extension Container {
   public func resolveAll<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable
   ) throws(ResolutionError) -> [T] {
-    try resolveAll(T.self, tag: BindingTag(tag), parent: .topLevel)
+    try checkOpen(T.self)
+    return try resolveAll(T.self, tag: BindingTag(tag), parent: .topLevel)
   }
 
   func resolveAll<T>(
@@ -123,6 +125,7 @@ extension Container {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``.
   public func resolve<T>(_ key: Key<T>) throws(ResolutionError) -> T {
+    try checkOpen(T.self)
     if let index = key.contributionIndex {
       guard
         let contribution = contributions[ObjectIdentifier(T.self)]?

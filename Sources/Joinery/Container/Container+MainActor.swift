@@ -17,7 +17,8 @@ extension Container {
   /// - Throws: ``ResolutionError``.
   @MainActor
   public func resolveOnMainActor<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
-    try onMainActor { parent throws(ResolutionError) in try resolve(T.self, parent: parent) }
+    try checkOpen(T.self)
+    return try onMainActor { parent throws(ResolutionError) in try resolve(T.self, parent: parent) }
   }
 
   /// Resolves a tagged binding on the main actor.
@@ -35,7 +36,8 @@ extension Container {
   public func resolveOnMainActor<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable
   ) throws(ResolutionError) -> T {
-    try onMainActor { parent throws(ResolutionError) in
+    try checkOpen(T.self)
+    return try onMainActor { parent throws(ResolutionError) in
       try resolve(T.self, tag: tag, matching: .allowingFallback, parent: parent)
     }
   }

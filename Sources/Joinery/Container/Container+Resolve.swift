@@ -12,7 +12,8 @@ extension Container {
   ///   bound, when a factory throws, or on a cycle.
   @inlinable
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
-    try resolve(T.self, parent: .topLevel)
+    try checkOpen(T.self)
+    return try resolve(T.self, parent: .topLevel)
   }
 
   /// Returns the instance bound to `type` under `tag`, falling back to the untagged binding
@@ -37,7 +38,8 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
-    try resolve(T.self, tag: tag, matching: matching, parent: .topLevel)
+    try checkOpen(T.self)
+    return try resolve(T.self, tag: tag, matching: matching, parent: .topLevel)
   }
 
   /// Returns a new instance from a binding that takes runtime arguments.
@@ -61,7 +63,8 @@ extension Container {
   public func resolve<T, each Argument>(
     _ type: T.Type = T.self, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
-    try resolve(
+    try checkOpen(T.self)
+    return try resolve(
       T.self, tag: nil as BindingTag?, matching: .allowingFallback,
       arguments: repeat each arguments, parent: .topLevel)
   }
@@ -84,7 +87,8 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) throws(ResolutionError) -> T {
-    try resolve(
+    try checkOpen(T.self)
+    return try resolve(
       T.self, tag: tag, matching: matching, arguments: repeat each arguments,
       parent: .topLevel)
   }
@@ -102,7 +106,8 @@ extension Container {
   /// - Throws: ``ResolutionError`` when a binding exists but fails.
   @inlinable
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
-    try resolveIfBound(T.self, parent: .topLevel)
+    try checkOpen(T.self)
+    return try resolveIfBound(T.self, parent: .topLevel)
   }
 
   /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`
@@ -123,7 +128,8 @@ extension Container {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T? {
-    try resolveIfBound(T.self, tag: tag, matching: matching, parent: .topLevel)
+    try checkOpen(T.self)
+    return try resolveIfBound(T.self, tag: tag, matching: matching, parent: .topLevel)
   }
 
   /// Returns a new instance from the binding of `type` that takes these runtime arguments, or
@@ -142,6 +148,7 @@ extension Container {
   public func resolveIfBound<T, First, each Argument>(
     _ type: T.Type = T.self, arguments first: First, _ rest: repeat each Argument
   ) throws(ResolutionError) -> T? {
+    try checkOpen(T.self)
     let signature = BindingKey(T.self, argumentTypes: (First, repeat each Argument).self)
     guard binds(signature) else { return nil }
     return try resolve(T.self, arguments: first, repeat each rest)

@@ -25,7 +25,9 @@ extension Container {
     let run = VerificationRun(of: self)
     let onMainActor = _ThreadState.isOnMainActor
     for binding in run.ordered {
-      if binding.needsArguments || binding.isAsync || (binding.isMainActor && !onMainActor) {
+      if binding.needsArguments || binding.isAsync || binding.isScopeValue
+        || (binding.isMainActor && !onMainActor)
+      {
         run.skip(binding)
       } else {
         run.createSynchronously(binding)
@@ -51,7 +53,7 @@ extension Container {
   public func verifyAsync() async throws(VerificationError) -> VerificationReport {
     let run = VerificationRun(of: self)
     for binding in run.ordered {
-      if binding.needsArguments {
+      if binding.needsArguments || binding.isScopeValue {
         run.skip(binding)
       } else if let async = binding as? AsyncBinding {
         await run.createAsynchronously(async)
@@ -70,6 +72,9 @@ extension Container {
 /// One verification: the throwaway copy, and what was verified, skipped and failed so far.
 private final class VerificationRun {
   let copy: Container
+  /// Where scoped bindings are made: one scope for the whole run, never disposed (the copy's
+  /// instances are thrown away).
+  let scope: Scope
   let ordered: [AnyBinding]
   private let recorder: EdgeRecorder
   private var verified: [BindingKey] = []
@@ -79,6 +84,7 @@ private final class VerificationRun {
   init(of container: Container) {
     recorder = EdgeRecorder()
     copy = container.throwawayCopy(recorder: recorder)
+    scope = copy.makeScope()
     ordered = copy.all.map { ($0.key.sortKey, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
   }
 
@@ -87,9 +93,13 @@ private final class VerificationRun {
   func createSynchronously(_ binding: AnyBinding) {
     withTemporaryInstance(binding.layout) { slot in
       do throws(ResolutionError) {
-        try binding.resolve(into: slot, in: copy, parent: .topLevel, fallbackTag: nil)
+        try binding.resolve(
+          into: slot, in: copy, parent: .topLevel(in: scope), fallbackTag: nil)
         slot.destroy(binding.layout)
         verified.append(binding.key)
+      } catch  where error.code == .scopeValueMissing {
+        // Needs a value only a real scope provides.
+        skipped.append(binding.info)
       } catch {
         failures.append(error)
       }
@@ -129,6 +139,7 @@ private final class VerificationRun {
   }
 
   func report(_ declaredGraph: DependencyGraph) throws(VerificationError) -> VerificationReport {
+    _ = scope.disposals.close()
     let observed = recorder.edges.map {
       DependencyGraph.Edge(from: $0.from, to: $0.to, kind: .observed, isFallback: false)
     }

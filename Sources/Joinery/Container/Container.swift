@@ -33,11 +33,15 @@ public final class Container: Sendable {
   @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()
+  /// The disposals of the instances this container made, and whether it was shut down.
+  @usableFromInline let disposals = DisposalList()
   /// Which async creations await which, across tasks.
   let asyncWaits = AsyncWaitRegistry()
   /// The descriptions error reports search, made on first use (``catalog``).
   let catalogCache = Protected<BindingCatalog?>(nil)
   let maximumDepth: Int
+  /// Where a scope released without `close()` is reported (``ContainerBuilder/onUnclosedScope``).
+  let unclosedScopeHandler: (@Sendable (String) -> Void)?
   /// Records which binding's factory resolved which, in containers made by `verify()` only.
   @usableFromInline let recorder: EdgeRecorder?
 
@@ -51,9 +55,11 @@ public final class Container: Sendable {
   init(
     bindings: [AnyBinding], contributions: [AnyBinding] = [], table: _BindingTable? = nil,
     maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
-    injectors: [PropertyInjector] = [], parent: Container? = nil
+    injectors: [PropertyInjector] = [], parent: Container? = nil,
+    unclosedScopeHandler: (@Sendable (String) -> Void)? = nil
   ) {
     parentContainer = parent
+    self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler
     var injectorsByType: [ObjectIdentifier: PropertyInjector] = [:]
     for injector in injectors { injectorsByType[ObjectIdentifier(injector.rootType)] = injector }
     self.injectors = injectorsByType

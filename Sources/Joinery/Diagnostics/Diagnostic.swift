@@ -29,6 +29,9 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let unmatchableTag = Code(name: "unmatchableTag", rank: 15)
     /// A `transient` (weak) binding of a type that can never be a class instance.
     public static let transientValueType = Code(name: "transientValueType", rank: 20)
+    /// A lifetime a binding form does not support, or an option its lifetime cannot honour:
+    /// `dispose:` on a lifetime that keeps no instance, a scoped `async` binding.
+    public static let unsupportedLifetime = Code(name: "unsupportedLifetime", rank: 21)
     /// A forwarding binding whose target is not bound, or is itself a forward.
     public static let invalidForwardingTarget = Code(name: "invalidForwardingTarget", rank: 30)
     /// A declared dependency that no binding serves.

@@ -70,6 +70,14 @@ extension ResolutionError {
         + "nor through resolveOnMainActor."
     case .asyncBinding:
       return "\(requested) has an async factory, and was requested synchronously."
+    case .scopeRequired:
+      return "\(requested) is scoped, and was requested outside any scope."
+    case .scopeValueMissing:
+      return "\(requested) is provided by each scope, and this scope was made without it."
+    case .shutDown:
+      let closed = storage.detail?.hasPrefix("The scope") == true
+      return "\(requested) was requested after "
+        + (closed ? "its scope was closed." : "the container was shut down.")
     default:
       return "Resolving \(requested) failed."
     }
@@ -150,6 +158,28 @@ extension ResolutionError {
         "Resolve it with container.resolveOnMainActor(\(name).self): synchronous on the main "
           + "actor, `try await` from anywhere else.",
         "Or bind it with bind(_:…) if its initializer needs no main actor.",
+      ]
+    case .scopeRequired:
+      let consumer = path.count > 1 ? path[path.count - 2].requested.typeName : nil
+      var fixes = [
+        "Resolve it in a scope: `let scope = container.makeScope()`, then "
+          + "`try scope.resolve(\(path.first?.requested.typeName ?? name).self)`, and "
+          + "`await scope.close()` when the unit of work ends."
+      ]
+      if let consumer {
+        fixes.append("Or make \(consumer) scoped (or ephemeral) too, so it is made in a scope.")
+      }
+      return fixes
+    case .scopeValueMissing:
+      return [
+        "Provide it when the scope is made: `container.makeScope { values in "
+          + "values.provide(\(name.prefix(1).lowercased() + name.dropFirst())) }`."
+      ]
+    case .shutDown:
+      return [
+        "Resolve only before `shutdown()` (or `close()` of the scope): shut the container down "
+          + "after everything that uses it has stopped (in a ServiceGroup, list it before the "
+          + "services that use it, so it stops after them)."
       ]
     case .noCurrentContainer:
       return [

@@ -115,6 +115,38 @@ extension ResolutionError {
       detail: "Its lifetime is \(binding.info.lifetime).", in: container)
   }
 
+  static func scopeRequired(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
+    in container: Container
+  ) -> ResolutionError {
+    entering(
+      .scopeRequired, binding, fallbackTag: fallbackTag, parent: parent,
+      detail: "Its lifetime is scoped: one instance per scope, and this request was made in none.",
+      in: container)
+  }
+
+  /// A request to a container that was shut down, or to a scope that was closed.
+  @usableFromInline @inline(never)
+  static func shutDown(
+    _ requested: BindingKey, scopeClosed: Bool, parent: borrowing ResolutionContext,
+    in container: Container
+  ) -> ResolutionError {
+    unserved(
+      .shutDown, requested, parent: parent,
+      detail: scopeClosed
+        ? "The scope was closed: its instances were disposed."
+        : "The container was shut down: its instances were disposed.",
+      in: container)
+  }
+
+  static func scopeValueMissing(
+    _ binding: AnyBinding, frame: borrowing ResolutionContext, in container: Container
+  ) -> ResolutionError {
+    inside(
+      .scopeValueMissing, binding, frame: frame,
+      detail: "Each scope provides it, and this scope was made without it.", in: container)
+  }
+
   // MARK: A factory that failed inside its frame
 
   static func factoryFailed(

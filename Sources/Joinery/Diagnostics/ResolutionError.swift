@@ -53,6 +53,13 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     public static let mainActorRequired = Code("mainActorRequired")
     /// A ``Provider`` or ``Lazy`` was used after its container was released.
     public static let containerReleased = Code("containerReleased")
+    /// A `scoped` binding was requested outside any ``Scope``.
+    public static let scopeRequired = Code("scopeRequired")
+    /// A value each scope provides (``Registrar/bindScopeValue(_:tag:fileID:line:)``) was needed in
+    /// a scope made without it.
+    public static let scopeValueMissing = Code("scopeValueMissing")
+    /// The container was shut down, or the scope closed, before this request.
+    public static let shutDown = Code("shutDown")
 
     public var description: String { name }
   }

@@ -122,20 +122,33 @@ extension _Frame {
 
   /// Runs `body` with a new frame for `binding` pushed on the chain. A top-level request
   /// (`parent` is `nil`) made while a factory runs on this thread joins that factory's chain.
+  /// `scope`: the scope a top-level request was made in, which the chain resolves scoped
+  /// bindings in from then on.
   @inline(__always)
   static func enter<R>(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>?,
-    in container: Container,
+    in container: Container, scope: Scope? = nil,
     graphSlots: Bool = false, _ body: (UnsafePointer<_Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     if let parent = parent ?? _ThreadState.runningFrame {
       try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
       var frame = _Frame(binding: binding, fallbackTag: fallbackTag, parent: parent)
+      if let scope, parent.pointee.root.pointee.scope !== scope {
+        // A request made in a scope inside a factory of another scope (or of none): the
+        // chain resolves in the request's scope until it returns.
+        let root = parent.pointee.root
+        let saved = root.pointee.scope
+        root.pointee.scope = scope
+        defer { root.pointee.scope = saved }
+        return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+          try body(pointer)
+        }
+      }
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
         try body(pointer)
       }
     }
-    return try _RootState.resolution(graphSlots: graphSlots) {
+    return try _RootState.resolution(scope: scope, graphSlots: graphSlots) {
       rootPointer throws(ResolutionError) in
       var frame = _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
@@ -188,18 +201,43 @@ extension _Frame {
 struct ResolutionContext: ~Copyable {
   /// The innermost frame of the chain, or `nil` for a top-level request.
   @usableFromInline let frame: UnsafePointer<_Frame>?
+  /// The scope a top-level request was made in (``Scope/resolve(_:)``); a chain keeps its scope
+  /// in its root state. Not retained: the caller holds the scope for the whole request.
+  @usableFromInline unowned(unsafe) let requestScope: Scope?
 
   @inlinable
-  init(frame: UnsafePointer<_Frame>?) { self.frame = frame }
+  init(frame: UnsafePointer<_Frame>?) {
+    self.frame = frame
+    requestScope = nil
+  }
+
+  @inlinable
+  init(frame: UnsafePointer<_Frame>?, scope: Scope?) {
+    self.frame = frame
+    requestScope = scope
+  }
 
   /// The context of a request made outside any factory.
   @inlinable
   static var topLevel: ResolutionContext { ResolutionContext(frame: nil) }
 
+  /// The context of a top-level request made in `scope`.
+  @inlinable
+  static func topLevel(in scope: Scope) -> ResolutionContext {
+    ResolutionContext(frame: nil, scope: scope)
+  }
+
   /// This context, or, for a top-level request, the chain running on this thread, if any.
   @inline(__always)
   func joined() -> ResolutionContext {
-    ResolutionContext(frame: frame ?? _ThreadState.runningFrame)
+    ResolutionContext(frame: frame ?? _ThreadState.runningFrame, scope: requestScope)
+  }
+
+  /// The scope scoped bindings are resolved in: the request's, or its chain's; `nil` outside
+  /// any scope.
+  var scope: Scope? {
+    if let requestScope { return requestScope }
+    return frame?.pointee.root.pointee.scope
   }
 
   /// Whether the request is made inside a factory (the chain has a frame).
@@ -246,7 +284,8 @@ struct ResolutionContext: ~Copyable {
     graphSlots: Bool = false, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     try _Frame.enter(
-      binding, fallbackTag: fallbackTag, parent: frame, in: container, graphSlots: graphSlots
+      binding, fallbackTag: fallbackTag, parent: frame, in: container, scope: requestScope,
+      graphSlots: graphSlots
     ) { entered throws(ResolutionError) -> R in
       try body(ResolutionContext(frame: entered))
     }
@@ -261,6 +300,11 @@ struct ResolutionContext: ~Copyable {
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
     let frame = self.frame.unsafelyUnwrapped
+    if container.disposals.isClosed {
+      throw .shutDown(
+        binding.key, scopeClosed: false, parent: ResolutionContext(frame: frame.pointee.parent),
+        in: container)
+    }
     do {
       try _ThreadState.running(frame) { () throws in
         try maker(

@@ -16,28 +16,33 @@ struct _RootState {
   /// Whether the resolution started on the main actor (``Container/resolveOnMainActor(_:)``),
   /// so main-actor factories may run in it.
   var isOnMainActor = false
+  /// The scope this resolution resolves scoped bindings in, if it was made in one. Not
+  /// retained: the request that started the resolution holds it.
+  unowned(unsafe) var scope: Scope?
 
   /// Runs one top-level resolution with fresh root state, and ends it. `graphSlots`: whether
   /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
   @inline(__always)
   static func resolution<R>(
-    onMainActor: Bool = false, graphSlots: Bool = false,
+    onMainActor: Bool = false, scope: Scope? = nil, graphSlots: Bool = false,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    guard graphSlots else { return try resolution(onMainActor: onMainActor, slots: nil, body) }
+    guard graphSlots else {
+      return try resolution(onMainActor: onMainActor, scope: scope, slots: nil, body)
+    }
     return try withUnsafeTemporaryAllocation(
       of: _GraphScope.Slot.self, capacity: _GraphScope.capacity
     ) { slots throws(ResolutionError) -> R in
-      try resolution(onMainActor: onMainActor, slots: slots.baseAddress, body)
+      try resolution(onMainActor: onMainActor, scope: scope, slots: slots.baseAddress, body)
     }
   }
 
   @inline(__always)
   private static func resolution<R>(
-    onMainActor: Bool, slots: UnsafeMutablePointer<_GraphScope.Slot>?,
+    onMainActor: Bool, scope: Scope?, slots: UnsafeMutablePointer<_GraphScope.Slot>?,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    var root = _RootState(graphSlots: slots, isOnMainActor: onMainActor)
+    var root = _RootState(graphSlots: slots, isOnMainActor: onMainActor, scope: scope)
     defer { root.endGraph() }
     return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
       try body(pointer)

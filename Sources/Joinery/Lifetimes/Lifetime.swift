@@ -7,6 +7,7 @@
 /// | ``ephemeral`` | per resolve, never kept | `.transient` | `.unique` |
 /// | ``cached`` | per container until its ``CacheGroup`` is reset | — | `.cached` |
 /// | ``graph`` | per top-level resolve, shared inside it | `.graph` | `.graph` |
+/// | ``scoped`` | per ``Scope`` (a request, a unit of work) | — | `.scope` |
 ///
 /// > Important: In Joinery **transient means weak-shared**. Swinject and .NET use "transient" for
 /// > *new every time*; that lifetime is ``ephemeral`` here.
@@ -21,7 +22,7 @@
 /// without breaking a `switch` in your code.
 public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline enum Kind: UInt8, Sendable {
-    case persistent, transient, ephemeral, cached, graph
+    case persistent, transient, ephemeral, cached, graph, scoped
   }
 
   // `group` first, so that `kind` and `isEager` fill its tail: a binding stores 18 bytes.
@@ -80,8 +81,22 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// (diamonds), and the next resolve makes a new one. The container keeps nothing afterwards.
   public static let graph = Lifetime(kind: .graph)
 
+  /// One instance per ``Scope``: everything resolved in one scope (one request, one unit of
+  /// work) shares it, and ``Scope/close()`` ends it. Resolving a scoped binding outside a scope
+  /// is an error, and a persistent, cached or transient binding that depends on a scoped one
+  /// fails `build()` (it would keep one scope's instance for every scope).
+  ///
+  /// ```swift
+  /// registrar.bind(UnitOfWork.self, lifetime: .scoped, dispose: { try await $0.rollBack() },
+  ///   to: UnitOfWork.init(pool:))
+  /// let scope = container.makeScope()
+  /// let work = try scope.resolve(UnitOfWork.self)
+  /// await scope.close()
+  /// ```
+  public static let scoped = Lifetime(kind: .scoped)
+
   /// Whether the container keeps a strong reference to the instance between resolves.
-  var retainsInstance: Bool { kind == .persistent || kind == .cached }
+  var retainsInstance: Bool { kind == .persistent || kind == .cached || kind == .scoped }
 
   public var description: String {
     switch kind {
@@ -90,6 +105,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
     case .ephemeral: return "ephemeral"
     case .cached: return group == .default ? "cached" : "cached(\(group?.name ?? "default"))"
     case .graph: return "graph"
+    case .scoped: return "scoped"
     }
   }
 }
@@ -97,7 +113,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
 extension Lifetime {
   /// A lifetime for a binding of `Instance`, as the `bind` functions take it: the lifetimes that
   /// share one instance between threads — persistent, cached, transient — exist only when
-  /// `Instance` is `Sendable`, so the compiler, not a race at run time, refuses sharing a type
+  /// `Instance` is `Sendable` (scoped too: a scope may be used by several tasks), so the compiler, not a race at run time, refuses sharing a type
   /// that is not. Ephemeral and graph instances are never shared between threads by the
   /// container and need no `Sendable`. Main-actor types are `Sendable`.
   ///
@@ -151,4 +167,7 @@ extension Lifetime.For where Instance: Sendable {
   /// - Parameter group: The cache group.
   /// - Returns: The lifetime.
   public static func cached(in group: CacheGroup) -> Self { Self(value: .cached(in: group)) }
+
+  /// One instance per ``Scope``, shared by everything resolved in it.
+  public static var scoped: Self { Self(value: .scoped) }
 }

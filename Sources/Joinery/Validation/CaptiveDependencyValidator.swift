@@ -6,6 +6,7 @@
 /// |---|---|---|
 /// | persistent | cached, transient, graph | error: the dependency outlives its reset, release or resolution inside the consumer |
 /// | cached | transient, graph, or cached in another group | warning |
+/// | persistent, cached, transient | scoped | error: one scope's instance would serve every scope |
 ///
 /// Ephemeral dependencies are fine everywhere: the consumer simply owns its own instance.
 /// ``Registrar/allowCaptive(_:tag:dependency:dependencyTag:because:)`` acknowledges an intended
@@ -18,9 +19,10 @@ struct CaptiveDependencyValidator: BuildValidator {
       let consumer = graph.bindings[index]
       if consumer.forwardTargetKey != nil { continue }
       let consumerLifetime = consumer.lifetime
-      guard consumerLifetime.kind == .persistent || consumerLifetime.kind == .cached else {
-        continue
-      }
+      guard
+        consumerLifetime.kind == .persistent || consumerLifetime.kind == .cached
+          || consumerLifetime.kind == .transient
+      else { continue }
       for edge in edges {
         guard let target = edge.target, !edge.isDeferred else { continue }
         let dependency = graph.lifetimeOwner(of: target)
@@ -28,6 +30,8 @@ struct CaptiveDependencyValidator: BuildValidator {
         let severity: Diagnostic.Severity
         switch (consumerLifetime.kind, lifetime.kind) {
         case (.persistent, .cached), (.persistent, .transient), (.persistent, .graph):
+          severity = .error
+        case (.persistent, .scoped), (.cached, .scoped), (.transient, .scoped):
           severity = .error
         case (.cached, .transient), (.cached, .graph):
           severity = .warning

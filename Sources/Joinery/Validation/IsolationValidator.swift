@@ -9,8 +9,13 @@
 /// | nonisolated, synchronous (`bind`) | main actor (`bindMainActor`) | error `mainActorDependency` |
 ///
 /// A `Provider` or `Lazy` dependency is resolved later, where its user decides, and is not
-/// checked; a forward takes the isolation of the binding it forwards to.
+/// checked; a forward takes the isolation of the binding it forwards to. An eager persistent
+/// async dependency is fine for a lazy consumer when the container is built with
+/// `buildAsync()`, which creates it before any resolve.
 struct IsolationValidator: BuildValidator {
+  /// Whether the container is built by `buildAsync()`.
+  var awaitsEagerAsync = false
+
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for index in graph.bindings.indices {
       let consumer = graph.bindings[index]
@@ -19,7 +24,10 @@ struct IsolationValidator: BuildValidator {
         guard let target = edge.target, !edge.isDeferred else { continue }
         let dependency = graph.lifetimeOwner(of: target)
         if dependency.isAsync {
-          findings.append(asyncFinding(consumer, dependency, edge))
+          let createdFirst =
+            awaitsEagerAsync && dependency.lifetime.kind == .persistent
+            && dependency.lifetime.isEager && !consumer.lifetime.isEager
+          if !createdFirst { findings.append(asyncFinding(consumer, dependency, edge)) }
         } else if dependency.isMainActor && !consumer.isMainActor {
           findings.append(mainActorFinding(consumer, dependency, edge))
         }
@@ -41,6 +49,8 @@ struct IsolationValidator: BuildValidator {
         "Bind \(name) with bindAsync(\(name).self, to: \(name).init) (or an async closure) so "
           + "that its dependencies are awaited, and resolve it with resolveAsync.",
         "Or make \(edge.dependency.key.typeName)'s factory synchronous.",
+        "Or, for a shared resource such as a pool, make it .persistent(eager: true) and build "
+          + "with buildAsync(), which creates it before any resolve.",
       ])
   }
 

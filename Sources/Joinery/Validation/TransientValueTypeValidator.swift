@@ -19,3 +19,43 @@ struct TransientValueTypeValidator: BuildValidator {
     }
   }
 }
+
+/// What a lifetime cannot do, refused at build instead of silently ignored:
+/// - `dispose:` on an ephemeral, graph or transient binding: the container keeps none of their
+///   instances, so it could never dispose them.
+/// - A scoped `async` binding: scopes make their instances synchronously.
+struct LifetimeSupportValidator: BuildValidator {
+  func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
+    for binding in graph.bindings {
+      let lifetime = binding.lifetime
+      if binding.disposer != nil && !lifetime.retainsInstance {
+        findings.append(
+          Diagnostic(
+            .unsupportedLifetime, .error, key: binding.key, bindings: [binding.info],
+            message: """
+              \(binding.key) declares dispose:, but it is \(lifetime): the container keeps no \
+              instance of it, so it could never dispose one.
+              """,
+            fixes: [
+              "Make it .scoped (disposed when its scope closes) or .persistent (disposed at "
+                + "shutdown).",
+              "Or drop dispose: and end each instance where it is used.",
+            ]))
+      }
+      if binding.isAsync && lifetime.kind == .scoped {
+        findings.append(
+          Diagnostic(
+            .unsupportedLifetime, .error, key: binding.key, bindings: [binding.info],
+            message: """
+              \(binding.key) is scoped, but its factory is async: a scope makes its instances \
+              synchronously.
+              """,
+            fixes: [
+              "Make the factory synchronous, and let it depend on an async persistent binding "
+                + "created by buildAsync() (a pool, a client).",
+              "Or make it ephemeral and await it with resolveAsync.",
+            ]))
+      }
+    }
+  }
+}

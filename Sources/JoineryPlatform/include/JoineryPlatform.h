@@ -36,6 +36,9 @@ void joinery_thread_read_stack(joinery_thread_state *state);
 /// 1 on the process's main thread (where the main actor runs), else 0; 0 where unknown.
 int joinery_is_main_thread(void);
 
+/// Writes `text` and a newline to standard error (a debug report that must not need Foundation).
+void joinery_write_error_line(const char *text);
+
 /// An address in the caller's stack frame: the real machine stack, also when a sanitizer moves
 /// local variables elsewhere.
 static inline __attribute__((always_inline)) uintptr_t joinery_current_frame_address(void) {

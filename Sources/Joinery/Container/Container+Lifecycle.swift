@@ -1,0 +1,76 @@
+extension Container {
+  /// Disposes every instance this container made whose binding declares `dispose:`, newest
+  /// first — so an instance is disposed before the instances it was made from — each once.
+  /// Afterwards every resolve from the container (and its scopes) throws
+  /// ``ResolutionError/Code/shutDown``. Calling it again does nothing.
+  ///
+  /// Every disposer runs even when some throw; the failures are thrown together at the end.
+  /// Instances handed over with `bind(_:instance:)` are disposed only if that binding
+  /// declares `dispose:`. A child container's instances are the child's: shut it down first.
+  ///
+  /// On a server, shut the container down only after the services that use it have stopped: in
+  /// a swift-service-lifecycle `ServiceGroup`, list the container's service *before* the HTTP
+  /// server (services stop in reverse order), as the "Server apps" article shows.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(ConnectionPool.self, lifetime: .persistent,
+  ///   dispose: { try await $0.close() }) { _ in try await ConnectionPool.connect() }
+  /// // …
+  /// try await container.shutdown()
+  /// ```
+  ///
+  /// - Throws: ``DisposalError`` listing every disposer that threw.
+  public func shutdown() async throws(DisposalError) {
+    guard let entries = disposals.close() else { return }
+    try await DisposalList.dispose(entries)
+  }
+
+  /// Whether ``shutdown()`` was called.
+  public var isShutDown: Bool { disposals.isClosed }
+
+  /// Resets `group` as ``reset(_:)`` does and disposes the instances the reset dropped, newest
+  /// first. (``reset(_:)`` alone leaves their disposal to ``shutdown()``.)
+  ///
+  /// ```swift
+  /// func logOut() async throws {
+  ///   try await container.close(.session)  // closes the session's socket, too
+  /// }
+  /// ```
+  ///
+  /// - Parameter group: The cache group to reset.
+  /// - Throws: ``DisposalError`` listing every disposer that threw.
+  public func close(_ group: CacheGroup) async throws(DisposalError) {
+    let mark = disposals.mark
+    reset(group)
+    try await DisposalList.dispose(disposals.take(group: group, upTo: mark))
+  }
+
+  /// Whether the shared instance of `type` (persistent or cached) exists, without making it.
+  /// For scoped instances, ask the scope: ``Scope/hasInstance(of:tag:)``.
+  ///
+  /// ```swift
+  /// if container.hasInstance(of: ConnectionPool.self) { … }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: The binding's tag, if it has one.
+  /// - Returns: `true` if the container holds the instance.
+  public func hasInstance<T>(of type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
+    let key = BindingKey(T.self, tag: tag)
+    guard let binding = owner(of: key)?.table.binding(for: key) else { return false }
+    return binding.holdsInstance
+  }
+
+  /// Throws if the container was shut down: the check of every public resolve, one atomic
+  /// load.
+  @inlinable @inline(__always)
+  func checkOpen<T>(_: T.Type) throws(ResolutionError) {
+    if disposals.isClosed { throw shutDownError(T.self) }
+  }
+
+  @usableFromInline @inline(never)
+  func shutDownError<T>(_: T.Type) -> ResolutionError {
+    .shutDown(BindingKey(T.self), scopeClosed: false, parent: .topLevel, in: self)
+  }
+}

@@ -1,0 +1,309 @@
+internal import JoineryPlatform
+
+/// One unit of work — a server request, a job, a screen's session — in which every `scoped`
+/// binding has one instance, made on first use and disposed by ``close()``.
+///
+/// A scope is cheap: making one builds and checks nothing (the container's `build()` already
+/// checked every scoped binding), and it keeps only the scoped instances it made. Everything
+/// else resolves as in its container: persistent instances are the container's, ephemeral ones
+/// are new, and the dependencies of a scoped binding resolve in the same scope.
+///
+/// ```swift
+/// registrar.bindScopeValue(Request.self)
+/// registrar.bind(UnitOfWork.self, lifetime: .scoped, dispose: { try await $0.rollBackIfOpen() },
+///   to: UnitOfWork.init(pool:))
+/// registrar.bind(OrderHandler.self, to: OrderHandler.init(request:work:))
+///
+/// let scope = try container.makeScope { values in values.provide(request) }
+/// let handler = try scope.resolve(OrderHandler.self)
+/// try await handler.run()
+/// try await scope.close()  // disposes the unit of work
+/// ```
+///
+/// A scope is `Sendable`: the tasks of one request may resolve from it at once, and each scoped
+/// instance is still made exactly once.
+public final class Scope: Sendable {
+  /// The container the scope was made from.
+  public let container: Container
+  /// The disposals of the instances this scope made, and whether it was closed.
+  @usableFromInline let disposals = DisposalList()
+  /// This scope's instances: for each scoped binding used, a private copy of it that keeps the
+  /// scope's instance as a persistent binding keeps the container's, made exactly once.
+  private let cells = Protected<[ObjectIdentifier: FactoryBinding]>([:])
+
+  init(container: Container, cells: [ObjectIdentifier: FactoryBinding]) {
+    self.container = container
+    if !cells.isEmpty { self.cells.withLock { $0 = cells } }
+  }
+
+  deinit {
+    guard !disposals.isClosed, let undisposed = disposals.close(), !undisposed.isEmpty else {
+      return
+    }
+    container.reportUnclosedScope(
+      """
+      Joinery: a Scope was released without close(); \(undisposed.count) instance\
+      \(undisposed.count == 1 ? " was" : "s were") never disposed: \
+      \(undisposed.map { "\($0.key) (bound at \($0.location))" }.joined(separator: ", ")). \
+      Call `try await scope.close()` when the unit of work ends.
+      """)
+  }
+
+  /// Writes `binding`'s instance in this scope into `out`, making it on first use.
+  func instance(
+    of binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    if disposals.isClosed {
+      throw .shutDown(binding.key, scopeClosed: true, parent: parent.joined(), in: container)
+    }
+    let cell = cells.withLock { cells in
+      if let cell = cells[ObjectIdentifier(binding)] { return cell }
+      let made = binding.scopeCell()
+      cells[ObjectIdentifier(binding)] = made
+      return made
+    }
+    if !cell.isReady {
+      try cell.create(
+        in: container, parent: parent, fallbackTag: fallbackTag, disposals: disposals)
+    }
+    out.initialize(copying: cell.storage)
+  }
+
+  /// Whether this scope has made (or was given) the instance of the scoped binding for `key`.
+  func hasInstance(for key: BindingKey) -> Bool {
+    guard let binding = container.owner(of: key)?.table.binding(for: key) else { return false }
+    return cells.withLock { $0[ObjectIdentifier(binding)]?.isReady ?? false }
+  }
+}
+
+extension Scope {
+  /// Returns the instance bound to `type`, in this scope: a scoped binding gives this scope's
+  /// instance, making it on first use; every other lifetime resolves as in the container.
+  ///
+  /// ```swift
+  /// let work = try scope.resolve(UnitOfWork.self)
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve; inferred from context when omitted.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; with code ``ResolutionError/Code/shutDown`` after
+  ///   ``close()``.
+  @inlinable
+  public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
+    try checkOpen(T.self)
+    return try container.resolve(T.self, parent: .topLevel(in: self))
+  }
+
+  /// Returns the instance bound to `type` under `tag`, in this scope, falling back to the
+  /// untagged binding unless `matching` is ``TagMatching/exact``.
+  ///
+  /// ```swift
+  /// let audit = try scope.resolve(Logger.self, tag: "audit")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  @inlinable
+  public func resolve<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) throws(ResolutionError) -> T {
+    try checkOpen(T.self)
+    return try container.resolve(T.self, tag: tag, matching: matching, parent: .topLevel(in: self))
+  }
+
+  /// Returns a new instance from a binding that takes runtime arguments, its dependencies
+  /// resolved in this scope.
+  ///
+  /// ```swift
+  /// let export = try scope.resolve(Export.self, arguments: format)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - arguments: The runtime arguments.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  @inlinable
+  public func resolve<T, each Argument>(
+    _ type: T.Type = T.self, arguments: repeat each Argument
+  ) throws(ResolutionError) -> T {
+    try checkOpen(T.self)
+    return try container.resolve(
+      T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+      arguments: repeat each arguments, parent: .topLevel(in: self))
+  }
+
+  /// Returns the instance bound to `type` in this scope, or `nil` when nothing is bound.
+  ///
+  /// ```swift
+  /// let tracer = try scope.resolveIfBound(Tracer.self)
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists and fails.
+  @inlinable
+  public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
+    try checkOpen(T.self)
+    return try container.resolveIfBound(T.self, parent: .topLevel(in: self))
+  }
+
+  /// Whether this scope holds the instance of the scoped binding of `type` (made by a resolve,
+  /// or provided when the scope was made), without making it: to commit a unit of work only if
+  /// the request used one.
+  ///
+  /// ```swift
+  /// if scope.hasInstance(of: UnitOfWork.self) {
+  ///   try await scope.resolve(UnitOfWork.self).commit()
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: The binding's tag, if it has one.
+  /// - Returns: `true` if the instance exists in this scope.
+  public func hasInstance<T>(of type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
+    hasInstance(for: BindingKey(T.self, tag: tag))
+  }
+
+  /// Whether ``close()`` was called.
+  public var isClosed: Bool { disposals.isClosed }
+
+  /// Disposes the instances this scope made, newest first, each once; later resolves from the
+  /// scope throw ``ResolutionError/Code/shutDown``. Calling it again does nothing.
+  ///
+  /// Every disposer runs even when some throw; the failures are thrown together afterwards.
+  /// Values provided to ``Container/makeScope(_:)`` are not disposed: the scope did not make
+  /// them.
+  ///
+  /// ```swift
+  /// defer { Task { try? await scope.close() } }  // or, better, await it where the work ends
+  /// try await scope.close()
+  /// ```
+  ///
+  /// - Throws: ``DisposalError`` listing every disposer that threw.
+  public func close() async throws(DisposalError) {
+    guard let entries = disposals.close() else { return }
+    try await DisposalList.dispose(entries)
+  }
+
+  @inlinable @inline(__always)
+  func checkOpen<T>(_: T.Type) throws(ResolutionError) {
+    if disposals.isClosed || container.disposals.isClosed { throw closedError(T.self) }
+  }
+
+  @usableFromInline @inline(never)
+  func closedError<T>(_: T.Type) -> ResolutionError {
+    .shutDown(
+      BindingKey(T.self), scopeClosed: disposals.isClosed, parent: .topLevel, in: container)
+  }
+}
+
+/// The values a scope is made with: instances of bindings declared with
+/// ``Registrar/bindScopeValue(_:tag:fileID:line:)``, such as the request being served.
+///
+/// ```swift
+/// let scope = try container.makeScope { values in
+///   values.provide(request)
+///   values.provide(user, as: (any User).self)
+/// }
+/// ```
+public struct ScopeValues {
+  struct Value {
+    let key: BindingKey
+    let store: (FactoryBinding) -> Void
+  }
+
+  var values: [Value] = []
+
+  init() {}
+
+  /// Provides `value` for the scope-value binding of `type` (and `tag`).
+  ///
+  /// - Parameters:
+  ///   - value: The value, shared by everything resolved in the scope.
+  ///   - type: The bound type; the value's own type when omitted.
+  ///   - tag: The binding's tag, if it has one.
+  public mutating func provide<T: Sendable>(
+    _ value: T, as type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
+  ) {
+    values.append(
+      Value(key: BindingKey(T.self, tag: tag)) { cell in
+        cell.allocateStorage()
+        cell.storage.initialize(to: value)
+        cell.publishReady()
+      })
+  }
+}
+
+extension Container {
+  /// Makes a scope: a unit of work whose `scoped` instances are its own. Nothing is built or
+  /// checked again, so a scope per request costs a few allocations.
+  ///
+  /// ```swift
+  /// let scope = container.makeScope()
+  /// let work = try scope.resolve(UnitOfWork.self)
+  /// try await scope.close()
+  /// ```
+  ///
+  /// - Returns: A new, empty scope.
+  public func makeScope() -> Scope {
+    Scope(container: self, cells: [:])
+  }
+
+  /// Makes a scope with the values each scope provides (the request, the user), declared with
+  /// ``Registrar/bindScopeValue(_:tag:fileID:line:)`` so that `build()` checks who depends on
+  /// them.
+  ///
+  /// ```swift
+  /// let scope = try container.makeScope { values in values.provide(request) }
+  /// ```
+  ///
+  /// - Parameter provide: Adds the scope's values.
+  /// - Returns: A new scope holding the values.
+  /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/missingBinding`` when a
+  ///   value has no `bindScopeValue` declaration.
+  public func makeScope(
+    _ provide: (inout ScopeValues) throws -> Void
+  ) throws -> Scope {
+    var values = ScopeValues()
+    try provide(&values)
+    var cells: [ObjectIdentifier: FactoryBinding] = [:]
+    for value in values.values {
+      guard let binding = owner(of: value.key)?.table.binding(for: value.key) as? FactoryBinding,
+        binding.isScopeValue
+      else {
+        throw ResolutionError(
+          .missingBinding, requested: value.key,
+          path: [ResolutionStep(requested: value.key, binding: nil)],
+          detail: """
+            makeScope was given a \(value.key), but no binding declares it as a value each \
+            scope provides: declare it with registrar.bindScopeValue(\(value.key.typeName).self).
+            """,
+          container: self)
+      }
+      let cell = binding.scopeCell()
+      value.store(cell)
+      cells[ObjectIdentifier(binding)] = cell
+    }
+    return Scope(container: self, cells: cells)
+  }
+
+  /// Reports a scope released without `close()`: to the builder's handler, else, in debug
+  /// builds, to standard error.
+  func reportUnclosedScope(_ message: String) {
+    if let handler = unclosedScopeHandler {
+      handler(message)
+      return
+    }
+    #if DEBUG
+      message.withCString { joinery_write_error_line($0) }
+    #endif
+  }
+}

@@ -1,0 +1,146 @@
+/// How a binding's instances end: made by the registrar, which knows the bound type, from the
+/// `dispose:` closure a binding was declared with. Given a kept instance, it returns the
+/// disposal of that instance, to run later.
+@usableFromInline
+typealias Disposer = @Sendable (Any) -> @Sendable () async throws -> Void
+
+extension Registrar {
+  /// The disposer for a `dispose:` closure, if there is one.
+  @usableFromInline
+  static func disposer<T>(_ dispose: (@Sendable (T) async throws -> Void)?) -> Disposer? {
+    guard let dispose else { return nil }
+    return { value in
+      // Only kept instances are disposed, and every lifetime that keeps one requires a
+      // `Sendable` type (`Lifetime.For`): the instance may go to the task that disposes it.
+      nonisolated(unsafe) let instance = value as! T
+      return { try await dispose(instance) }
+    }
+  }
+}
+
+/// The disposals a container or a scope owes, in creation order: each instance with a disposer
+/// is recorded once, after its factory returned (so after everything it depends on), and
+/// disposed newest first. Its first word is the closed flag, read atomically on every
+/// top-level resolve, so a resolve after shutdown fails without taking a lock.
+// `atomicWords` is touched only atomically; `state` is a checked `Sendable`.
+@usableFromInline
+final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
+  @usableFromInline final var atomicWords: UInt = 0
+  private let state = Protected(State())
+
+  init() { _checkAtomicWordsLayout(&atomicWords) }
+
+  private struct State {
+    var entries: [Entry] = []
+    var isClosed = false
+    var sequence = 0
+  }
+
+  struct Entry: Sendable {
+    let key: BindingKey
+    let location: BindingLocation
+    /// A cached instance's group: what `close(_:)` of that group disposes.
+    let group: CacheGroup?
+    let sequence: Int
+    let run: @Sendable () async throws -> Void
+  }
+
+  /// Whether ``close()`` has begun: nothing may be resolved afterwards.
+  @inlinable @inline(__always)
+  var isClosed: Bool { _loadAcquiring(0) != 0 }
+
+  /// Records that `binding` made an instance whose disposal is `run`.
+  func record(_ binding: AnyBinding, _ run: @escaping @Sendable () async throws -> Void) {
+    state.withLock { state in
+      state.sequence += 1
+      state.entries.append(
+        Entry(
+          key: binding.key, location: binding.location,
+          group: binding.lifetimeKind == .cached ? binding.lifetime.group : nil,
+          sequence: state.sequence, run: run))
+    }
+  }
+
+  /// The sequence number of the last entry recorded so far.
+  var mark: Int { state.withLock { $0.sequence } }
+
+  /// Marks the list closed and takes every entry; `nil` when it was closed already.
+  func close() -> [Entry]? {
+    state.withLock { state in
+      if state.isClosed { return nil }
+      state.isClosed = true
+      _storeReleasing(0, 1)
+      defer { state.entries = [] }
+      return state.entries
+    }
+  }
+
+  /// Takes the entries of `group` recorded up to `mark`.
+  func take(group: CacheGroup, upTo mark: Int) -> [Entry] {
+    state.withLock { state in
+      var taken: [Entry] = []
+      state.entries.removeAll { entry in
+        guard entry.group == group, entry.sequence <= mark else { return false }
+        taken.append(entry)
+        return true
+      }
+      return taken
+    }
+  }
+
+  /// Runs `entries`' disposals newest first, each once, every one even when some throw.
+  static func dispose(_ entries: [Entry]) async throws(DisposalError) {
+    var failures: [DisposalError.Failure] = []
+    for entry in entries.reversed() {
+      do {
+        try await entry.run()
+      } catch {
+        failures.append(
+          DisposalError.Failure(key: entry.key, location: entry.location, error: error))
+      }
+    }
+    if !failures.isEmpty { throw DisposalError(failures: failures) }
+  }
+}
+
+/// What ``Container/shutdown()``, ``Scope/close()`` and ``Container/close(_:)`` throw when
+/// disposers threw: every failure, after every other instance was disposed.
+///
+/// ```swift
+/// do {
+///   try await container.shutdown()
+/// } catch {
+///   for failure in error.failures { logger.error("\(failure)") }
+/// }
+/// ```
+public struct DisposalError: Error, Sendable, CustomStringConvertible {
+  /// One disposer that threw.
+  public struct Failure: Sendable, CustomStringConvertible {
+    /// The binding whose instance's disposer threw.
+    public let key: BindingKey
+    /// Where that binding was declared.
+    public let location: BindingLocation
+    /// What the disposer threw.
+    public let error: any Error
+
+    public var description: String {
+      "Disposing \(key) (bound at \(location)) threw: \(error)"
+    }
+  }
+
+  /// Every disposer that threw, in the order they ran (newest instance first).
+  public let failures: [Failure]
+
+  public var description: String {
+    let lines = failures.map { "- \($0)" }.joined(separator: "\n")
+    return """
+      \(failures.count) disposer\(failures.count == 1 ? "" : "s") threw; every other instance \
+      was disposed.
+      \(lines)
+      To fix: make the disposers above succeed (they ran once and will not run again).
+      """
+  }
+}
+
+/// What the factory of a scope-value binding throws when its scope was made without the value.
+struct ScopeValueNotProvided: Error {}
