@@ -55,6 +55,15 @@ func concurrencyTable() -> String {
       { n in for _ in 0..<n { keep(try! joinery.resolve(ServiceA.self)) } }
     ),
     (
+      // Many scopes at once: each thread makes its own scopes, which share the root.
+      "Joinery, request scope (make, resolve a handler over 2 scoped objects)",
+      { n in
+        for _ in 0..<n / 10 {
+          keep(try! ScopeContainers.root.makeScope().resolve(RequestHandler.self))
+        }
+      }
+    ),
+    (
       "Swinject (synchronized), persistent",
       { n in for _ in 0..<n / 20 { keep(swinject.resolve(Settings.self)!) } }
     ),

@@ -25,15 +25,14 @@ internal import JoineryPlatform
 public final class Scope: Sendable {
   /// The container the scope was made from.
   public let container: Container
-  /// The disposals of the instances this scope made, and whether it was closed.
+  /// The disposals of the instances this scope made, whether it was closed, and its
+  /// instances: for each scoped binding used, a private copy of it that keeps the scope's
+  /// instance as a persistent binding keeps the container's, made exactly once.
   @usableFromInline let disposals = DisposalList()
-  /// This scope's instances: for each scoped binding used, a private copy of it that keeps the
-  /// scope's instance as a persistent binding keeps the container's, made exactly once.
-  private let cells = Protected<[ObjectIdentifier: FactoryBinding]>([:])
 
-  init(container: Container, cells: [ObjectIdentifier: FactoryBinding]) {
+  init(container: Container, cells: [DisposalList.ScopeCell]) {
     self.container = container
-    if !cells.isEmpty { self.cells.withLock { $0 = cells } }
+    if !cells.isEmpty { disposals.addCells(cells) }
   }
 
   deinit {
@@ -57,12 +56,7 @@ public final class Scope: Sendable {
     if disposals.isClosed {
       throw .shutDown(binding.key, scopeClosed: true, parent: parent.joined(), in: container)
     }
-    let cell = cells.withLock { cells in
-      if let cell = cells[ObjectIdentifier(binding)] { return cell }
-      let made = binding.scopeCell()
-      cells[ObjectIdentifier(binding)] = made
-      return made
-    }
+    let cell = disposals.cell(for: ObjectIdentifier(binding)) { binding.scopeCell() }
     if !cell.isReady {
       try cell.create(
         in: container, parent: parent, fallbackTag: fallbackTag, disposals: disposals)
@@ -73,7 +67,7 @@ public final class Scope: Sendable {
   /// Whether this scope has made (or was given) the instance of the scoped binding for `key`.
   func hasInstance(for key: BindingKey) -> Bool {
     guard let binding = container.owner(of: key)?.table.binding(for: key) else { return false }
-    return cells.withLock { $0[ObjectIdentifier(binding)]?.isReady ?? false }
+    return disposals.existingCell(for: ObjectIdentifier(binding))?.isReady ?? false
   }
 }
 
@@ -254,7 +248,7 @@ extension Container {
   ///
   /// - Returns: A new, empty scope.
   public func makeScope() -> Scope {
-    Scope(container: self, cells: [:])
+    Scope(container: self, cells: [])
   }
 
   /// Makes a scope with the values each scope provides (the request, the user), declared with
@@ -274,7 +268,7 @@ extension Container {
   ) throws -> Scope {
     var values = ScopeValues()
     try provide(&values)
-    var cells: [ObjectIdentifier: FactoryBinding] = [:]
+    var cells: [DisposalList.ScopeCell] = []
     for value in values.values {
       guard let binding = owner(of: value.key)?.table.binding(for: value.key) as? FactoryBinding,
         binding.isScopeValue
@@ -290,7 +284,7 @@ extension Container {
       }
       let cell = binding.scopeCell()
       value.store(cell)
-      cells[ObjectIdentifier(binding)] = cell
+      cells.append(DisposalList.ScopeCell(binding: ObjectIdentifier(binding), cell: cell))
     }
     return Scope(container: self, cells: cells)
   }

@@ -34,6 +34,37 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var entries: [Entry] = []
     var isClosed = false
     var sequence = 0
+    /// A scope's instances (``Scope``): for each scoped binding used, the copy of it that
+    /// keeps the scope's instance. Few per scope, so a list. Kept here so that a scope needs
+    /// one lock, not two.
+    var cells: [ScopeCell] = []
+  }
+
+  /// One scoped binding's copy in a scope.
+  struct ScopeCell {
+    let binding: ObjectIdentifier
+    let cell: FactoryBinding
+  }
+
+  /// The scope cell of `binding`, made by `make` on first use.
+  func cell(for binding: ObjectIdentifier, make: () -> FactoryBinding) -> FactoryBinding {
+    state.withLock { state in
+      for entry in state.cells where entry.binding == binding { return entry.cell }
+      let made = make()
+      if state.cells.isEmpty { state.cells.reserveCapacity(4) }
+      state.cells.append(ScopeCell(binding: binding, cell: made))
+      return made
+    }
+  }
+
+  /// The scope cell of `binding`, if one was made.
+  func existingCell(for binding: ObjectIdentifier) -> FactoryBinding? {
+    state.withLock { state in state.cells.first { $0.binding == binding }?.cell }
+  }
+
+  /// Adds cells made before the scope is used (its provided values).
+  func addCells(_ cells: [ScopeCell]) {
+    state.withLock { $0.cells += cells }
   }
 
   struct Entry: Sendable {
