@@ -82,6 +82,18 @@ public struct ContainerBuilder: Sendable {
     self.registers = registers
   }
 
+  /// Creates a builder with an array of registers, made at run time.
+  ///
+  /// ```swift
+  /// let features: [any DependencyRegister] = [NetworkAssembly(), FeedAssembly()]
+  /// let builder = ContainerBuilder(features)
+  /// ```
+  ///
+  /// - Parameter registers: Assemblies or other registers.
+  public init(_ registers: [any DependencyRegister]) {
+    self.registers = registers
+  }
+
   /// Adds a register.
   ///
   /// ```swift

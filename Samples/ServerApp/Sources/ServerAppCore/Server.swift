@@ -1,0 +1,117 @@
+import Hummingbird
+import Joinery
+import Logging
+import ServiceLifecycle
+
+/// The request context: Hummingbird's core context, and the request's Joinery scope.
+public struct AppRequestContext: RequestContext {
+  public var coreContext: CoreRequestContextStorage
+  /// Set by ``ScopeMiddleware`` before any route runs.
+  public var scope: Scope?
+
+  public init(source: Source) {
+    coreContext = .init(source: source)
+  }
+
+  /// Resolves `type` in the request's scope.
+  public func resolve<T>(_ type: T.Type) throws -> T {
+    guard let scope else { throw HTTPError(.internalServerError, message: "no request scope") }
+    return try scope.resolve(T.self)
+  }
+}
+
+/// One Joinery scope per request: made with the request's values, the unit of work committed
+/// only if the request made one, then closed (which rolls back whatever was not committed).
+/// A resolution error is logged in full — path, bindings, advice — and answered with a bare 500.
+public struct ScopeMiddleware: RouterMiddleware {
+  public typealias Context = AppRequestContext
+  let container: Container
+
+  public init(container: Container) {
+    self.container = container
+  }
+
+  public func handle(
+    _ request: Request, context: Context,
+    next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    var context = context
+    let info = RequestInfo(
+      id: "\(request.headers[.init("x-request-id")!] ?? "-")", path: request.uri.path)
+    let scope = try container.makeScope { values in values.provide(info) }
+    context.scope = scope
+    do {
+      let response = try await next(request, context)
+      if scope.hasInstance(of: UnitOfWork.self) {
+        try await scope.resolve(UnitOfWork.self).commit()
+      }
+      try await scope.close()
+      return response
+    } catch {
+      // Disposal rolls back the unit of work that was not committed.
+      do {
+        try await scope.close()
+      } catch {
+        context.logger.error("closing the request scope failed: \(error)")
+      }
+      if let error = error as? ResolutionError {
+        context.logger.error("\(String(reflecting: error))")
+        throw HTTPError(.internalServerError)
+      }
+      throw error
+    }
+  }
+}
+
+/// Shuts the container down when the service group stops. Add it to the application's
+/// services: Hummingbird runs them before its HTTP server, and a service group stops services
+/// in reverse order, so the server drains its requests first and the pool closes last.
+public struct ContainerService: Service {
+  let container: Container
+  let logger: Logger
+
+  public init(container: Container, logger: Logger) {
+    self.container = container
+    self.logger = logger
+  }
+
+  public func run() async throws {
+    // Wait for the graceful shutdown (or cancellation) of the group.
+    try? await gracefulShutdown()
+    do {
+      try await container.shutdown()
+      logger.info("container shut down: every instance disposed")
+    } catch {
+      logger.error("shutdown: \(error)")
+    }
+  }
+}
+
+/// The production assemblies; tests pass their own overrides.
+public func appAssemblies(_ configuration: ServerConfiguration) -> [any DependencyRegister] {
+  [InfrastructureAssembly(configuration: configuration), OrdersAssembly(), HealthAssembly()]
+}
+
+/// The application over a built container. `shutsDownContainer`: whether the application's
+/// own services shut the container down after the server drained (tests that show the wrong
+/// order pass `false` and add the service themselves). `onServerRunning` gets the bound port.
+public func makeApplication(
+  container: Container, logger: Logger = Logger(label: "ServerApp"),
+  shutsDownContainer: Bool = true,
+  onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+  let configuration = try container.resolve(ServerConfiguration.self)
+  let router = Router(context: AppRequestContext.self)
+  router.middlewares.add(ScopeMiddleware(container: container))
+  OrdersAssembly.routes(router.group("orders"))
+  HealthAssembly.routes(router.group("health"))
+  var app = Application(
+    router: router,
+    configuration: .init(address: .hostname("127.0.0.1", port: configuration.port)),
+    onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+    logger: logger)
+  if shutsDownContainer {
+    app.addServices(ContainerService(container: container, logger: logger))
+  }
+  return app
+}
