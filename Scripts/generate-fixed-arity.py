@@ -34,6 +34,7 @@ def zero_overload():
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
@@ -41,13 +42,14 @@ def zero_overload():
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable () throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: [], metadata: metadata,
+      dependencies: [], metadata: metadata, disposer: Self.disposer(dispose),
       maker: { _, _, out in out.initialize(to: try initializer()) })
   }
 '''
@@ -69,7 +71,7 @@ def doc(kind, n):
     params = ", ".join(f"P{i}" for i in range(1, n + 1))
     if kind == "plain":
         return f'''  /// Binds `type` to an initializer of {n} parameter{"s" if n > 1 else ""} ({params}), each resolved untagged; the
-  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// specialized at the call site.
   ///
   /// ```swift
@@ -82,13 +84,14 @@ def doc(kind, n):
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
 '''
     return f'''  /// Binds `type` to an initializer of {n} parameter{"s" if n > 1 else ""} ({params}) resolved as `dependencies` say;
   /// the fixed-arity form of the parameter-pack
-  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
   /// call site.
   ///
   /// ```swift
@@ -101,6 +104,7 @@ def doc(kind, n):
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -126,13 +130,14 @@ def overloads(n):
   public mutating func bind<{generics}>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable ({signature}) throws -> T
   ) {{
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared({declared}), metadata: metadata,
+      dependencies: Self.declared({declared}), metadata: metadata, disposer: Self.disposer(dispose),
       maker: {{ resolver, _, out in
         out.initialize(to: try initializer({plain}))
       }})
@@ -142,6 +147,7 @@ def overloads(n):
   public mutating func bind<{generics}>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable ({signature}) throws -> T{dep_params}
   ) {{
@@ -149,7 +155,7 @@ def overloads(n):
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: [{dep_list}], metadata: metadata,
+      dependencies: [{dep_list}], metadata: metadata, disposer: Self.disposer(dispose),
       maker: {{ resolver, _, out in
         out.initialize(to: try initializer({tagged}))
       }})

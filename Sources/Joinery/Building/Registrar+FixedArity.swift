@@ -17,6 +17,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
@@ -24,18 +25,19 @@ extension Registrar {
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable () throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: [], metadata: metadata,
+      dependencies: [], metadata: metadata, disposer: Self.disposer(dispose),
       maker: { _, _, out in out.initialize(to: try initializer()) })
   }
 
   /// Binds `type` to an initializer of 1 parameter (P1), each resolved untagged; the
-  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// specialized at the call site.
   ///
   /// ```swift
@@ -48,6 +50,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -55,13 +58,14 @@ extension Registrar {
   public mutating func bind<T, P1>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(P1.self), metadata: metadata,
+      dependencies: Self.declared(P1.self), metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve()))
       })
@@ -69,7 +73,7 @@ extension Registrar {
 
   /// Binds `type` to an initializer of 1 parameter (P1) resolved as `dependencies` say;
   /// the fixed-arity form of the parameter-pack
-  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
   /// call site.
   ///
   /// ```swift
@@ -82,6 +86,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -90,6 +95,7 @@ extension Registrar {
   public mutating func bind<T, P1>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1) throws -> T,
     dependencies d1: Dependency<P1>
@@ -98,14 +104,14 @@ extension Registrar {
     add(
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: [d1.declared], metadata: metadata,
+      dependencies: [d1.declared], metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve(d1)))
       })
   }
 
   /// Binds `type` to an initializer of 2 parameters (P1, P2), each resolved untagged; the
-  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// specialized at the call site.
   ///
   /// ```swift
@@ -118,6 +124,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -125,6 +132,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2) throws -> T
   ) {
@@ -132,6 +140,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self), metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve(), try resolver.resolve()))
       })
@@ -139,7 +148,7 @@ extension Registrar {
 
   /// Binds `type` to an initializer of 2 parameters (P1, P2) resolved as `dependencies` say;
   /// the fixed-arity form of the parameter-pack
-  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
   /// call site.
   ///
   /// ```swift
@@ -152,6 +161,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -161,6 +171,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2) throws -> T,
     dependencies d1: Dependency<P1>,
@@ -172,13 +183,14 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared], metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve(d1), try resolver.resolve(d2)))
       })
   }
 
   /// Binds `type` to an initializer of 3 parameters (P1, P2, P3), each resolved untagged; the
-  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// specialized at the call site.
   ///
   /// ```swift
@@ -191,6 +203,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -198,6 +211,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2, P3>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T
   ) {
@@ -205,6 +219,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self), metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
@@ -214,7 +229,7 @@ extension Registrar {
 
   /// Binds `type` to an initializer of 3 parameters (P1, P2, P3) resolved as `dependencies` say;
   /// the fixed-arity form of the parameter-pack
-  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
   /// call site.
   ///
   /// ```swift
@@ -227,6 +242,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -237,6 +253,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2, P3>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T,
     dependencies d1: Dependency<P1>,
@@ -250,6 +267,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared], metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
@@ -258,7 +276,7 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 4 parameters (P1, P2, P3, P4), each resolved untagged; the
-  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// specialized at the call site.
   ///
   /// ```swift
@@ -271,6 +289,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -278,6 +297,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2, P3, P4>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
       @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T
@@ -286,6 +306,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self), metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
@@ -296,7 +317,7 @@ extension Registrar {
 
   /// Binds `type` to an initializer of 4 parameters (P1, P2, P3, P4) resolved as `dependencies` say;
   /// the fixed-arity form of the parameter-pack
-  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
   /// call site.
   ///
   /// ```swift
@@ -309,6 +330,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -320,6 +342,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2, P3, P4>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
       @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T,
@@ -336,6 +359,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared], metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
@@ -345,7 +369,7 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 5 parameters (P1, P2, P3, P4, P5), each resolved untagged; the
-  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// specialized at the call site.
   ///
   /// ```swift
@@ -358,6 +382,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -365,6 +390,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2, P3, P4, P5>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
       @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5)
@@ -374,6 +400,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self), metadata: metadata,
+      disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
@@ -384,7 +411,7 @@ extension Registrar {
 
   /// Binds `type` to an initializer of 5 parameters (P1, P2, P3, P4, P5) resolved as `dependencies` say;
   /// the fixed-arity form of the parameter-pack
-  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
   /// call site.
   ///
   /// ```swift
@@ -397,6 +424,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -409,6 +437,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2, P3, P4, P5>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
       @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5)
@@ -428,7 +457,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared],
-      metadata: metadata,
+      metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
@@ -438,7 +467,7 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer of 6 parameters (P1, P2, P3, P4, P5, P6), each resolved untagged; the
-  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// specialized at the call site.
   ///
   /// ```swift
@@ -451,6 +480,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -458,6 +488,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
       @escaping @Sendable (
@@ -468,7 +499,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self, P6.self),
-      metadata: metadata,
+      metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(
           to: try initializer(
@@ -479,7 +510,7 @@ extension Registrar {
 
   /// Binds `type` to an initializer of 6 parameters (P1, P2, P3, P4, P5, P6) resolved as `dependencies` say;
   /// the fixed-arity form of the parameter-pack
-  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`, specialized at the
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
   /// call site.
   ///
   /// ```swift
@@ -492,6 +523,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -505,6 +537,7 @@ extension Registrar {
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer:
       @escaping @Sendable (
@@ -527,7 +560,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared, d6.declared],
-      metadata: metadata,
+      metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(
           to: try initializer(

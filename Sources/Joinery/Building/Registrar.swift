@@ -47,7 +47,7 @@ public struct Registrar: ~Copyable {
   /// ```
   ///
   /// A closure is opaque to `build()`: declare what it resolves with `dependsOn` so the graph
-  /// is checked, or bind an initializer with `bind(_:tag:lifetime:override:metadata:fileID:line:to:)`,
+  /// is checked, or bind an initializer with `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// which declares its parameters itself. Without either the binding is *unchecked*.
   ///
   /// - Parameters:
@@ -92,7 +92,7 @@ public struct Registrar: ~Copyable {
   /// ```
   ///
   /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with
-  /// `bind(_:tag:lifetime:override:metadata:fileID:line:to:dependencies:)`.
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`.
   ///
   /// - Parameters:
   ///   - type: The bound type; the initializer's result converts to it.
