@@ -22,22 +22,46 @@ extension Registrar {
 /// is recorded once, after its factory returned (so after everything it depends on), and
 /// disposed newest first. Its first word is the closed flag, read atomically on every
 /// top-level resolve, so a resolve after shutdown fails without taking a lock.
-// `atomicWords` is touched only atomically; `state` is a checked `Sendable`.
+// `atomicWords` is touched only atomically, `state` only holding `lock`.
 @usableFromInline
 final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   @usableFromInline final var atomicWords: UInt = 0
-  private let state = Protected(State())
+  private let lock = _Lock.make()
+  // Reached only holding `lock`, which already makes every access exclusive.
+  @exclusivity(unchecked) private var state = State()
 
   init() { _checkAtomicWordsLayout(&atomicWords) }
+
+  private func withLock<R>(_ body: (inout State) -> R) -> R {
+    lock.withLock { body(&state) }
+  }
 
   private struct State {
     var entries: [Entry] = []
     var isClosed = false
     var sequence = 0
     /// A scope's instances (``Scope``): for each scoped binding used, the copy of it that
-    /// keeps the scope's instance. Few per scope, so a list. Kept here so that a scope needs
-    /// one lock, not two.
-    var cells: [ScopeCell] = []
+    /// keeps the scope's instance. Kept here so that a scope needs one lock, not two; the
+    /// first two inline, since most scopes use few.
+    var first: ScopeCell?
+    var second: ScopeCell?
+    var more: [ScopeCell] = []
+
+    func cell(for binding: ObjectIdentifier) -> FactoryBinding? {
+      if let first, first.binding == binding { return first.cell }
+      if let second, second.binding == binding { return second.cell }
+      return more.first { $0.binding == binding }?.cell
+    }
+
+    mutating func add(_ cell: ScopeCell) {
+      if first == nil {
+        first = cell
+      } else if second == nil {
+        second = cell
+      } else {
+        more.append(cell)
+      }
+    }
   }
 
   /// One scoped binding's copy in a scope.
@@ -48,23 +72,24 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
 
   /// The scope cell of `binding`, made by `make` on first use.
   func cell(for binding: ObjectIdentifier, make: () -> FactoryBinding) -> FactoryBinding {
-    state.withLock { state in
-      for entry in state.cells where entry.binding == binding { return entry.cell }
+    withLock { state in
+      if let existing = state.cell(for: binding) { return existing }
       let made = make()
-      if state.cells.isEmpty { state.cells.reserveCapacity(4) }
-      state.cells.append(ScopeCell(binding: binding, cell: made))
+      state.add(ScopeCell(binding: binding, cell: made))
       return made
     }
   }
 
   /// The scope cell of `binding`, if one was made.
   func existingCell(for binding: ObjectIdentifier) -> FactoryBinding? {
-    state.withLock { state in state.cells.first { $0.binding == binding }?.cell }
+    withLock { $0.cell(for: binding) }
   }
 
   /// Adds cells made before the scope is used (its provided values).
   func addCells(_ cells: [ScopeCell]) {
-    state.withLock { $0.cells += cells }
+    withLock { state in
+      for cell in cells { state.add(cell) }
+    }
   }
 
   struct Entry: Sendable {
@@ -82,7 +107,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
 
   /// Records that `binding` made an instance whose disposal is `run`.
   func record(_ binding: AnyBinding, _ run: @escaping @Sendable () async throws -> Void) {
-    state.withLock { state in
+    withLock { state in
       state.sequence += 1
       state.entries.append(
         Entry(
@@ -93,11 +118,11 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   /// The sequence number of the last entry recorded so far.
-  var mark: Int { state.withLock { $0.sequence } }
+  var mark: Int { withLock { $0.sequence } }
 
   /// Marks the list closed and takes every entry; `nil` when it was closed already.
   func close() -> [Entry]? {
-    state.withLock { state in
+    withLock { state in
       if state.isClosed { return nil }
       state.isClosed = true
       _storeReleasing(0, 1)
@@ -108,7 +133,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
 
   /// Takes the entries of `group` recorded up to `mark`.
   func take(group: CacheGroup, upTo mark: Int) -> [Entry] {
-    state.withLock { state in
+    withLock { state in
       var taken: [Entry] = []
       state.entries.removeAll { entry in
         guard entry.group == group, entry.sequence <= mark else { return false }
