@@ -18,6 +18,11 @@ if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   variant.run(count)
   exit(0)
 }
+// `--concurrency` prints only the two-thread table.
+if arguments.contains("--concurrency") {
+  print(concurrencyTable())
+  exit(0)
+}
 // `--memory` prints only the memory table.
 if arguments.contains("--memory") {
   print(memoryTable())
