@@ -86,6 +86,15 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
+  /// What runs on a new instance at the end of the resolution that made it.
+  var completion: Completion? {
+    get { extras?.completion }
+    set {
+      if newValue == nil && extras == nil { return }
+      writableExtras.completion = newValue
+    }
+  }
+
   /// Records the disposal of the instance in `storage`, just made, if the binding has a
   /// disposer: in `list`, or the container's.
   final func recordDisposal(in list: DisposalList) {
@@ -121,6 +130,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     other.isMainActor = isMainActor
     other.disposer = disposer
     other.isScopeValue = isScopeValue
+    other.completion = completion
     return other
   }
 

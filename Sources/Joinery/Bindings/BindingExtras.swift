@@ -10,4 +10,11 @@ final class BindingExtras {
   var disposer: Disposer?
   /// Whether each scope provides the instance (`bindScopeValue`) instead of a factory.
   var isScopeValue = false
+  /// What runs once the resolution that made an instance has made everything
+  /// (`initCompleted`).
+  var completion: Completion?
 }
+
+/// A step run on a new instance at the end of the resolution that made it, with a resolver in
+/// that resolution (``Registrar/initCompleted(_:tag:fileID:line:_:)``).
+typealias Completion = @Sendable (borrowing Resolver, Any) throws -> Void

@@ -125,17 +125,19 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     in container: Container, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?,
     disposals: DisposalList? = nil
   ) throws(ResolutionError) {
-    let parent = parent.joined()
-    try parent.check(self, fallbackTag: fallbackTag, in: container)
-    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
-      () throws(ResolutionError) in
-      if isReady { return }
-      allocateStorage()
-      try make(
-        maker, into: storage.slot(layout), in: container, parent: parent,
-        fallbackTag: fallbackTag)
-      publishReady()
-      recordDisposal(in: disposals ?? container.disposals)
+    try ResolutionContext.outermost(parent, in: container) { parent throws(ResolutionError) in
+      let parent = parent.joined()
+      try parent.check(self, fallbackTag: fallbackTag, in: container)
+      try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+        () throws(ResolutionError) in
+        if isReady { return }
+        allocateStorage()
+        try make(
+          maker, into: storage.slot(layout), in: container, parent: parent,
+          fallbackTag: fallbackTag)
+        publishReady()
+        recordDisposal(in: disposals ?? container.disposals)
+      }
     }
   }
 
@@ -149,6 +151,15 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     // The common case: the instance is alive. No cycle is possible (nothing is being built)
     // and creation's gate is not needed.
     if copyAlive(into: out) { return }
+    try ResolutionContext.outermost(parent, in: container) { parent throws(ResolutionError) in
+      try createTransient(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+    }
+  }
+
+  private func createTransient(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
     let parent = parent.joined()
     try parent.check(self, fallbackTag: fallbackTag, in: container)
     try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
@@ -199,6 +210,15 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   @inline(never)
   private func resolveCached(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    try ResolutionContext.outermost(parent, in: container) { parent throws(ResolutionError) in
+      try createCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+    }
+  }
+
+  private func createCached(
     into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {

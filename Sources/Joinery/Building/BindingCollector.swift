@@ -5,6 +5,8 @@ final class BindingCollector {
   var injectors: [PropertyInjector] = []
   /// Captive dependencies declared intended, with the reason given.
   var allowedCaptives: [CaptiveKey: String] = [:]
+  /// Steps to run after an instance is made (`initCompleted`), by key, in declaration order.
+  var completions: [(key: BindingKey, location: BindingLocation, completion: Completion)] = []
   private var seen: Set<RegisterIdentity> = []
   /// One box per distinct tag in the build: matching a declared dependency's tag against a
   /// binding's is then an identity check.

@@ -209,6 +209,7 @@ public struct ContainerBuilder: Sendable {
     var findings: [Diagnostic] = []
     let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
     let table = _BindingTable(winners)
+    Self.attachCompletions(collector.completions, to: table, into: &findings)
     let graph = DeclaredGraph(
       winners + collector.contributions, table: table,
       allowedCaptives: collector.allowedCaptives,
@@ -276,6 +277,44 @@ public struct ContainerBuilder: Sendable {
     }
     try Self.failIfErrors(findings)
     return container
+  }
+
+  /// Gives each `initCompleted` step to the binding of its key that won; a step for a key
+  /// nothing binds, or for an async binding, is an error.
+  private static func attachCompletions(
+    _ completions: [(key: BindingKey, location: BindingLocation, completion: Completion)],
+    to table: _BindingTable, into findings: inout [Diagnostic]
+  ) {
+    for (key, location, completion) in completions {
+      guard let binding = table.binding(for: key), !binding.isAsync else {
+        let asyncBinding = table.binding(for: key)?.isAsync == true
+        let step = BindingInfo(
+          key: key, lifetime: .ephemeral, location: location, registerType: ContainerBuilder.self,
+          isOverride: false, forwardedTo: nil, metadata: nil, contributionIndex: nil)
+        findings.append(
+          Diagnostic(
+            asyncBinding ? .unsupportedLifetime : .missingDependency, .error, key: key,
+            bindings: [step],
+            message: asyncBinding
+              ? "initCompleted is declared for \(key), whose factory is async: it runs only "
+                + "on instances made synchronously."
+              : "initCompleted is declared for \(key), which is not bound.",
+            fixes: [
+              asyncBinding
+                ? "Complete the instance at the end of its async factory instead."
+                : "Bind \(key.typeName) in the assembly that declares the step, or remove it."
+            ]))
+        continue
+      }
+      if let previous = binding.completion {
+        binding.completion = { resolver, instance in
+          try previous(resolver, instance)
+          try completion(resolver, instance)
+        }
+      } else {
+        binding.completion = completion
+      }
+    }
   }
 
   /// The finding for an eager binding whose creation at build failed.

@@ -228,6 +228,44 @@ public struct Registrar: ~Copyable {
     collector.add(binding)
   }
 
+  /// Runs `step` on every new instance of the binding of `type` once the resolution that made
+  /// it has made everything else, with a resolver in that same resolution: the place to fill a
+  /// back-reference (a child's parent, a delegate) that a constructor cannot take without a
+  /// cycle. Swinject calls it `initCompleted`, Dip `resolvingProperties`.
+  ///
+  /// ```swift
+  /// registrar.bind(Parent.self, lifetime: .graph, to: Parent.init(child:))
+  /// registrar.bind(Child.self, lifetime: .graph, to: Child.init)
+  /// registrar.initCompleted(Child.self) { resolver, child in
+  ///   child.parent = try resolver.resolve(Parent.self)  // the Parent of this same graph
+  /// }
+  /// let parent = try container.resolve(Parent.self)
+  /// // parent.child.parent === parent
+  /// ```
+  ///
+  /// In the `graph` lifetime the resolver gets the graph's instances, so a back-reference
+  /// closes on the instance being built; a persistent instance gets the persistent one. Steps
+  /// run in the order their instances were made, after the top-level instance is complete.
+  /// The binding may be declared in any form and any assembly (not `async`); the step applies
+  /// to whichever binding of the key wins, an override included.
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: The binding's tag, if it has one.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - step: Completes the new instance; it may resolve, and may throw.
+  public mutating func initCompleted<T>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line, _ step: @escaping @Sendable (borrowing Resolver, T) throws -> Void
+  ) {
+    collector.completions.append(
+      (
+        BindingKey(T.self, boxed: internedTag(tag)), BindingLocation(fileID: fileID, line: line),
+        { resolver, instance in try step(resolver, instance as! T) }
+      ))
+  }
+
   /// Declares that `consumer` holding on to `dependency` is intended, although `dependency`
   /// lives shorter than `consumer` (a captive dependency, which `build()` otherwise reports).
   ///

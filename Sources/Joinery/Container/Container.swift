@@ -40,6 +40,9 @@ public final class Container: Sendable {
   /// The descriptions error reports search, made on first use (``catalog``).
   let catalogCache = Protected<BindingCatalog?>(nil)
   let maximumDepth: Int
+  /// Whether a binding has an `initCompleted` step: outermost creations of shared instances then
+  /// run in a resolution of their own, whose end runs the steps.
+  let hasCompletions: Bool
   /// Where a scope released without `close()` is reported (``ContainerBuilder/onUnclosedScope``).
   let unclosedScopeHandler: (@Sendable (String) -> Void)?
   /// Records which binding's factory resolved which, in containers made by `verify()` only.
@@ -79,6 +82,7 @@ public final class Container: Sendable {
     cacheGroups = groups
     self.maximumDepth = maximumDepth
     self.warnings = warnings
+    hasCompletions = all.contains { $0.completion != nil }
     for binding in all { binding.link(in: self) }
   }
 

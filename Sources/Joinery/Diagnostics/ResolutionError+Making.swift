@@ -139,6 +139,19 @@ extension ResolutionError {
       in: container)
   }
 
+  static func completionsNeverEnd(
+    _ binding: AnyBinding, frame: borrowing ResolutionContext, in container: Container
+  ) -> ResolutionError {
+    inside(
+      .depthLimitExceeded, binding, frame: frame,
+      detail: """
+        Its initCompleted step ran after \(container.maximumDepth) others in one resolution: \
+        the steps keep making new instances with steps of their own (a back-reference through \
+        ephemeral bindings never closes). Make the bindings on the back-reference graph or \
+        persistent.
+        """, in: container)
+  }
+
   static func scopeValueMissing(
     _ binding: AnyBinding, frame: borrowing ResolutionContext, in container: Container
   ) -> ResolutionError {

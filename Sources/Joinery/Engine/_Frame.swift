@@ -314,6 +314,39 @@ struct ResolutionContext: ~Copyable {
     } catch {
       throw binding.failure(error, frame: self, in: container)
     }
+    if binding.completion != nil {
+      frame.pointee.root.pointee.enqueueCompletion(
+        of: binding, in: container, binding.layout.load(from: slot.address))
+    }
+  }
+
+  /// Runs `body` for an outermost request in a resolution of its own, marked by a depth-0
+  /// frame, when `container` has `initCompleted` steps: the steps then run when that
+  /// resolution ends, after the shared instance `body` creates is published and its creation
+  /// gate released (so a step may resolve it). Any other request runs `body` as it is.
+  @inline(__always)
+  static func outermost<R>(
+    _ parent: borrowing ResolutionContext, in container: Container,
+    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    guard container.hasCompletions, parent.frame == nil, _ThreadState.runningFrame == nil else {
+      return try body(parent)
+    }
+    return try marked(container, scope: parent.requestScope, body)
+  }
+
+  @inline(never)
+  static func marked<R>(
+    _ container: Container, scope: Scope?,
+    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try _RootState.resolution(scope: scope) { rootPointer throws(ResolutionError) -> R in
+      var frame = _Frame(
+        binding: container.mainActorMarker, fallbackTag: nil, root: rootPointer, depth: 0)
+      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
+        try body(ResolutionContext(frame: pointer))
+      }
+    }
   }
 
   /// Copies the instance `binding` already made in this resolution into `slot`; returns
@@ -331,7 +364,9 @@ struct ResolutionContext: ~Copyable {
   /// for the top-level instance, which is never asked for again in its own resolution.
   @inline(__always)
   func storeGraphInstance(copyOf slot: _InstanceSlot, for binding: AnyBinding) {
-    guard let frame, frame.pointee.parent != nil else { return }
+    // The top-level instance too when `initCompleted` steps will run: they may ask for it.
+    guard let frame, frame.pointee.parent != nil || frame.pointee.root.pointee.completions != nil
+    else { return }
     frame.pointee.root.pointee.storeGraphInstance(copyOf: slot, for: binding)
   }
 

@@ -19,6 +19,9 @@ struct _RootState {
   /// The scope this resolution resolves scoped bindings in, if it was made in one. Not
   /// retained: the request that started the resolution holds it.
   unowned(unsafe) var scope: Scope?
+  /// `initCompleted` steps waiting for the resolution to end, made on first use. Owned (one
+  /// retain), released when the resolution ends.
+  var completions: Unmanaged<_PendingCompletions>?
 
   /// Runs one top-level resolution with fresh root state, and ends it. `graphSlots`: whether
   /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
@@ -43,9 +46,63 @@ struct _RootState {
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var root = _RootState(graphSlots: slots, isOnMainActor: onMainActor, scope: scope)
-    defer { root.endGraph() }
+    defer {
+      root.endGraph()
+      root.completions?.release()
+    }
     return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
-      try body(pointer)
+      let result = try body(pointer)
+      if pointer.pointee.completions != nil { try runCompletions(pointer) }
+      return result
+    }
+  }
+
+  /// Keeps `instance`, just made by `binding`, for its `initCompleted` step at the end of this
+  /// resolution.
+  mutating func enqueueCompletion(of binding: AnyBinding, in container: Container, _ instance: Any)
+  {
+    let queue: Unmanaged<_PendingCompletions>
+    if let completions {
+      queue = completions
+    } else {
+      queue = Unmanaged.passRetained(_PendingCompletions())
+      completions = queue
+    }
+    queue._withUnsafeGuaranteedRef {
+      $0.items.append(
+        _PendingCompletions.Item(binding: binding, container: container, instance: instance))
+    }
+  }
+
+  /// Runs the `initCompleted` steps of the instances this resolution made, in the order they
+  /// were made, each in a frame of its binding in this same resolution (so `graph` instances
+  /// are shared, and its own binding counts for cycles). Steps may make instances with steps
+  /// of their own; a resolution that keeps doing so (back-references through ephemeral
+  /// bindings never close) stops at the container's maximum depth.
+  @inline(never)
+  static func runCompletions(_ root: UnsafeMutablePointer<_RootState>) throws(ResolutionError) {
+    var ran = 0
+    while let queue = root.pointee.completions,
+      let item = queue._withUnsafeGuaranteedRef({ $0.next() })
+    {
+      ran += 1
+      var frame = _Frame(binding: item.binding, fallbackTag: nil, root: root)
+      try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        let context = ResolutionContext(frame: pointer)
+        if ran > item.container.maximumDepth {
+          throw .completionsNeverEnd(item.binding, frame: context, in: item.container)
+        }
+        guard let completion = item.binding.completion else { return }
+        do {
+          try _ThreadState.running(pointer) { () throws in
+            try completion(
+              Resolver(container: item.container, context: ResolutionContext(frame: pointer)),
+              item.instance)
+          }
+        } catch {
+          throw item.binding.failure(error, frame: context, in: item.container)
+        }
+      }
     }
   }
 
@@ -93,6 +150,25 @@ struct _RootState {
   mutating func destroyGraph() {
     if let graphSlots { _GraphScope.destroy(graphSlots, count: graphCount) }
     graph?.release()
+  }
+}
+
+/// The instances whose `initCompleted` step waits for the end of their resolution.
+final class _PendingCompletions {
+  struct Item {
+    let binding: AnyBinding
+    let container: Container
+    let instance: Any
+  }
+
+  var items: [Item] = []
+  private var taken = 0
+
+  /// The next step to run, in the order the instances were made.
+  func next() -> Item? {
+    guard taken < items.count else { return nil }
+    defer { taken += 1 }
+    return items[taken]
   }
 }
 
