@@ -128,6 +128,10 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     try ResolutionContext.outermost(parent, in: container) { parent throws(ResolutionError) in
       let parent = parent.joined()
       try parent.check(self, fallbackTag: fallbackTag, in: container)
+      // Shared instances are not made after shutdown (their disposal would never run).
+      if container.disposals.isClosed {
+        throw .shutDown(key, scopeClosed: false, parent: parent, in: container)
+      }
       try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
         () throws(ResolutionError) in
         if isReady { return }

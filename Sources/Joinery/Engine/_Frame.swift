@@ -127,13 +127,13 @@ extension _Frame {
   @inline(__always)
   static func enter<R>(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>?,
-    in container: Container, scope: Scope? = nil,
+    in container: Container, scope: Unmanaged<Scope>? = nil,
     graphSlots: Bool = false, _ body: (UnsafePointer<_Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     if let parent = parent ?? _ThreadState.runningFrame {
       try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
       var frame = _Frame(binding: binding, fallbackTag: fallbackTag, parent: parent)
-      if let scope, parent.pointee.root.pointee.scope !== scope {
+      if let scope, parent.pointee.root.pointee.scope?.toOpaque() != scope.toOpaque() {
         // A request made in a scope inside a factory of another scope (or of none): the
         // chain resolves in the request's scope until it returns.
         let root = parent.pointee.root
@@ -203,7 +203,7 @@ struct ResolutionContext: ~Copyable {
   @usableFromInline let frame: UnsafePointer<_Frame>?
   /// The scope a top-level request was made in (``Scope/resolve(_:)``); a chain keeps its scope
   /// in its root state. Not retained: the caller holds the scope for the whole request.
-  @usableFromInline unowned(unsafe) let requestScope: Scope?
+  @usableFromInline let requestScope: Unmanaged<Scope>?
 
   @inlinable
   init(frame: UnsafePointer<_Frame>?) {
@@ -212,7 +212,7 @@ struct ResolutionContext: ~Copyable {
   }
 
   @inlinable
-  init(frame: UnsafePointer<_Frame>?, scope: Scope?) {
+  init(frame: UnsafePointer<_Frame>?, scope: Unmanaged<Scope>?) {
     self.frame = frame
     requestScope = scope
   }
@@ -224,7 +224,7 @@ struct ResolutionContext: ~Copyable {
   /// The context of a top-level request made in `scope`.
   @inlinable
   static func topLevel(in scope: Scope) -> ResolutionContext {
-    ResolutionContext(frame: nil, scope: scope)
+    ResolutionContext(frame: nil, scope: Unmanaged.passUnretained(scope))
   }
 
   /// This context, or, for a top-level request, the chain running on this thread, if any.
@@ -236,8 +236,8 @@ struct ResolutionContext: ~Copyable {
   /// The scope scoped bindings are resolved in: the request's, or its chain's; `nil` outside
   /// any scope.
   var scope: Scope? {
-    if let requestScope { return requestScope }
-    return frame?.pointee.root.pointee.scope
+    if let requestScope { return requestScope.takeUnretainedValue() }
+    return frame?.pointee.root.pointee.scope?.takeUnretainedValue()
   }
 
   /// Whether the request is made inside a factory (the chain has a frame).
@@ -300,11 +300,6 @@ struct ResolutionContext: ~Copyable {
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
     let frame = self.frame.unsafelyUnwrapped
-    if container.disposals.isClosed {
-      throw .shutDown(
-        binding.key, scopeClosed: false, parent: ResolutionContext(frame: frame.pointee.parent),
-        in: container)
-    }
     do {
       try _ThreadState.running(frame) { () throws in
         try maker(
@@ -337,7 +332,7 @@ struct ResolutionContext: ~Copyable {
 
   @inline(never)
   static func marked<R>(
-    _ container: Container, scope: Scope?,
+    _ container: Container, scope: Unmanaged<Scope>?,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     try _RootState.resolution(scope: scope) { rootPointer throws(ResolutionError) -> R in

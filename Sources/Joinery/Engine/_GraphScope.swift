@@ -18,7 +18,7 @@ struct _RootState {
   var isOnMainActor = false
   /// The scope this resolution resolves scoped bindings in, if it was made in one. Not
   /// retained: the request that started the resolution holds it.
-  unowned(unsafe) var scope: Scope?
+  var scope: Unmanaged<Scope>?
   /// `initCompleted` steps waiting for the resolution to end, made on first use. Owned (one
   /// retain), released when the resolution ends.
   var completions: Unmanaged<_PendingCompletions>?
@@ -27,7 +27,7 @@ struct _RootState {
   /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
   @inline(__always)
   static func resolution<R>(
-    onMainActor: Bool = false, scope: Scope? = nil, graphSlots: Bool = false,
+    onMainActor: Bool = false, scope: Unmanaged<Scope>? = nil, graphSlots: Bool = false,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard graphSlots else {
@@ -42,7 +42,7 @@ struct _RootState {
 
   @inline(__always)
   private static func resolution<R>(
-    onMainActor: Bool, scope: Scope?, slots: UnsafeMutablePointer<_GraphScope.Slot>?,
+    onMainActor: Bool, scope: Unmanaged<Scope>?, slots: UnsafeMutablePointer<_GraphScope.Slot>?,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var root = _RootState(graphSlots: slots, isOnMainActor: onMainActor, scope: scope)
