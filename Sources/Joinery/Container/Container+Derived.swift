@@ -5,7 +5,23 @@ extension Container {
   func derived<T>(_: T.Type, tag: BindingTag?) -> T? {
     guard let derivable = T.self as? any DerivedFromContainer.Type else { return nil }
     let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
-    guard binds(wrapped) || binds(BindingKey(wrapped.type)) else { return nil }
+    guard binds(wrapped) || binds(BindingKey(wrapped.type)) || bindsWithArguments(wrapped)
+    else { return nil }
     return derivable.derive(from: self, tag: tag) as? T
+  }
+
+  /// Whether this container or an ancestor binds `key`'s type and tag with runtime arguments:
+  /// a `Provider` of it makes instances with `get(arguments:)`.
+  func bindsWithArguments(_ key: BindingKey) -> Bool {
+    var current: Container? = self
+    while let container = current {
+      if container.table.entry(for: ObjectIdentifier(key.type))?.withArguments.contains(where: {
+        $0.key.tag == key.tag
+      }) == true {
+        return true
+      }
+      current = container.parentContainer
+    }
+    return false
   }
 }

@@ -67,6 +67,13 @@ struct DeclaredGraph {
             for: BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes))
           fellBack = served != nil
         }
+        // A Provider may make instances of a binding with runtime arguments
+        // (`get(arguments:)`): such a binding serves it too.
+        if served == nil, derivable != nil {
+          served = table.entry(for: ObjectIdentifier(dependency.key.type))?.withArguments.first {
+            $0.key.tag == dependency.key.tag
+          }
+        }
         // In a child container, what an ancestor binds is satisfied there.
         let external =
           served == nil

@@ -1,0 +1,60 @@
+extension Resolver {
+  /// What the request being served asked for: the bound type, and the tag it was requested
+  /// with. A tagged request served by the untagged binding (fallback) carries the requested
+  /// tag here, while the binding's own key has none — so a factory can tell who asked, without
+  /// the tag ever being passed on to the factory's own dependencies.
+  ///
+  /// ```swift
+  /// registrar.bind(Logger.self) { resolver in
+  ///   Logger(category: resolver.requested.tag.map { "\($0)" } ?? "app")
+  /// }
+  /// let audit = try container.resolve(Logger.self, tag: "audit")  // category "audit"
+  /// ```
+  public var requested: BindingKey { context.requested }
+
+  /// The binding whose factory asked for the instance being made — the type it is injected
+  /// into — or `nil` when it was requested directly from the container.
+  ///
+  /// ```swift
+  /// registrar.bind(Logger.self) { resolver in
+  ///   Logger(category: resolver.consumer?.typeName ?? "app")
+  /// }
+  /// ```
+  public var consumer: BindingKey? {
+    guard let frame = context.frame, let parent = frame.pointee.parent, parent.pointee.depth > 0
+    else { return nil }
+    return parent.pointee.step.requested
+  }
+
+  /// The chain of requests from the top-level resolve down to the instance being made.
+  ///
+  /// ```swift
+  /// registrar.bind(Tracer.self) { resolver in
+  ///   Tracer(span: resolver.path.arrowText)  // "App → FeedService → Tracer"
+  /// }
+  /// ```
+  public var path: [ResolutionStep] { context.steps }
+}
+
+extension Provider {
+  /// Returns a new instance from a binding of `Value` that takes runtime arguments.
+  ///
+  /// ```swift
+  /// struct Downloads {
+  ///   let make: Provider<Download>
+  ///   func start(_ url: URL) throws -> Download { try make.get(arguments: url) }
+  /// }
+  /// ```
+  ///
+  /// - Parameter arguments: The runtime arguments, of the bound types, in order.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/containerReleased`` if the container
+  ///   no longer exists.
+  public func get<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
+    guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
+    if let tag {
+      return try container.resolve(Value.self, tag: tag, arguments: repeat each arguments)
+    }
+    return try container.resolve(Value.self, arguments: repeat each arguments)
+  }
+}
