@@ -18,3 +18,21 @@ final class BindingExtras {
 /// A step run on a new instance at the end of the resolution that made it, with a resolver in
 /// that resolution (``Registrar/initCompleted(_:tag:fileID:line:_:)``).
 typealias Completion = @Sendable (borrowing Resolver, Any) throws -> Void
+
+/// A weak reference that closures can share: written once, in `init`, then only read.
+final class WeakReference<Object: AnyObject & Sendable>: Sendable {
+  // A weak reference is loaded atomically by the runtime, and never written after `init`.
+  nonisolated(unsafe) weak var object: Object?
+  init(_ object: Object) { self.object = object }
+}
+
+/// What resolving a weakly bound instance throws once its owner released it (or when it is
+/// not of the bound type).
+struct WeakInstanceReleased: Error, CustomStringConvertible {
+  let type: Any.Type
+  let problem: String
+  var description: String {
+    "the object bound to \(TypeName.of(type)) with weakInstance: \(problem); the container "
+      + "never holds it"
+  }
+}

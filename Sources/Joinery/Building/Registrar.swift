@@ -195,6 +195,40 @@ public struct Registrar: ~Copyable {
       maker: { _, _, out in out.initialize(to: instance()) })
   }
 
+  /// Binds `type` to an object someone else owns, held weakly: resolves return it while its
+  /// owner keeps it alive, and fail with a clear error afterwards. The container neither keeps
+  /// nor disposes it.
+  ///
+  /// ```swift
+  /// registrar.bind((any AppRouting).self, weakInstance: appDelegate)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type: the object's class, or a protocol it conforms to.
+  ///   - tag: An optional tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - instance: The object, referenced weakly.
+  public mutating func bind<T, Object: AnyObject & Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line, weakInstance instance: Object
+  ) {
+    let reference = WeakReference(instance)
+    add(
+      T.self, tag: tag, lifetime: .ephemeral, isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: nil,
+      maker: { _, _, out in
+        guard let object = reference.object else {
+          throw WeakInstanceReleased(type: T.self, problem: "was released by its owner")
+        }
+        guard let value = object as? T else {
+          throw WeakInstanceReleased(type: T.self, problem: "is a \(Object.self), not a \(T.self)")
+        }
+        out.initialize(to: value)
+      })
+  }
+
   /// Declares a value each ``Scope`` provides — the request being served, the signed-in user —
   /// so that bindings can depend on it and `build()` checks them. A scope gets it from
   /// ``Container/makeScope(_:)``; it is never made nor disposed by the container.

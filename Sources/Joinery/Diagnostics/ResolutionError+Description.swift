@@ -143,7 +143,12 @@ extension ResolutionError {
         "Make the target's implementation conform to \(name), or forward to a binding that does."
       ]
     case .notCached:
-      return ["Bind \(name) with lifetime .cached or .cached(in:) to store instances into it."]
+      return [
+        "Bind \(name) with lifetime .cached or .cached(in:) to store instances into it: only a "
+          + "cached instance is meant to be replaced (a persistent or transient one may already be "
+          + "held by others, who would keep the old one while new resolves got the new).",
+        "Or, for a value known at start-up, bind it with bind(\(name).self, instance: …).",
+      ]
     case .containerReleased:
       return [
         "Keep the container alive as long as the instances that hold its Providers or Lazies."

@@ -313,6 +313,11 @@ struct ResolutionContext: ~Copyable {
       frame.pointee.root.pointee.enqueueCompletion(
         of: binding, in: container, binding.layout.load(from: slot.address))
     }
+    // The top-level instance of a resolution whose steps will run: made last, in the caller's
+    // memory, which a failing step must not leave initialized.
+    if frame.pointee.parent == nil, frame.pointee.root.pointee.completions != nil {
+      frame.pointee.root.pointee.callerInstance = (slot.address, binding.layout)
+    }
   }
 
   /// Runs `body` for an outermost request in a resolution of its own, marked by a depth-0
@@ -328,6 +333,19 @@ struct ResolutionContext: ~Copyable {
       return try body(parent)
     }
     return try marked(container, scope: parent.requestScope, body)
+  }
+
+  /// Runs `body` with a resolver lent for a resolution of its own, in which no binding is
+  /// being built (a depth-0 frame): for code that fills objects the container did not make.
+  static func withResolver<R>(
+    in container: Container, _ body: (borrowing Resolver) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try marked(container, scope: nil) { context throws(ResolutionError) -> R in
+      let frame = context.frame.unsafelyUnwrapped
+      return try _ThreadState.running(frame) { () throws(ResolutionError) -> R in
+        try body(Resolver(container: container, context: ResolutionContext(frame: frame)))
+      }
+    }
   }
 
   @inline(never)

@@ -22,6 +22,9 @@ struct _RootState {
   /// `initCompleted` steps waiting for the resolution to end, made on first use. Owned (one
   /// retain), released when the resolution ends.
   var completions: Unmanaged<_PendingCompletions>?
+  /// The caller's memory the top-level instance was made in, when `initCompleted` steps will
+  /// run after it: a step that throws fails the resolve, so that instance is destroyed.
+  var callerInstance: (address: UnsafeMutableRawPointer, layout: ValueLayout)?
 
   /// Runs one top-level resolution with fresh root state, and ends it. `graphSlots`: whether
   /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
@@ -52,7 +55,15 @@ struct _RootState {
     }
     return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
       let result = try body(pointer)
-      if pointer.pointee.completions != nil { try runCompletions(pointer) }
+      if pointer.pointee.completions != nil {
+        do throws(ResolutionError) {
+          try runCompletions(pointer)
+        } catch {
+          // The resolve fails: the instance it made for its caller is not handed over.
+          if let made = pointer.pointee.callerInstance { made.layout.destroy(made.address) }
+          throw error
+        }
+      }
       return result
     }
   }
