@@ -187,7 +187,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   var holdsInstance: Bool { isReady }
 
   /// Whether the factory is `async` (resolved only with `resolveAsync`).
-  var isAsync: Bool { false }
+  @usableFromInline var isAsync: Bool { false }
 
   /// A binding with the same declaration and no instances, for a throwaway container.
   func fresh() -> AnyBinding {

@@ -17,6 +17,11 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   typealias AsyncMaker = @Sendable (AsyncResolver) async throws -> any Sendable
 
   let make: AsyncMaker
+  /// For a binding with runtime arguments: makes an instance from a resolver and the request's
+  /// arguments (a tuple of the bound argument types). Always a new instance.
+  typealias AsyncArgumentMaker =
+    @Sendable (AsyncResolver, any Sendable) async throws -> any Sendable
+  var argumentMake: AsyncArgumentMaker?
   private let lock = _Lock.make()
   /// The creation every request of a shared lifetime awaits (persistent, cached; transient while
   /// it runs).
@@ -40,11 +45,28 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   override var isAsync: Bool { true }
 
+  /// Whether resolving needs runtime arguments: the key names their tuple type.
+  override var needsArguments: Bool { key.argumentTypes != nil }
+
   override func fresh() -> AnyBinding {
-    copyDeclaration(
-      to: AsyncBinding(
-        key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, layout: layout, make: make))
+    let copy = AsyncBinding(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, make: make)
+    copy.argumentMake = argumentMake
+    return copyDeclaration(to: copy)
+  }
+
+  /// A new instance from a binding with runtime arguments.
+  func make(
+    arguments: any Sendable, in container: Container, path: AsyncPath?
+  ) async throws(ResolutionError) -> any Sendable {
+    let node = AsyncPath(binding: self, parent: path)
+    let resolver = AsyncResolver(container: container, path: node)
+    do {
+      return try await argumentMake.unsafelyUnwrapped(resolver, arguments)
+    } catch {
+      throw wrap(error, resolver: resolver, in: container)
+    }
   }
 
   override func link(in container: Container) {

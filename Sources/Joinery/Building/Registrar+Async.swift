@@ -110,6 +110,114 @@ extension Registrar {
       factory: factory)
   }
 
+  /// Binds `type` to an `async` factory that takes one runtime argument; every
+  /// `resolveAsync(_:arguments:)` makes a new instance from the argument it passes. Forms with
+  /// two and three arguments follow.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in
+  ///   try await Thumbnail.render(url, cache: try resolver.resolve(ImageCache.self))
+  /// }
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds an instance from a resolver and the runtime argument.
+  public mutating func bindAsync<T: Sendable, A: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line, _ factory: @escaping @Sendable (AsyncResolver, A) async throws -> T
+  ) {
+    addAsyncArguments(
+      T.self, tag: tag, signature: A.self, isOverride: isOverride, dependencies: dependencies,
+      location: BindingLocation(fileID: fileID, line: line)
+    ) { resolver, arguments in try await factory(resolver, arguments as! A) }
+  }
+
+  /// Binds `type` to an `async` factory that takes two runtime arguments.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL, size: Int) in
+  ///   try await Thumbnail.render(url, size: size)
+  /// }
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds an instance from a resolver and the runtime arguments.
+  public mutating func bindAsync<T: Sendable, A: Sendable, B: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line, _ factory: @escaping @Sendable (AsyncResolver, A, B) async throws -> T
+  ) {
+    addAsyncArguments(
+      T.self, tag: tag, signature: (A, B).self, isOverride: isOverride,
+      dependencies: dependencies, location: BindingLocation(fileID: fileID, line: line)
+    ) { resolver, arguments in
+      let (a, b) = arguments as! (A, B)
+      return try await factory(resolver, a, b)
+    }
+  }
+
+  /// Binds `type` to an `async` factory that takes three runtime arguments.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Tile.self) { (resolver, x: Int, y: Int, zoom: Int) in
+  ///   try await Tile.load(x: x, y: y, zoom: zoom)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds an instance from a resolver and the runtime arguments.
+  public mutating func bindAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line, _ factory: @escaping @Sendable (AsyncResolver, A, B, C) async throws -> T
+  ) {
+    addAsyncArguments(
+      T.self, tag: tag, signature: (A, B, C).self, isOverride: isOverride,
+      dependencies: dependencies, location: BindingLocation(fileID: fileID, line: line)
+    ) { resolver, arguments in
+      let (a, b, c) = arguments as! (A, B, C)
+      return try await factory(resolver, a, b, c)
+    }
+  }
+
+  // Fixed arities, not a parameter pack: Swift 6.3 miscompiles a pack expanded in an async
+  // function ("freed pointer was not the last allocation" from the task allocator).
+  private mutating func addAsyncArguments<T: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
+    dependencies: [BindingKey]?, location: BindingLocation,
+    make: @escaping AsyncBinding.AsyncArgumentMaker
+  ) {
+    let binding = AsyncBinding(
+      key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
+      lifetime: .ephemeral, location: location, registerType: registerType,
+      isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
+      make: { _ in throw AsyncArgumentsMissing() })
+    binding.argumentMake = make
+    binding.dependencies = Self.declared(keys: dependencies)
+    collector.add(binding)
+  }
+
   private mutating func addAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
@@ -130,3 +238,7 @@ extension Registrar {
     }
   }
 }
+
+/// Never thrown in practice: an async binding with runtime arguments is resolved through its
+/// argument maker.
+struct AsyncArgumentsMissing: Error {}

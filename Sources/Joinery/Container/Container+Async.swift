@@ -68,6 +68,82 @@ extension Container {
     return instances
   }
 
+  /// Returns a new instance from a binding that takes one runtime argument, awaiting it if its
+  /// factory is `async`. Forms with two and three arguments follow.
+  ///
+  /// ```swift
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - a: The runtime argument, of the bound type.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the type
+  ///   differs from the bound one.
+  public func resolveAsync<T: Sendable, A: Sendable>(
+    _ type: T.Type = T.self, arguments a: A
+  ) async throws(ResolutionError) -> T {
+    try await awaitArguments(T.self, signature: A.self, a) { () throws(ResolutionError) in
+      try resolve(T.self, arguments: a)
+    }
+  }
+
+  /// Returns a new instance from a binding that takes two runtime arguments.
+  ///
+  /// ```swift
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - a: The first runtime argument.
+  ///   - b: The second runtime argument.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolveAsync<T: Sendable, A: Sendable, B: Sendable>(
+    _ type: T.Type = T.self, arguments a: A, _ b: B
+  ) async throws(ResolutionError) -> T {
+    try await awaitArguments(T.self, signature: (A, B).self, (a, b)) {
+      () throws(ResolutionError) in try resolve(T.self, arguments: a, b)
+    }
+  }
+
+  /// Returns a new instance from a binding that takes three runtime arguments.
+  ///
+  /// ```swift
+  /// let tile = try await container.resolveAsync(Tile.self, arguments: 3, 5, 12)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - a: The first runtime argument.
+  ///   - b: The second runtime argument.
+  ///   - c: The third runtime argument.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolveAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
+    _ type: T.Type = T.self, arguments a: A, _ b: B, _ c: C
+  ) async throws(ResolutionError) -> T {
+    try await awaitArguments(T.self, signature: (A, B, C).self, (a, b, c)) {
+      () throws(ResolutionError) in try resolve(T.self, arguments: a, b, c)
+    }
+  }
+
+  /// Awaits the async binding of `T` for `signature`, or resolves a synchronous one (or
+  /// reports what is missing) with `synchronously`.
+  private func awaitArguments<T: Sendable>(
+    _: T.Type, signature: Any.Type, _ arguments: any Sendable,
+    synchronously: () throws(ResolutionError) -> T
+  ) async throws(ResolutionError) -> T {
+    try checkOpen(T.self)
+    guard let (owner, binding) = argumentBinding(for: T.self, signature: signature),
+      let async = binding as? AsyncBinding
+    else { return try synchronously() }
+    // Made by this binding's factory, which returns its bound type.
+    return try await async.make(arguments: arguments, in: owner, path: nil) as! T
+  }
+
   /// The asynchronous resolve behind every public form: finds the binding (tagged, then the
   /// untagged fallback, in this container or the nearest ancestor) and awaits it if it is
   /// async, directly or through a forward.

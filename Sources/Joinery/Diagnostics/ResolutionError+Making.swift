@@ -100,6 +100,7 @@ extension ResolutionError {
       in: container)
   }
 
+  @usableFromInline
   static func asyncBinding(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     in container: Container

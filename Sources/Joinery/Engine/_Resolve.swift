@@ -350,6 +350,10 @@ extension Container {
     // The signature matched, so the binding was declared with exactly these argument types.
     return try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
       if let recorder { recorder.record(from: parent, to: binding) }
+      // An async binding with runtime arguments is awaited with `resolveAsync(_:arguments:)`.
+      if binding.isAsync {
+        throw .asyncBinding(binding, fallbackTag: nil, parent: parent, in: self)
+      }
       let binding = unsafeDowncast(binding, to: FactoryBinding.self)
       guard found.fellBack, let tag else {
         return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
@@ -554,5 +558,28 @@ extension Container {
     try resolve(
       T.self, tag: tag as Tag?, matching: matching, arguments: repeat each arguments,
       parent: parent)
+  }
+}
+
+extension Container {
+  /// The binding for `type` with runtime arguments of type `signature` (untagged), in this
+  /// container or the nearest ancestor, and the container that declared it.
+  func argumentBinding(
+    for type: Any.Type, signature: Any.Type
+  ) -> (container: Container, binding: AnyBinding)? {
+    var current: Container? = self
+    while let container = current {
+      if let slot = container.table.slot(for: ObjectIdentifier(type)),
+        let entry = container.table.entry(at: slot),
+        let found = entry._withUnsafeGuaranteedRef({
+          $0.argumentBinding(
+            tag: nil as BindingTag?, signature: ObjectIdentifier(signature), allowsFallback: false)
+        })
+      {
+        return (container, found.binding.takeUnretainedValue())
+      }
+      current = container.parentContainer
+    }
+    return nil
   }
 }
