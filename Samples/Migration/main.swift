@@ -1,7 +1,7 @@
 import Joinery
 
 // The classic examples of the containers people migrate from, written with Joinery.
-// `swift run MigrationGuide` runs all four; the DocC article "Migrating to Joinery" maps the
+// `swift run MigrationGuide` runs all five; the DocC article "Migrating to Joinery" maps the
 // APIs one by one.
 
 // MARK: - Resolve: a pet owner and a cat, with variants
@@ -170,6 +170,69 @@ func wormerExample() throws {
   print("  the gateway got the singleton bus: \(gateway.bus === bus)")
 }
 
+// MARK: - Swinject: circular references in one graph, optional dependencies, context
+//
+// Swinject fills a back-reference with `initCompleted` inside the same graph; Joinery's
+// `initCompleted` step runs at the end of the resolution that made the instance, so under the
+// graph lifetime the child's parent is the parent being built. An optional parameter takes the
+// binding if there is one. A factory sees who asked for it through its resolver (Dip's context).
+
+final class TreeNode: @unchecked Sendable {
+  let name: String
+  let child: Leaf
+  init(child: Leaf) {
+    self.name = "root"
+    self.child = child
+  }
+}
+
+final class Leaf: @unchecked Sendable {
+  weak var parent: TreeNode?
+  let logger: SampleLogger
+  let tracer: Tracer?
+  init(logger: SampleLogger, tracer: Tracer?) {
+    self.logger = logger
+    self.tracer = tracer
+  }
+}
+
+struct SampleLogger: Sendable { let category: String }
+struct Tracer: Sendable {}
+
+struct TreeAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bind(TreeNode.self, lifetime: .graph, to: TreeNode.init(child:))
+    registrar.bind(Leaf.self, lifetime: .graph, to: Leaf.init(logger:tracer:))
+    registrar.initCompleted(Leaf.self) { resolver, leaf in
+      leaf.parent = try resolver.resolve(TreeNode.self)
+    }
+    // The logger's category is the type it is injected into.
+    registrar.bind(SampleLogger.self) { resolver in
+      SampleLogger(category: resolver.consumer?.typeName ?? "app")
+    }
+    // No Tracer is bound: `Leaf.init(logger:tracer:)` gets nil.
+  }
+}
+
+func swinjectExample() throws {
+  let container = try ContainerBuilder(TreeAssembly()).build()
+  let root = try container.resolve(TreeNode.self)
+  print("  the leaf's parent is the root of the same graph: \(root.child.parent === root)")
+  print("  the leaf's logger knows who asked: \(root.child.logger.category)")
+  print("  the optional tracer, not bound: \(root.child.tracer == nil ? "nil" : "set")")
+  // An object the container did not make, filled in one resolution.
+  final class Screen {
+    var logger: SampleLogger?
+  }
+  let screen = Screen()
+  try container.inject(into: screen) { resolver, screen in
+    screen.logger = try resolver.resolve(SampleLogger.self)
+  }
+  print("  a screen filled by inject(into:): \(screen.logger?.category ?? "none")")
+}
+
+print("Swinject: a parent and child sharing one graph, an optional dependency, context")
+try swinjectExample()
 print("Resolve: a pet owner and a cat with variants")
 try resolveExample()
 print("Dip: a friends provider, with a tag falling back to the untagged one")
