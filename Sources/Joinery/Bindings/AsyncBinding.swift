@@ -62,8 +62,9 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   ) async throws(ResolutionError) -> any Sendable {
     let node = AsyncPath(binding: self, parent: path)
     let resolver = AsyncResolver(container: container, path: node)
+    guard let argumentMake else { preconditionFailure("an argument binding has a maker") }
     do {
-      return try await argumentMake.unsafelyUnwrapped(resolver, arguments)
+      return try await argumentMake(resolver, arguments)
     } catch {
       throw wrap(error, resolver: resolver, in: container)
     }

@@ -40,11 +40,15 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     }
   }
 
-  override func fresh() -> AnyBinding {
-    copyDeclaration(
-      to: FactoryBinding(
-        key: key, lifetime: lifetime, location: location, registerType: registerType,
-        isOverride: isOverride, layout: layout, maker: maker))
+  override func fresh() -> AnyBinding { freshCopy() }
+
+  /// A binding with this one's declaration and no instance.
+  private func freshCopy() -> FactoryBinding {
+    let copy = FactoryBinding(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout, maker: maker)
+    _ = copyDeclaration(to: copy)
+    return copy
   }
 
   override func link(in container: Container) {
@@ -98,7 +102,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// A copy of this scoped binding that keeps one scope's instance, as a persistent binding
   /// keeps the container's: made exactly once, with the same cycle and deadlock checks.
   func scopeCell() -> FactoryBinding {
-    unsafeDowncast(fresh(), to: FactoryBinding.self)
+    freshCopy()
   }
 
   /// Whether resolving needs runtime arguments: the key names their tuple type.
