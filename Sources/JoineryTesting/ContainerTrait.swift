@@ -25,6 +25,7 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
   /// Applies to every test of a suite it is attached to.
   public var isRecursive: Bool { true }
 
+  /// Runs the test with the trait's container as `Container.current`.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {

@@ -13,7 +13,9 @@
 class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// Read and written only atomically (``_AtomicWordsHolder``): bit 0 is the ready flag
   /// (``isReady``); the bits above the low four hold the creation gate, the lock that makes
-  /// creation single-flight, made on first creation. First, as the protocol requires.
+  /// creation single-flight, made on first creation.
+  ///
+  /// First, as the protocol requires.
   @usableFromInline final var atomicWords: UInt = 0
   // Stored properties are laid out in declaration order; this one leaves no padding between
   // the small ones (every container keeps one binding object per declaration).
@@ -34,7 +36,9 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked) final var storage = _InstanceStorage()
 
   /// What the binding says it depends on, or `nil` for a factory that declared nothing
-  /// ("unchecked"). Set by the registrar before the container exists, never after.
+  /// ("unchecked").
+  ///
+  /// Set by the registrar before the container exists, never after.
   var dependencies: [DeclaredDependency]?
 
   /// The binding's position among its container's bindings, set by `build()`.
@@ -159,7 +163,9 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   /// Whether `storage` holds an instance that never changes again: a built persistent
-  /// instance, or a forward's converted one. Resolves then read it without a lock.
+  /// instance, or a forward's converted one.
+  ///
+  /// Resolves then read it without a lock.
   @inlinable @inline(__always)
   final var isReady: Bool { _loadAcquiring(0) & 1 != 0 }
 

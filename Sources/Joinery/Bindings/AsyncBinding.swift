@@ -18,7 +18,9 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   let make: AsyncMaker
   /// For a binding with runtime arguments: makes an instance from a resolver and the request's
-  /// arguments (a tuple of the bound argument types). Always a new instance.
+  /// arguments (a tuple of the bound argument types).
+  ///
+  /// Always a new instance.
   typealias AsyncArgumentMaker =
     @Sendable (AsyncResolver, any Sendable) async throws -> any Sendable
   var argumentMake: AsyncArgumentMaker?
@@ -205,6 +207,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   }
 
   /// Keeps a persistent instance where later resolves read it without awaiting the task.
+  ///
   /// `instance` is what the maker returned: an instance of the bound type.
   func publish(_ instance: Any) {
     lock.withLock {

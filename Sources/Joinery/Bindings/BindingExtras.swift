@@ -1,4 +1,6 @@
-/// The declaration details most bindings do not have. Written only while the container is built.
+/// The declaration details most bindings do not have.
+///
+/// Written only while the container is built.
 final class BindingExtras {
   var metadata: (any Sendable)?
   var contributionIndex: Int?

@@ -15,7 +15,9 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   /// Set once by `link(in:)`, before the container is shared.
   private(set) var target: AnyBinding?
   /// The ancestor that declared `target`, when it is not this binding's own container (which
-  /// is not referenced here: it owns this binding). Set with `target`.
+  /// is not referenced here: it owns this binding).
+  ///
+  /// Set with `target`.
   private(set) var ancestor: Container?
   private let gate = _Lock.make()
 

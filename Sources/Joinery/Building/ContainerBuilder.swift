@@ -35,6 +35,7 @@ public struct ContainerBuilder: Sendable {
 
   /// Whether a tagged dependency must be served by a binding with that tag: when `true`,
   /// `build()` reports each declared tagged dependency that only the untagged fallback serves.
+  ///
   /// `false` by default.
   ///
   /// ```swift
@@ -45,8 +46,9 @@ public struct ContainerBuilder: Sendable {
 
   /// Whether every binding must be checked by `build()`: when `true`, a closure factory that
   /// declares no dependencies (`dependsOn:`) is a build error (``Diagnostic/Code/uncheckedBinding``)
-  /// instead of a dashed edge in the graph. Initializers (`to:`), instances and forwards are
-  /// always checked. `false` by default.
+  /// instead of a dashed edge in the graph.
+  ///
+  /// Initializers (`to:`), instances and forwards are always checked. `false` by default.
   ///
   /// ```swift
   /// var builder = ContainerBuilder(AppAssembly())
@@ -56,7 +58,9 @@ public struct ContainerBuilder: Sendable {
 
   /// Where a ``Scope`` released without ``Scope/close()`` is reported, with the instances it
   /// never disposed; `nil` (the default) writes the report to standard error in debug builds
-  /// and drops it in release builds. A server can route it to its logger.
+  /// and drops it in release builds.
+  ///
+  /// A server can route it to its logger.
   ///
   /// ```swift
   /// builder.onUnclosedScope = { message in logger.warning("\(message)") }
@@ -200,6 +204,7 @@ public struct ContainerBuilder: Sendable {
   }
 
   /// Builds a container whose lookups continue in `parent` (a child container).
+  ///
   /// `awaitsEagerAsync`: whether the caller creates the eager async bindings (`buildAsync`).
   func build(parent: Container?, awaitsEagerAsync: Bool = false) throws(BuildError) -> Container {
     let collector = BindingCollector()

@@ -31,12 +31,15 @@ public struct InlineRegister: DependencyRegister, Hashable {
     self.body = body
   }
 
+  /// Adds the bindings of the closure this register was made with.
   public func register(in registrar: inout Registrar) { body(&registrar) }
 
+  /// Whether the two values are equal.
   public static func == (lhs: InlineRegister, rhs: InlineRegister) -> Bool {
     lhs.identity === rhs.identity
   }
 
+  /// Hashes the value's identity into `hasher`.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(identity))
   }

@@ -1,5 +1,7 @@
 extension Registrar {
-  /// Binds `type` to an `async` factory. Resolve it with `try await container.resolveAsync(…)`;
+  /// Binds `type` to an `async` factory.
+  ///
+  /// Resolve it with `try await container.resolveAsync(…)`;
   /// a synchronous resolve throws ``ResolutionError/Code/asyncBinding``, and `build()` refuses a
   /// synchronous binding that depends on it (``Diagnostic/Code/asyncDependency``).
   ///
@@ -44,8 +46,9 @@ extension Registrar {
   }
 
   /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited from the
-  /// container: each one resolves with `resolveAsync`, so it may itself be async. `build()`
-  /// checks every parameter, as it does for `bind(_:to:)`.
+  /// container: each one resolves with `resolveAsync`, so it may itself be async.
+  ///
+  /// `build()` checks every parameter, as it does for `bind(_:to:)`.
   ///
   /// ```swift
   /// registrar.bindAsync(Database.self, lifetime: .persistent) { _ in try await Database.open() }
@@ -111,8 +114,9 @@ extension Registrar {
   }
 
   /// Binds `type` to an `async` factory that takes one runtime argument; every
-  /// `resolveAsync(_:arguments:)` makes a new instance from the argument it passes. Forms with
-  /// two and three arguments follow.
+  /// `resolveAsync(_:arguments:)` makes a new instance from the argument it passes.
+  ///
+  /// Forms with two and three arguments follow.
   ///
   /// ```swift
   /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in

@@ -83,7 +83,9 @@ public struct Registrar: ~Copyable {
   }
 
   /// Binds `type` to an initializer (or any function) whose parameters are resolved by type:
-  /// autowiring. The parameters are the binding's declared dependencies, so `build()` checks
+  /// autowiring.
+  ///
+  /// The parameters are the binding's declared dependencies, so `build()` checks
   /// that each is bound and that they form no cycle.
   ///
   /// ```swift
@@ -196,8 +198,9 @@ public struct Registrar: ~Copyable {
   }
 
   /// Binds `type` to an object someone else owns, held weakly: resolves return it while its
-  /// owner keeps it alive, and fail with a clear error afterwards. The container neither keeps
-  /// nor disposes it.
+  /// owner keeps it alive, and fail with a clear error afterwards.
+  ///
+  /// The container neither keeps nor disposes it.
   ///
   /// ```swift
   /// registrar.bind((any AppRouting).self, weakInstance: appDelegate)
@@ -230,7 +233,9 @@ public struct Registrar: ~Copyable {
   }
 
   /// Declares a value each ``Scope`` provides — the request being served, the signed-in user —
-  /// so that bindings can depend on it and `build()` checks them. A scope gets it from
+  /// so that bindings can depend on it and `build()` checks them.
+  ///
+  /// A scope gets it from
   /// ``Container/makeScope(_:)``; it is never made nor disposed by the container.
   ///
   /// ```swift
@@ -265,7 +270,9 @@ public struct Registrar: ~Copyable {
   /// Runs `step` on every new instance of the binding of `type` once the resolution that made
   /// it has made everything else, with a resolver in that same resolution: the place to fill a
   /// back-reference (a child's parent, a delegate) that a constructor cannot take without a
-  /// cycle. Swinject calls it `initCompleted`, Dip `resolvingProperties`.
+  /// cycle.
+  ///
+  /// Swinject calls it `initCompleted`, Dip `resolvingProperties`.
   ///
   /// ```swift
   /// registrar.bind(Parent.self, lifetime: .graph, to: Parent.init(child:))

@@ -69,7 +69,9 @@ extension Container {
   }
 
   /// Returns a new instance from a binding that takes one runtime argument, awaiting it if its
-  /// factory is `async`. Forms with two and three arguments follow.
+  /// factory is `async`.
+  ///
+  /// Forms with two and three arguments follow.
   ///
   /// ```swift
   /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)

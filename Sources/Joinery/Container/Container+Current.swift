@@ -1,6 +1,8 @@
 extension Container {
   /// The container of the current task, set for a scope with ``withCurrent(_:)``; `nil` outside
-  /// one. ``Injected`` properties without an explicit container read it.
+  /// one.
+  ///
+  /// ``Injected`` properties without an explicit container read it.
   ///
   /// It is a task-local value, not a global: each task (and each test) sees the container its
   /// own scope set, and child tasks inherit it.

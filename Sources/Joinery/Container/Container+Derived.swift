@@ -1,5 +1,7 @@
 extension Container {
-  /// A `Provider` or `Lazy` of a bound type, when `T` is one; `nil` otherwise. Only runs when
+  /// A `Provider` or `Lazy` of a bound type, when `T` is one; `nil` otherwise.
+  ///
+  /// Only runs when
   /// `T` itself is not bound.
   @usableFromInline @inline(never)
   func derived<T>(_: T.Type, tag: BindingTag?) -> T? {

@@ -1,6 +1,7 @@
 extension Container {
   /// Disposes every instance this container made whose binding declares `dispose:`, newest
   /// first — so an instance is disposed before the instances it was made from — each once.
+  ///
   /// Afterwards every resolve from the container (and its scopes) throws
   /// ``ResolutionError/Code/shutDown``. Calling it again does nothing.
   ///
@@ -46,6 +47,7 @@ extension Container {
   }
 
   /// Whether the shared instance of `type` (persistent or cached) exists, without making it.
+  ///
   /// For scoped instances, ask the scope: ``Scope/hasInstance(of:tag:)``.
   ///
   /// ```swift

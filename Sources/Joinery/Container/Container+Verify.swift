@@ -37,8 +37,9 @@ extension Container {
   }
 
   /// ``verify()`` for a graph with async and main-actor bindings: awaits every async binding,
-  /// and creates main-actor bindings on the main actor. Only bindings that take runtime
-  /// arguments are skipped.
+  /// and creates main-actor bindings on the main actor.
+  ///
+  /// Only bindings that take runtime arguments are skipped.
   ///
   /// ```swift
   /// @Test func productionGraphStarts() async throws {

@@ -170,7 +170,9 @@ extension Scope {
   public var isClosed: Bool { disposals.isClosed }
 
   /// Disposes the instances this scope made, newest first, each once; later resolves from the
-  /// scope throw ``ResolutionError/Code/shutDown``. Calling it again does nothing.
+  /// scope throw ``ResolutionError/Code/shutDown``.
+  ///
+  /// Calling it again does nothing.
   ///
   /// Every disposer runs even when some throw; the failures are thrown together afterwards.
   /// Values provided to ``Container/makeScope(_:)`` are not disposed: the scope did not make
@@ -237,8 +239,9 @@ public struct ScopeValues {
 }
 
 extension Container {
-  /// Makes a scope: a unit of work whose `scoped` instances are its own. Nothing is built or
-  /// checked again, so a scope per request costs a few allocations.
+  /// Makes a scope: a unit of work whose `scoped` instances are its own.
+  ///
+  /// Nothing is built or checked again, so a scope per request costs a few allocations.
   ///
   /// ```swift
   /// let scope = container.makeScope()

@@ -26,17 +26,21 @@ public struct BindingLocation: Hashable, Sendable, CustomStringConvertible, Comp
   /// The `#fileID` of the declaration, such as `Feed/FeedAssembly.swift`.
   public var fileID: String { file.description }
 
+  /// A one-line, human-readable description.
   public var description: String { "\(fileID):\(line)" }
 
+  /// Whether the two values are equal.
   public static func == (lhs: BindingLocation, rhs: BindingLocation) -> Bool {
     lhs.line == rhs.line && lhs.fileID == rhs.fileID
   }
 
+  /// Hashes the value's identity into `hasher`.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(fileID)
     hasher.combine(line)
   }
 
+  /// Whether the left value sorts before the right one.
   public static func < (lhs: BindingLocation, rhs: BindingLocation) -> Bool {
     (lhs.fileID, lhs.line) < (rhs.fileID, rhs.line)
   }

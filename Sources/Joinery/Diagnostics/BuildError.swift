@@ -14,6 +14,7 @@ public struct BuildError: Error, Sendable, CustomStringConvertible, CustomDebugS
   /// The findings that failed the build.
   public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
 
+  /// A one-line, human-readable description.
   public var description: String {
     let errors = errors
     let first = errors.first.map { " First: \($0.message)" } ?? ""
@@ -21,6 +22,7 @@ public struct BuildError: Error, Sendable, CustomStringConvertible, CustomDebugS
       "Container build failed with \(errors.count) error\(errors.count == 1 ? "" : "s").\(first)"
   }
 
+  /// The full report, for `print(String(reflecting:))` and test failures.
   public var debugDescription: String {
     let errors = errors.count
     let warnings = diagnostics.count - errors

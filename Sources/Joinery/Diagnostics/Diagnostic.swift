@@ -13,7 +13,9 @@
 /// }
 /// ```
 public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-  /// The rule a finding comes from. A struct with static members, so rules can be added.
+  /// The rule a finding comes from.
+  ///
+  /// A struct with static members, so rules can be added.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     /// The rule's name.
     public let name: String
@@ -56,8 +58,11 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     /// An override that replaces nothing (a warning).
     public static let overrideWithoutTarget = Code(name: "overrideWithoutTarget", rank: 100)
 
+    /// Whether the two values are equal.
     public static func == (lhs: Code, rhs: Code) -> Bool { lhs.name == rhs.name }
+    /// Hashes the value's identity into `hasher`.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    /// A one-line, human-readable description.
     public var description: String { name }
   }
 
@@ -68,6 +73,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let error = Severity(isError: true)
     /// Kept in ``Container/warnings``.
     public static let warning = Severity(isError: false)
+    /// A one-line, human-readable description.
     public var description: String { isError ? "error" : "warning" }
   }
 
@@ -117,6 +123,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   }
 
   /// Sorts findings so the same graph always reports in the same order.
+  ///
   /// `findings` in report order: errors first, then by rule, key, location and message. Each
   /// key's sort text is computed once, not once per comparison: a broken app's report may hold
   /// thousands of findings.

@@ -21,6 +21,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// requested, or a same-named type from another module.
     public static let similarType = Kind(name: "similarType")
 
+    /// A one-line, human-readable description.
     public var description: String { name }
   }
 
@@ -29,6 +30,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
   /// The binding.
   public let binding: BindingInfo
 
+  /// A one-line, human-readable description.
   public var description: String {
     let key = binding.key
     let place = "\(binding.assembly) at \(binding.location)"

@@ -19,8 +19,9 @@
 public struct ResolutionError: Error, Sendable, CustomStringConvertible,
   CustomDebugStringConvertible
 {
-  /// What kind of failure happened. A struct with static members, so new codes can be added
-  /// without breaking a `switch`.
+  /// What kind of failure happened.
+  ///
+  /// A struct with static members, so new codes can be added without breaking a `switch`.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     /// The code's name.
     public let name: String
@@ -61,6 +62,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     /// The container was shut down, or the scope closed, before this request.
     public static let shutDown = Code("shutDown")
 
+    /// A one-line, human-readable description.
     public var description: String { name }
   }
 
@@ -113,8 +115,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
   }
 
   /// Bindings close to what was requested: the same type under another tag or with runtime
-  /// arguments, or a type with a similar name; at most eight of each kind. Computed when you
-  /// read it, for missing bindings and argument mismatches.
+  /// arguments, or a type with a similar name; at most eight of each kind.
+  ///
+  /// Computed when you read it, for missing bindings and argument mismatches.
   public var nearMisses: [NearMiss] {
     guard code == .missingBinding || code == .argumentMismatch,
       let catalog = storage.catalog

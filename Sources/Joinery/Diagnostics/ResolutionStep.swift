@@ -19,6 +19,7 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
     requested.tag != nil && binding != nil && binding?.key.tag == nil
   }
 
+  /// A one-line, human-readable description.
   public var description: String {
     var text = requested.typeName
     if let tag = requested.tag {

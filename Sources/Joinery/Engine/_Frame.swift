@@ -45,7 +45,9 @@ extension _Frame {
   }
 
   /// Throws if `binding` is already being built in this chain, the chain is too deep, or the
-  /// thread's stack is nearly used up. Constant work per level, whatever the depth.
+  /// thread's stack is nearly used up.
+  ///
+  /// Constant work per level, whatever the depth.
   ///
   /// The cycle test compares with every frame of the first ``fullCycleCheckDepth`` levels;
   /// deeper, with the binding at the last power-of-two depth (Brent's method), which finds any
@@ -120,7 +122,9 @@ extension _Frame {
     return position < root.pointee.stackLimit
   }
 
-  /// Runs `body` with a new frame for `binding` pushed on the chain. A top-level request
+  /// Runs `body` with a new frame for `binding` pushed on the chain.
+  ///
+  /// A top-level request
   /// (`parent` is `nil`) made while a factory runs on this thread joins that factory's chain.
   /// `scope`: the scope a top-level request was made in, which the chain resolves scoped
   /// bindings in from then on.
@@ -192,7 +196,9 @@ extension _Frame {
 }
 
 /// The resolution chain a request is made in: what bindings, diagnostics and the graph code
-/// receive instead of a frame. Lent for one call, it cannot be copied or kept.
+/// receive instead of a frame.
+///
+/// Lent for one call, it cannot be copied or kept.
 ///
 /// A top-level request's context has no frame; when it builds something, it joins the chain of
 /// a factory running on the same thread (``joined()``), so a resolve through a wrapper or a
@@ -202,7 +208,9 @@ struct ResolutionContext: ~Copyable {
   /// The innermost frame of the chain, or `nil` for a top-level request.
   @usableFromInline let frame: UnsafePointer<_Frame>?
   /// The scope a top-level request was made in (``Scope/resolve(_:)``); a chain keeps its scope
-  /// in its root state. Not retained: the caller holds the scope for the whole request.
+  /// in its root state.
+  ///
+  /// Not retained: the caller holds the scope for the whole request.
   @usableFromInline let requestScope: Unmanaged<Scope>?
 
   @inlinable
@@ -265,7 +273,9 @@ struct ResolutionContext: ~Copyable {
   }
 
   /// Throws if `binding` may not be entered below this chain: a cycle, the depth limit or the
-  /// end of the stack. Nothing to check at the top.
+  /// end of the stack.
+  ///
+  /// Nothing to check at the top.
   @inline(__always)
   func check(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container
@@ -276,7 +286,9 @@ struct ResolutionContext: ~Copyable {
   }
 
   /// Runs `body` in a new frame for `binding` pushed on this chain (joined with the thread's
-  /// running chain at the top). `graphSlots`: a `graph` binding at the top keeps its first
+  /// running chain at the top).
+  ///
+  /// `graphSlots`: a `graph` binding at the top keeps its first
   /// shared instances on this call's stack.
   @inline(__always)
   func enter<R>(
@@ -323,7 +335,9 @@ struct ResolutionContext: ~Copyable {
   /// Runs `body` for an outermost request in a resolution of its own, marked by a depth-0
   /// frame, when `container` has `initCompleted` steps: the steps then run when that
   /// resolution ends, after the shared instance `body` creates is published and its creation
-  /// gate released (so a step may resolve it). Any other request runs `body` as it is.
+  /// gate released (so a step may resolve it).
+  ///
+  /// Any other request runs `body` as it is.
   @inline(__always)
   static func outermost<R>(
     _ parent: borrowing ResolutionContext, in container: Container,

@@ -2,13 +2,16 @@
 struct _RootState {
   /// When the top-level binding is a `graph` binding, its first ``_GraphScope/capacity`` shared
   /// instances: uninitialized stack memory of the top-level call, so such a resolve allocates
-  /// nothing for them. Slots `0..<graphCount` are initialized. `nil` for other resolutions,
+  /// nothing for them.
+  ///
+  /// Slots `0..<graphCount` are initialized. `nil` for other resolutions,
   /// which do not pay for the stack space.
   let graphSlots: UnsafeMutablePointer<_GraphScope.Slot>?
   var graphCount = 0
   /// Where further `graph` instances go (all of them when `graphSlots` is `nil`), created on
-  /// first use. Owned (one retain), released when the resolution ends; read without reference
-  /// counting.
+  /// first use.
+  ///
+  /// Owned (one retain), released when the resolution ends; read without reference counting.
   var graph: Unmanaged<_GraphScope>?
   /// The lowest stack address this resolution may reach (``_ThreadState/stackLimit(from:)``):
   /// 0 until read.
@@ -16,17 +19,21 @@ struct _RootState {
   /// Whether the resolution started on the main actor (``Container/resolveOnMainActor(_:)``),
   /// so main-actor factories may run in it.
   var isOnMainActor = false
-  /// The scope this resolution resolves scoped bindings in, if it was made in one. Not
-  /// retained: the request that started the resolution holds it.
+  /// The scope this resolution resolves scoped bindings in, if it was made in one.
+  ///
+  /// Not retained: the request that started the resolution holds it.
   var scope: Unmanaged<Scope>?
-  /// `initCompleted` steps waiting for the resolution to end, made on first use. Owned (one
-  /// retain), released when the resolution ends.
+  /// `initCompleted` steps waiting for the resolution to end, made on first use.
+  ///
+  /// Owned (one retain), released when the resolution ends.
   var completions: Unmanaged<_PendingCompletions>?
   /// The caller's memory the top-level instance was made in, when `initCompleted` steps will
   /// run after it: a step that throws fails the resolve, so that instance is destroyed.
   var callerInstance: (address: UnsafeMutableRawPointer, layout: ValueLayout)?
 
-  /// Runs one top-level resolution with fresh root state, and ends it. `graphSlots`: whether
+  /// Runs one top-level resolution with fresh root state, and ends it.
+  ///
+  /// `graphSlots`: whether
   /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
   @inline(__always)
   static func resolution<R>(
@@ -87,7 +94,9 @@ struct _RootState {
 
   /// Runs the `initCompleted` steps of the instances this resolution made, in the order they
   /// were made, each in a frame of its binding in this same resolution (so `graph` instances
-  /// are shared, and its own binding counts for cycles). Steps may make instances with steps
+  /// are shared, and its own binding counts for cycles).
+  ///
+  /// Steps may make instances with steps
   /// of their own; a resolution that keeps doing so (back-references through ephemeral
   /// bindings never close) stops at the container's maximum depth.
   @inline(never)

@@ -23,7 +23,9 @@ struct _InstanceBuffer {
 }
 
 /// Where one request's instance goes: uninitialized memory for the bound type, and how to copy
-/// an instance of it. Lent to a binding for the duration of one resolve.
+/// an instance of it.
+///
+/// Lent to a binding for the duration of one resolve.
 @usableFromInline @frozen
 struct _InstanceSlot {
   @usableFromInline let address: UnsafeMutableRawPointer
@@ -103,7 +105,9 @@ struct _InstanceSlot {
   }
 }
 
-/// Memory a binding keeps one instance in, allocated on first use. Whether it holds an
+/// Memory a binding keeps one instance in, allocated on first use.
+///
+/// Whether it holds an
 /// initialized instance is the binding's to track; the binding frees it in its `deinit`.
 @usableFromInline @frozen
 struct _InstanceStorage {
@@ -250,7 +254,9 @@ struct ValueLayout: Sendable {
 }
 
 /// The tag a request asked with, when the untagged binding served it (a fallback), kept by
-/// reference to the caller's value so that the common path allocates nothing. It becomes a
+/// reference to the caller's value so that the common path allocates nothing.
+///
+/// It becomes a
 /// ``BindingTag`` only when an error report needs it.
 @usableFromInline
 struct RequestedTag {

@@ -14,7 +14,9 @@ struct _BindingTable: @unchecked Sendable {
     /// The type's metadata address; 0 for an empty slot.
     @usableFromInline var identity: UInt
     /// The type's untagged binding (an even address), or its ``_TypeEntry`` with the low bit
-    /// set. A type bound once, untagged — the common case — has no entry.
+    /// set.
+    ///
+    /// A type bound once, untagged — the common case — has no entry.
     @usableFromInline var value: UInt
   }
 
@@ -58,7 +60,9 @@ struct _BindingTable: @unchecked Sendable {
   }
 
   /// Robin Hood insertion: a type further from its home slot takes the place of one nearer to
-  /// its own. Lookups still probe linearly until they find the type or an empty slot, but no
+  /// its own.
+  ///
+  /// Lookups still probe linearly until they find the type or an empty slot, but no
   /// type ends up far from home, so no type's resolve is slow because of where its metadata
   /// happens to be in memory.
   private static func insert(_ slot: Slot, into slots: UnsafeMutablePointer<Slot>, mask: Int) {
@@ -130,12 +134,16 @@ struct _BindingTable: @unchecked Sendable {
     return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
   }
 
-  /// The untagged binding of `type`, if it has one. Off the hot paths.
+  /// The untagged binding of `type`, if it has one.
+  ///
+  /// Off the hot paths.
   func untaggedBinding(ofType type: Any.Type) -> AnyBinding? {
     untaggedBinding(for: ObjectIdentifier(type))?.takeUnretainedValue()
   }
 
-  /// The bindings of one type, or `nil` if the type is not bound at all. Off the hot paths.
+  /// The bindings of one type, or `nil` if the type is not bound at all.
+  ///
+  /// Off the hot paths.
   @usableFromInline
   func entry(for identity: ObjectIdentifier) -> _TypeEntry? {
     guard let slot = slot(for: identity) else { return nil }
@@ -189,13 +197,17 @@ final class _TypeEntry: @unchecked Sendable {
   /// Bindings that take runtime arguments, any tag, in registration order.
   @usableFromInline let withArguments: ContiguousArray<AnyBinding>
   /// `tagged` again, with each binding's tag box beside it: compared without reference
-  /// counting on the hot path. The bindings own the boxes; `tagged` owns the bindings. `nil`
+  /// counting on the hot path.
+  ///
+  /// The bindings own the boxes; `tagged` owns the bindings. `nil`
   /// when the type has no tagged binding, the common case.
   @usableFromInline let tagIndex:
     UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>?
 
   /// `withArguments` again, read without reference counting: each binding's argument tuple
-  /// type and tag box beside it. `nil` when the type has no binding with arguments.
+  /// type and tag box beside it.
+  ///
+  /// `nil` when the type has no binding with arguments.
   @usableFromInline let argumentIndex: UnsafeMutablePointer<_ArgumentSlot>?
   @usableFromInline let argumentCount: Int
 

@@ -1,5 +1,6 @@
-/// The one resolution path that ``Container`` and ``Resolver`` share. `parent` is the frame of
-/// the binding whose factory asks, or `nil` for a top-level request.
+/// The one resolution path that ``Container`` and ``Resolver`` share.
+///
+/// `parent` is the frame of the binding whose factory asks, or `nil` for a top-level request.
 /// Stack space for building one instance outside a specialized call: room for a class
 /// reference, a protocol existential (five words) and most small structs.
 /// Which binding serves a tagged request: found without reference counting, since the
@@ -236,8 +237,9 @@ extension Container {
   }
 
   /// ``match(_:tag:matching:)`` for a container with ancestors: the nearest container with
-  /// exactly that tag, else (unless exact) the nearest with an untagged binding. A loop, not a
-  /// recursion, so a chain of thousands of children costs no stack.
+  /// exactly that tag, else (unless exact) the nearest with an untagged binding.
+  ///
+  /// A loop, not a recursion, so a chain of thousands of children costs no stack.
   @inlinable @inline(never)
   func matchInChain<Tag: Hashable & Sendable>(
     _ type: Any.Type, tag: Tag, matching: TagMatching
@@ -440,7 +442,9 @@ extension Container {
   }
 
   /// A missing-binding error, or an argument mismatch when the type is bound with other
-  /// arguments. Only runs on failure; near misses are computed when the report is read.
+  /// arguments.
+  ///
+  /// Only runs on failure; near misses are computed when the report is read.
   @usableFromInline @inline(never)
   func missing(
     _ requested: BindingKey, triedFallback: Bool, parent: borrowing ResolutionContext
@@ -489,7 +493,9 @@ func _assumingMainActor<T>(
 func _isOptionalType<T>(_ type: T.Type) -> Bool { _isOptional(type) }
 
 /// The tag an optional stands for: its value (unwrapped again if it is itself optional), or
-/// `nil` for no tag. A non-optional tag stands for itself.
+/// `nil` for no tag.
+///
+/// A non-optional tag stands for itself.
 @usableFromInline
 func _flattenedTag<Tag: Hashable & Sendable>(_ tag: Tag) -> (any Hashable & Sendable)? {
   guard let optional = tag as? any _OptionalTag else { return tag }

@@ -51,7 +51,9 @@ enum _ThreadState {
 
   /// The lowest stack address a resolution on this thread may reach before it stops with an
   /// error: the bottom of the stack plus a reserve for the factories still running and for
-  /// building the report. The reserve scales with the stack (a quarter, between 32 KiB and
+  /// building the report.
+  ///
+  /// The reserve scales with the stack (a quarter, between 32 KiB and
   /// 256 KiB), so the guard works on 128 KiB threads and leaves room for large frames on big
   /// ones. When the platform does not tell the bounds, or `position` is not on the thread's
   /// stack, a resolution may use 256 KiB below `position`.

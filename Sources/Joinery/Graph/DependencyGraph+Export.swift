@@ -60,7 +60,9 @@ extension DependencyGraph {
     return lines.joined(separator: "\n")
   }
 
-  /// The dependencies of one binding as an indented tree. A binding already shown earlier in
+  /// The dependencies of one binding as an indented tree.
+  ///
+  /// A binding already shown earlier in
   /// the tree is marked instead of repeated, so shared dependencies and cycles print once.
   ///
   /// ```swift

@@ -31,6 +31,7 @@ public struct DependencyGraph: Sendable {
       public static let declared = Kind(name: "declared")
       /// Seen when ``Container/verify()`` ran the factory.
       public static let observed = Kind(name: "observed")
+      /// A one-line, human-readable description.
       public var description: String { name }
     }
 

@@ -24,8 +24,9 @@
 /// > `@Injected` directly.
 @propertyWrapper
 public final class Injected<Value> {
-  /// Word 0 is set, releasing, once `value` is stored; `value` never changes afterwards. Read
-  /// and written only atomically, and first, as ``_AtomicWordsHolder`` requires.
+  /// Word 0 is set, releasing, once `value` is stored; `value` never changes afterwards.
+  ///
+  /// Read and written only atomically, and first, as ``_AtomicWordsHolder`` requires.
   private var atomicWords: UInt = 0
   private weak var explicitContainer: Container?
   private let hasExplicitContainer: Bool
@@ -56,7 +57,9 @@ public final class Injected<Value> {
     _checkAtomicWordsLayout(&atomicWords)
   }
 
-  /// A property resolved from `container` on first read. The container is held weakly.
+  /// A property resolved from `container` on first read.
+  ///
+  /// The container is held weakly.
   ///
   /// ```swift
   /// @Injected(from: App.container) var feed: FeedService
@@ -113,8 +116,9 @@ public final class Injected<Value> {
     return try resolveOnce()
   }
 
-  /// Resolves under the wrapper's lock, so threads reading first at once resolve once. A read
-  /// from inside a factory never waits for that lock: the thread may hold creation gates the
+  /// Resolves under the wrapper's lock, so threads reading first at once resolve once.
+  ///
+  /// A read from inside a factory never waits for that lock: the thread may hold creation gates the
   /// resolving thread needs (a wait that could deadlock), or be that thread, reading the
   /// property from the factory it is running (a cycle). It resolves without the lock instead,
   /// which reports the cycle, if there is one, with its path.

@@ -5,8 +5,9 @@ enum TypeName {
     String(describing: type)
   }
 
-  /// The module-qualified name, used to tell apart types that share a short name. Private
-  /// declaration contexts, whose names change between builds, are left out.
+  /// The module-qualified name, used to tell apart types that share a short name.
+  ///
+  /// Private declaration contexts, whose names change between builds, are left out.
   static func qualified(_ type: Any.Type) -> String {
     withoutPrivateContexts(String(reflecting: type))
   }

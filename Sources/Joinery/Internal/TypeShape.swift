@@ -1,5 +1,6 @@
-/// What a bound type can hold, as far as weak references care. Asked once per transient
-/// binding at build time, without reading runtime metadata.
+/// What a bound type can hold, as far as weak references care.
+///
+/// Asked once per transient binding at build time, without reading runtime metadata.
 enum TypeShape: Equatable {
   /// A class: weak references work.
   case reference

@@ -30,5 +30,6 @@ public struct CacheGroup: Hashable, Sendable, CustomStringConvertible {
   /// The group that `.cached` without a group uses.
   public static let `default` = CacheGroup("default")
 
+  /// A one-line, human-readable description.
   public var description: String { name }
 }

@@ -10,8 +10,9 @@ final class CacheGroupState: Sendable {
   private let state = Protected(State())
 
   private struct State {
-    /// Bumped by every reset; instances made in an older generation are stale. Starts at 1, so
-    /// that a member can use 0 for "no instance".
+    /// Bumped by every reset; instances made in an older generation are stale.
+    ///
+    /// Starts at 1, so that a member can use 0 for "no instance".
     var generation: UInt = 1
     var members: [any CacheMember] = []
   }
@@ -28,7 +29,9 @@ final class CacheGroupState: Sendable {
   }
 
   /// Makes every member build anew on its next resolve and drops the instances no thread is
-  /// using right now. Never blocks on a running factory.
+  /// using right now.
+  ///
+  /// Never blocks on a running factory.
   func reset() {
     let members = state.withLock { state in
       state.generation += 1

@@ -1,6 +1,7 @@
 /// How a binding's instances end: made by the registrar, which knows the bound type, from the
-/// `dispose:` closure a binding was declared with. Given a kept instance, it returns the
-/// disposal of that instance, to run later.
+/// `dispose:` closure a binding was declared with.
+///
+/// Given a kept instance, it returns the disposal of that instance, to run later.
 @usableFromInline
 typealias Disposer = @Sendable (Any) -> @Sendable () async throws -> Void
 
@@ -41,7 +42,9 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var isClosed = false
     var sequence = 0
     /// A scope's instances (``Scope``): for each scoped binding used, the copy of it that
-    /// keeps the scope's instance. Kept here so that a scope needs one lock, not two; the
+    /// keeps the scope's instance.
+    ///
+    /// Kept here so that a scope needs one lock, not two; the
     /// first two inline, since most scopes use few.
     var first: ScopeCell?
     var second: ScopeCell?
@@ -179,6 +182,7 @@ public struct DisposalError: Error, Sendable, CustomStringConvertible {
     /// What the disposer threw.
     public let error: any Error
 
+    /// A one-line, human-readable description.
     public var description: String {
       "Disposing \(key) (bound at \(location)) threw: \(error)"
     }
@@ -187,6 +191,7 @@ public struct DisposalError: Error, Sendable, CustomStringConvertible {
   /// Every disposer that threw, in the order they ran (newest instance first).
   public let failures: [Failure]
 
+  /// A one-line, human-readable description.
   public var description: String {
     let lines = failures.map { "- \($0)" }.joined(separator: "\n")
     return """

@@ -56,7 +56,9 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Weak sharing: the same instance while anyone outside the container holds it, a new one after
-  /// it is released. Only classes (or protocols implemented by classes) can be weak.
+  /// it is released.
+  ///
+  /// Only classes (or protocols implemented by classes) can be weak.
   public static let transient = Lifetime(kind: .transient)
 
   /// A new instance on every resolve, never retained by the container.
@@ -78,11 +80,15 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// One instance per top-level resolve: everything built during that one resolution shares it
-  /// (diamonds), and the next resolve makes a new one. The container keeps nothing afterwards.
+  /// (diamonds), and the next resolve makes a new one.
+  ///
+  /// The container keeps nothing afterwards.
   public static let graph = Lifetime(kind: .graph)
 
   /// One instance per ``Scope``: everything resolved in one scope (one request, one unit of
-  /// work) shares it, and ``Scope/close()`` ends it. Resolving a scoped binding outside a scope
+  /// work) shares it, and ``Scope/close()`` ends it.
+  ///
+  /// Resolving a scoped binding outside a scope
   /// is an error, and a persistent, cached or transient binding that depends on a scoped one
   /// fails `build()` (it would keep one scope's instance for every scope).
   ///
@@ -98,6 +104,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// Whether the container keeps a strong reference to the instance between resolves.
   var retainsInstance: Bool { kind == .persistent || kind == .cached || kind == .scoped }
 
+  /// A one-line, human-readable description.
   public var description: String {
     switch kind {
     case .persistent: return isEager ? "persistent(eager)" : "persistent"
@@ -114,7 +121,9 @@ extension Lifetime {
   /// A lifetime for a binding of `Instance`, as the `bind` functions take it: the lifetimes that
   /// share one instance between threads — persistent, cached, transient — exist only when
   /// `Instance` is `Sendable` (scoped too: a scope may be used by several tasks), so the compiler, not a race at run time, refuses sharing a type
-  /// that is not. Ephemeral and graph instances are never shared between threads by the
+  /// that is not.
+  ///
+  /// Ephemeral and graph instances are never shared between threads by the
   /// container and need no `Sendable`. Main-actor types are `Sendable`.
   ///
   /// ```swift

@@ -1,5 +1,6 @@
-/// The chain of asynchronous requests, for error paths and cycle detection. Unlike synchronous
-/// frames it lives on the heap, because it must survive suspensions.
+/// The chain of asynchronous requests, for error paths and cycle detection.
+///
+/// Unlike synchronous frames it lives on the heap, because it must survive suspensions.
 @usableFromInline
 final class AsyncPath: Sendable {
   let binding: AnyBinding

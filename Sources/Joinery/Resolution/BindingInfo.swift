@@ -10,7 +10,9 @@
 public struct BindingInfo: Sendable, CustomStringConvertible {
   /// The key the binding is stored under.
   public let key: BindingKey
-  /// Its lifetime. A forwarding binding reports its target's lifetime.
+  /// Its lifetime.
+  ///
+  /// A forwarding binding reports its target's lifetime.
   public let lifetime: Lifetime
   /// Where it was declared.
   public let location: BindingLocation
@@ -29,6 +31,7 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   /// The name of the register (assembly) that declared it.
   public var assembly: String { TypeName.of(registerType) }
 
+  /// A one-line, human-readable description.
   public var description: String {
     var text = "\(key) [\(lifetime)]"
     if let forwardedTo { text += " → \(forwardedTo)" }

@@ -40,12 +40,14 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
     self.argumentTypes = argumentTypes
   }
 
+  /// Whether the two values are equal.
   public static func == (lhs: BindingKey, rhs: BindingKey) -> Bool {
     ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.tag == rhs.tag
       && lhs.argumentTypes.map(ObjectIdentifier.init)
         == rhs.argumentTypes.map(ObjectIdentifier.init)
   }
 
+  /// Hashes the value's identity into `hasher`.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(type))
     hasher.combine(tag)

@@ -31,6 +31,7 @@ public struct Key<Value>: Hashable, Sendable, CustomStringConvertible {
     contributionIndex = nil
   }
 
+  /// A one-line, human-readable description.
   public var description: String {
     contributionIndex.map { "\(binding) #\($0)" } ?? binding.description
   }

@@ -1,5 +1,6 @@
-/// `T?` as a dependency: the instance of `T` when `T` is bound, `nil` when it is not. An
-/// autowired `init(analytics: Analytics?)` gets the analytics a build includes, and builds
+/// `T?` as a dependency: the instance of `T` when `T` is bound, `nil` when it is not.
+///
+/// An autowired `init(analytics: Analytics?)` gets the analytics a build includes, and builds
 /// without it; a factory that fails still throws.
 protocol _OptionalDependency {
   static var wrappedType: Any.Type { get }

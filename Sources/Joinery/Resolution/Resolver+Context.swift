@@ -1,6 +1,8 @@
 extension Resolver {
   /// What the request being served asked for: the bound type, and the tag it was requested
-  /// with. A tagged request served by the untagged binding (fallback) carries the requested
+  /// with.
+  ///
+  /// A tagged request served by the untagged binding (fallback) carries the requested
   /// tag here, while the binding's own key has none — so a factory can tell who asked, without
   /// the tag ever being passed on to the factory's own dependencies.
   ///

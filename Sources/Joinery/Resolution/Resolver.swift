@@ -17,8 +17,9 @@
 /// > the factory: only the resolver carries the chain, so only it can name the path in an error
 /// > and detect a cycle before it recurses.
 public struct Resolver: ~Copyable {
-  /// Not retained: the container outlives every factory call it lends a resolver to. Used
-  /// through `withContainer` so that a resolve does not touch the container's reference count,
+  /// Not retained: the container outlives every factory call it lends a resolver to.
+  ///
+  /// Used through `withContainer` so that a resolve does not touch the container's reference count,
   /// which threads resolving at once would otherwise contend for.
   @usableFromInline let containerReference: _Unretained<Container>
   /// The chain of the factory this resolver is lent to.

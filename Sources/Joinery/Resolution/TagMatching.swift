@@ -19,5 +19,6 @@ public struct TagMatching: Hashable, Sendable, CustomStringConvertible {
   /// Use only a binding with exactly this tag.
   @inlinable public static var exact: TagMatching { TagMatching(allowsFallback: false) }
 
+  /// A one-line, human-readable description.
   public var description: String { allowsFallback ? "allowingFallback" : "exact" }
 }

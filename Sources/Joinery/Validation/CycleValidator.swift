@@ -1,4 +1,6 @@
-/// Declared dependencies must not form a cycle. Finds every strongly connected component with
+/// Declared dependencies must not form a cycle.
+///
+/// Finds every strongly connected component with
 /// Tarjan's algorithm (iteratively, so a deep graph cannot overflow the stack), and reports one
 /// cycle per component with its full path.
 struct CycleValidator: BuildValidator {
@@ -23,7 +25,9 @@ struct CycleValidator: BuildValidator {
   }
 
   /// The strongly connected components that contain a cycle (more than one binding, or one that
-  /// depends on itself), each a list of binding positions. A binding with no edges is never
+  /// depends on itself), each a list of binding positions.
+  ///
+  /// A binding with no edges is never
   /// part of one, so the common case — most bindings declare nothing or only leaves — allocates
   /// nothing per binding.
   static func cycles(_ graph: DeclaredGraph) -> [[Int]] {

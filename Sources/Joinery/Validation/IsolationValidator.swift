@@ -1,6 +1,8 @@
 /// A binding can use a dependency only where that dependency can be made: a synchronous factory
 /// cannot await an `async` one, and a factory that may run on any thread cannot run a main-actor
-/// one. Both are build errors, so the order in which things were first resolved never decides
+/// one.
+///
+/// Both are build errors, so the order in which things were first resolved never decides
 /// whether a resolve works.
 ///
 /// | consumer | dependency | finding |

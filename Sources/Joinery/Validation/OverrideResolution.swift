@@ -1,6 +1,8 @@
 /// Decides which binding wins for each key, whatever order the registers were added in:
 /// an override beats the regular binding; two regular bindings, or two overrides, of one key are
-/// a duplicate. Reports duplicates and overrides that replace nothing.
+/// a duplicate.
+///
+/// Reports duplicates and overrides that replace nothing.
 enum OverrideResolution {
   static func winners(
     of bindings: [AnyBinding], findings: inout [Diagnostic]
@@ -23,8 +25,9 @@ enum OverrideResolution {
     return winners
   }
 
-  /// The bindings of one type split by key, in first-seen order. Few bindings compare pairwise;
-  /// many (a type with hundreds of tags) go through a dictionary.
+  /// The bindings of one type split by key, in first-seen order.
+  ///
+  /// Few bindings compare pairwise; many (a type with hundreds of tags) go through a dictionary.
   private static func sameKeyGroups(_ bindings: [AnyBinding]) -> [[AnyBinding]] {
     var groups: [[AnyBinding]] = []
     if bindings.count <= 16 {

@@ -1,5 +1,6 @@
 /// A weak (`transient`) lifetime on a type that can never be a class instance — a struct, enum,
 /// tuple or function — would silently behave as something else; it is an error instead.
+///
 /// Protocol types are checked when their first instance is made.
 struct TransientValueTypeValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
@@ -20,7 +21,8 @@ struct TransientValueTypeValidator: BuildValidator {
   }
 }
 
-/// What a lifetime cannot do, refused at build instead of silently ignored:
+/// What a lifetime cannot do, refused at build instead of silently ignored.
+///
 /// - `dispose:` on an ephemeral, graph or transient binding: the container keeps none of their
 ///   instances, so it could never dispose them.
 /// - A scoped `async` binding: scopes make their instances synchronously.
