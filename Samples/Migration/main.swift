@@ -1,7 +1,7 @@
 import Joinery
 
 // The classic examples of the containers people migrate from, written with Joinery.
-// `swift run MigrationGuide` runs all five; the DocC article "Migrating to Joinery" maps the
+// `swift run MigrationGuide` runs all six; the DocC article "Migrating to Joinery" maps the
 // APIs one by one.
 
 // MARK: - Resolve: a pet owner and a cat, with variants
@@ -231,6 +231,55 @@ func swinjectExample() throws {
   print("  a screen filled by inject(into:): \(screen.logger?.category ?? "none")")
 }
 
+// MARK: - Factory and swift-dependencies: live values, test values, one override per test
+//
+// Factory's `Container.shared.api.register { MockAPI() }` and swift-dependencies'
+// `withDependencies { $0.apiClient = .mock }` become one assembly for production and an
+// override for a test: each test builds its own container, so tests run in parallel.
+
+protocol APIClient: Sendable {
+  func fetchTitles() -> [String]
+}
+
+struct LiveAPIClient: APIClient {
+  func fetchTitles() -> [String] { ["live headline"] }
+}
+
+struct MockAPIClient: APIClient {
+  func fetchTitles() -> [String] { ["mock headline"] }
+}
+
+struct HeadlinesModel: Sendable {
+  let api: any APIClient
+  var titles: [String] { api.fetchTitles() }
+}
+
+struct HeadlinesAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    // Factory: `var api: Factory<any APIClient> { self { LiveAPIClient() }.singleton }`
+    // swift-dependencies: `static let liveValue: any APIClient = LiveAPIClient()`
+    registrar.bind(
+      (any APIClient).self, lifetime: .persistent, to: { LiveAPIClient() as any APIClient })
+    // `@Injected(\.api)` / `@Dependency(\.apiClient)` become an initializer parameter.
+    registrar.bind(HeadlinesModel.self, to: HeadlinesModel.init(api:))
+  }
+}
+
+func factoryAndDependenciesExample() throws {
+  let live = try ContainerBuilder(HeadlinesAssembly()).build()
+  print("  production: \(try live.resolve(HeadlinesModel.self).titles)")
+  // Factory: `Container.shared.api.register { MockAPIClient() }`;
+  // swift-dependencies: `withDependencies { $0.apiClient = MockAPIClient() } operation: { … }`.
+  let test = try ContainerBuilder(HeadlinesAssembly())
+    .overriding { registrar in
+      registrar.bind((any APIClient).self, to: { MockAPIClient() as any APIClient })
+    }
+    .build()
+  print("  a test's own container: \(try test.resolve(HeadlinesModel.self).titles)")
+}
+
+print("Factory and swift-dependencies: a live value, and a test override in its own container")
+try factoryAndDependenciesExample()
 print("Swinject: a parent and child sharing one graph, an optional dependency, context")
 try swinjectExample()
 print("Resolve: a pet owner and a cat with variants")
