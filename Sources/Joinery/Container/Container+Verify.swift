@@ -22,10 +22,31 @@ extension Container {
   /// - Returns: What was verified, what was skipped, and the graph with observed edges.
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
   public func verify() throws(VerificationError) -> VerificationReport {
+    try verify(arguments: SampleArguments())
+  }
+
+  /// ``verify()``, also creating the bindings that take runtime arguments with the sample
+  /// arguments given for them (Dip's `validate(args)`); argument bindings without samples are
+  /// skipped.
+  ///
+  /// ```swift
+  /// var samples = SampleArguments()
+  /// samples.add(Download.self, arguments: URL(string: "https://example.com")!, 3)
+  /// let report = try container.verify(arguments: samples)
+  /// ```
+  ///
+  /// - Parameter samples: Arguments to create argument bindings with.
+  /// - Returns: What was verified, what was skipped, and the graph with observed edges.
+  /// - Throws: ``VerificationError`` with every failure, when any binding fails.
+  public func verify(arguments samples: SampleArguments) throws(VerificationError)
+    -> VerificationReport
+  {
     let run = VerificationRun(of: self)
     let onMainActor = _ThreadState.isOnMainActor
     for binding in run.ordered {
-      if binding.needsArguments || binding.isAsync || binding.isScopeValue
+      if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {
+        run.record(binding, sample(run.copy))
+      } else if binding.needsArguments || binding.isAsync || binding.isScopeValue
         || (binding.isMainActor && !onMainActor)
       {
         run.skip(binding)
@@ -164,4 +185,51 @@ extension Container {
       warnings: warnings, recorder: recorder, injectors: Array(injectors.values),
       parent: parentContainer?.throwawayCopy(recorder: recorder))
   }
+}
+
+/// Sample runtime arguments for ``Container/verify(arguments:)``: one set per binding that
+/// takes arguments.
+///
+/// ```swift
+/// var samples = SampleArguments()
+/// samples.add(Download.self, arguments: url, 3)
+/// samples.add(Thumbnail.self, tag: "small", arguments: url)
+/// ```
+public struct SampleArguments {
+  private var samples: [BindingKey: (Container) -> ResolutionError?] = [:]
+
+  /// No samples.
+  public init() {}
+
+  /// Creates the binding of `type` (and `tag`) whose argument types are those of `arguments`
+  /// with these values during verification.
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: The binding's tag, if it has one.
+  ///   - first: The first sample argument.
+  ///   - rest: The other sample arguments, of the bound types, in order.
+  public mutating func add<T, First, each Argument>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, arguments first: First,
+    _ rest: repeat each Argument
+  ) {
+    let key = BindingKey(T.self, tag: tag, argumentTypes: (First, repeat each Argument).self)
+    let rest = (repeat each rest)
+    samples[key] = { container in
+      do throws(ResolutionError) {
+        if let tag {
+          _ = try container.resolve(
+            T.self, tag: tag, matching: .exact, arguments: first, repeat each rest)
+        } else {
+          _ = try container.resolve(T.self, arguments: first, repeat each rest)
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
+  }
+
+  /// The sample creation for the binding of `key`, if one was added.
+  func sample(for key: BindingKey) -> ((Container) -> ResolutionError?)? { samples[key] }
 }
