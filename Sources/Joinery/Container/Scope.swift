@@ -179,8 +179,14 @@ extension Scope {
   /// them.
   ///
   /// ```swift
-  /// defer { Task { try? await scope.close() } }  // or, better, await it where the work ends
-  /// try await scope.close()
+  /// let scope = container.makeScope()
+  /// do {
+  ///   try await handle(request, in: scope)
+  ///   try await scope.close()
+  /// } catch {
+  ///   try? await scope.close()  // still dispose what the failed request made
+  ///   throw error
+  /// }
   /// ```
   ///
   /// - Throws: ``DisposalError`` listing every disposer that threw.
