@@ -80,7 +80,7 @@ public final class Container: Sendable {
       if groups[group] == nil { groups[group] = CacheGroupState(group: group) }
     }
     cacheGroups = groups
-    self.maximumDepth = maximumDepth
+    self.maximumDepth = Swift.min(maximumDepth, _ThreadState.sanitizerDepthLimit)
     self.warnings = warnings
     hasCompletions = all.contains { $0.completion != nil }
     for binding in all { binding.link(in: self) }

@@ -53,8 +53,9 @@ enum _ThreadState {
   /// error: the bottom of the stack plus a reserve for the factories still running and for
   /// building the report.
   ///
-  /// The reserve scales with the stack (a quarter, between 32 KiB and
-  /// 256 KiB), so the guard works on 128 KiB threads and leaves room for large frames on big
+  /// The reserve scales with the stack — a quarter, between 32 KiB and 256 KiB; under
+  /// ThreadSanitizer or AddressSanitizer half, from 96 KiB to 1 MiB, never more than three
+  /// quarters — so the guard works on 128 KiB threads and leaves room for large frames on big
   /// ones. When the platform does not tell the bounds, or `position` is not on the thread's
   /// stack, a resolution may use 256 KiB below `position`.
   static func stackLimit(from position: UInt) -> UInt {
@@ -64,9 +65,22 @@ enum _ThreadState {
     guard high > low, position > low, position <= high else {
       return position > fallbackBudget ? position - fallbackBudget : 0
     }
-    let reserve = Swift.min(Swift.max((high - low) / 4, 32 << 10), 256 << 10)
-    return low + reserve
+    let size = high - low
+    // Sanitizer builds (whose frames and runtime take several times the stack) keep half the
+    // stack, at least 96 KiB.
+    let reserve =
+      joinery_is_sanitized() != 0
+      ? Swift.min(Swift.max(size / 2, 96 << 10), 1 << 20)
+      : Swift.min(Swift.max(size / 4, 32 << 10), 256 << 10)
+    return low + Swift.min(reserve, size / 4 * 3)
   }
+
+  /// The deepest a resolution may go, whatever the container allows.
+  ///
+  /// ThreadSanitizer's shadow call stack holds a fixed number of frames (each level of a
+  /// resolution takes several), and overflowing it crashes the process whatever the thread's
+  /// stack: 1,500 levels under it, `Int.max` elsewhere.
+  static let sanitizerDepthLimit = joinery_is_thread_sanitized() != 0 ? 1_500 : Int.max
 
   /// How much stack a resolution may use below its start when the bounds are unknown.
   static let fallbackBudget: UInt = 256 << 10

@@ -36,6 +36,34 @@ void joinery_thread_read_stack(joinery_thread_state *state);
 /// 1 on the process's main thread (where the main actor runs), else 0; 0 where unknown.
 int joinery_is_main_thread(void);
 
+/// Whether this build runs under ThreadSanitizer or AddressSanitizer, whose instrumented frames
+/// and runtime need far more stack: the stack guard keeps a larger reserve then.
+static inline int joinery_is_sanitized(void) {
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+  return 1;
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+  return 1;
+#endif
+  return 0;
+}
+
+/// Whether this build runs under ThreadSanitizer, whose shadow call stack holds a fixed number
+/// of frames: a resolution is kept shallower then.
+static inline int joinery_is_thread_sanitized(void) {
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+  return 1;
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+  return 1;
+#endif
+  return 0;
+}
+
 /// Writes `text` and a newline to standard error (a debug report that must not need Foundation).
 void joinery_write_error_line(const char *text);
 
