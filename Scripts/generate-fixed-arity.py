@@ -40,14 +40,14 @@ def zero_overload():
   ///   - initializer: The function that builds the instance.
   @inlinable
   public mutating func bind<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable () throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [], metadata: metadata, disposer: Self.disposer(dispose),
       maker: { _, _, out in out.initialize(to: try initializer()) })
@@ -128,14 +128,14 @@ def overloads(n):
     return f'''
 {doc("plain", n)}  @inlinable
   public mutating func bind<{generics}>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable ({signature}) throws -> T
   ) {{
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared({declared}), metadata: metadata, disposer: Self.disposer(dispose),
       maker: {{ resolver, _, out in
@@ -145,7 +145,7 @@ def overloads(n):
 
 {doc("tagged", n)}  @inlinable
   public mutating func bind<{generics}>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -153,7 +153,7 @@ def overloads(n):
   ) {{
 {interning}
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [{dep_list}], metadata: metadata, disposer: Self.disposer(dispose),
       maker: {{ resolver, _, out in

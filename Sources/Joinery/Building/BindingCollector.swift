@@ -20,10 +20,15 @@ final class BindingCollector {
   }
 
   /// Runs `register` and, through it, its includes; a register already seen is skipped.
-  func collect(_ register: some DependencyRegister, overriding: Bool) {
+  ///
+  /// `defaultLifetime` is the includer's (or the builder's); the register's own wins.
+  func collect(
+    _ register: some DependencyRegister, overriding: Bool, defaultLifetime: Lifetime
+  ) {
     guard seen.insert(RegisterIdentity(register)).inserted else { return }
     var registrar = Registrar(
-      collector: self, registerType: type(of: register), isOverriding: overriding)
+      collector: self, registerType: type(of: register), isOverriding: overriding,
+      defaultLifetime: register.defaultLifetime?.lifetime ?? defaultLifetime)
     register.register(in: &registrar)
   }
 

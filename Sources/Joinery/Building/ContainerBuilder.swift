@@ -67,6 +67,18 @@ public struct ContainerBuilder: Sendable {
   /// ```
   public var onUnclosedScope: (@Sendable (String) -> Void)?
 
+  /// The lifetime of every binding that names none (``Lifetime/For/default``), unless its
+  /// register, or a register including it, sets its own ``DependencyRegister/defaultLifetime``.
+  ///
+  /// Only the unshared lifetimes can be defaults: a shared one needs a `Sendable` type, which
+  /// the compiler checks only where the lifetime is written. A team coming from Swinject, whose
+  /// default object scope is `.graph`, keeps that behaviour:
+  ///
+  /// ```swift
+  /// let container = try ContainerBuilder(defaultLifetime: .graph, LegacyAssembly()).build()
+  /// ```
+  public var defaultLifetime: Lifetime.Unshared = .ephemeral
+
   /// Creates an empty builder.
   ///
   /// ```swift
@@ -81,8 +93,14 @@ public struct ContainerBuilder: Sendable {
   /// let builder = ContainerBuilder(NetworkAssembly(), FeedAssembly(), ProfileAssembly())
   /// ```
   ///
-  /// - Parameter registers: Assemblies or other registers.
-  public init(_ registers: any DependencyRegister...) {
+  /// - Parameters:
+  ///   - defaultLifetime: The lifetime of bindings that name none and whose registers set no
+  ///     ``DependencyRegister/defaultLifetime``; ephemeral unless given.
+  ///   - registers: Assemblies or other registers.
+  public init(
+    defaultLifetime: Lifetime.Unshared = .ephemeral, _ registers: any DependencyRegister...
+  ) {
+    self.defaultLifetime = defaultLifetime
     self.registers = registers
   }
 
@@ -93,8 +111,14 @@ public struct ContainerBuilder: Sendable {
   /// let builder = ContainerBuilder(features)
   /// ```
   ///
-  /// - Parameter registers: Assemblies or other registers.
-  public init(_ registers: [any DependencyRegister]) {
+  /// - Parameters:
+  ///   - defaultLifetime: The lifetime of bindings that name none and whose registers set no
+  ///     ``DependencyRegister/defaultLifetime``; ephemeral unless given.
+  ///   - registers: Assemblies or other registers.
+  public init(
+    defaultLifetime: Lifetime.Unshared = .ephemeral, _ registers: [any DependencyRegister]
+  ) {
+    self.defaultLifetime = defaultLifetime
     self.registers = registers
   }
 
@@ -208,8 +232,12 @@ public struct ContainerBuilder: Sendable {
   /// `awaitsEagerAsync`: whether the caller creates the eager async bindings (`buildAsync`).
   func build(parent: Container?, awaitsEagerAsync: Bool = false) throws(BuildError) -> Container {
     let collector = BindingCollector()
-    for register in registers { collector.collect(register, overriding: false) }
-    for register in overrides { collector.collect(register, overriding: true) }
+    for register in registers {
+      collector.collect(register, overriding: false, defaultLifetime: defaultLifetime.lifetime)
+    }
+    for register in overrides {
+      collector.collect(register, overriding: true, defaultLifetime: defaultLifetime.lifetime)
+    }
 
     var findings: [Diagnostic] = []
     let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)

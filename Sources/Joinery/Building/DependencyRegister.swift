@@ -32,6 +32,28 @@ public protocol DependencyRegister: Sendable {
   ///
   /// - Parameter registrar: Where bindings go. It cannot be kept beyond this call.
   func register(in registrar: inout Registrar)
+
+  /// The lifetime of this register's bindings that name none, and of those of the registers it
+  /// includes that set none; `nil` (the default) keeps the includer's, or the builder's.
+  ///
+  /// ```swift
+  /// struct LegacyAssembly: Assembly {
+  ///   var defaultLifetime: Lifetime.Unshared? { .graph }
+  ///   func register(in registrar: inout Registrar) {
+  ///     registrar.bind(Parent.self, to: Parent.init)  // graph
+  ///     registrar.bind(Child.self, to: Child.init)  // graph
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// A register reached twice registers once, with the default in force where it was reached
+  /// first; a register that sets its own default does not depend on that order.
+  var defaultLifetime: Lifetime.Unshared? { get }
+}
+
+extension DependencyRegister {
+  /// No default of its own: the includer's, or the builder's, applies.
+  public var defaultLifetime: Lifetime.Unshared? { nil }
 }
 
 /// The unit of registration for one feature module: its bindings, in one place.

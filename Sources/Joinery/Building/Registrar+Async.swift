@@ -32,14 +32,14 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance asynchronously.
   public mutating func bindAsync<T: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     addAsync(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), factory: factory)
@@ -67,14 +67,14 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
   public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
     addAsync(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose)
@@ -101,13 +101,13 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the contributed instance asynchronously.
   public mutating func contributeAsync<T: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     addAsync(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: false,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: false,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata, contributes: true,
       factory: factory)

@@ -23,14 +23,14 @@ extension Registrar {
   ///   - initializer: The function that builds the instance.
   @inlinable
   public mutating func bind<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable () throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [], metadata: metadata, disposer: Self.disposer(dispose),
       maker: { _, _, out in out.initialize(to: try initializer()) })
@@ -56,14 +56,14 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self), metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -93,7 +93,7 @@ extension Registrar {
   ///   - d1: How the first parameter is resolved.
   @inlinable
   public mutating func bind<T, P1>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -102,7 +102,7 @@ extension Registrar {
   ) {
     let d1 = interned(d1)
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared], metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -130,14 +130,14 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self), metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -169,7 +169,7 @@ extension Registrar {
   ///   - d2: How the second parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -180,7 +180,7 @@ extension Registrar {
     let d1 = interned(d1)
     let d2 = interned(d2)
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared], metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -209,14 +209,14 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2, P3>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self), metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -251,7 +251,7 @@ extension Registrar {
   ///   - d3: How the third parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -264,7 +264,7 @@ extension Registrar {
     let d2 = interned(d2)
     let d3 = interned(d3)
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared], metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -295,7 +295,7 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -303,7 +303,7 @@ extension Registrar {
       @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self), metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -340,7 +340,7 @@ extension Registrar {
   ///   - d4: How the fourth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -356,7 +356,7 @@ extension Registrar {
     let d3 = interned(d3)
     let d4 = interned(d4)
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared], metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -388,7 +388,7 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -397,7 +397,7 @@ extension Registrar {
       throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self), metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -435,7 +435,7 @@ extension Registrar {
   ///   - d5: How the fifth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -454,7 +454,7 @@ extension Registrar {
     let d4 = interned(d4)
     let d5 = interned(d5)
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared],
       metadata: metadata, disposer: Self.disposer(dispose),
@@ -486,7 +486,7 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -496,7 +496,7 @@ extension Registrar {
       ) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self, P6.self),
       metadata: metadata, disposer: Self.disposer(dispose),
@@ -535,7 +535,7 @@ extension Registrar {
   ///   - d6: How the sixth parameter is resolved.
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -557,7 +557,7 @@ extension Registrar {
     let d5 = interned(d5)
     let d6 = interned(d6)
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared, d6.declared],
       metadata: metadata, disposer: Self.disposer(dispose),

@@ -29,13 +29,13 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance on the main actor.
   public mutating func bindMainActor<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     addMainActor(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata, factory: factory)
   }
@@ -56,13 +56,13 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - initializer: The main-actor function that builds the instance.
   public mutating func bindMainActor<T, each Parameter>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     addMainActor(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata
     ) { resolver in

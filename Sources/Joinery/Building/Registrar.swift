@@ -21,6 +21,8 @@ public struct Registrar: ~Copyable {
   let collector: BindingCollector
   let registerType: Any.Type
   let isOverriding: Bool
+  /// What a binding declared without a `lifetime:` gets (``Lifetime/For/default``).
+  let defaultLifetime: Lifetime
 
   /// Includes another register; one reached twice (a diamond of modules) registers once.
   ///
@@ -33,7 +35,7 @@ public struct Registrar: ~Copyable {
   ///
   /// - Parameter register: The register to include.
   public mutating func include(_ register: some DependencyRegister) {
-    collector.collect(register, overriding: isOverriding)
+    collector.collect(register, overriding: isOverriding, defaultLifetime: defaultLifetime)
   }
 
   /// Binds `type` to a factory that builds it from its dependencies.
@@ -53,7 +55,9 @@ public struct Registrar: ~Copyable {
   /// - Parameters:
   ///   - type: The type resolves ask for, often a protocol.
   ///   - tag: A tag telling this binding apart from others of the same type.
-  ///   - lifetime: How long instances live; ``Lifetime/ephemeral`` (new every time) by default.
+  ///   - lifetime: How long instances live; when omitted, the register's default
+  ///     (``Lifetime/For/default``): ephemeral, new every time, unless a register or the builder
+  ///     sets another.
   ///   - isOverride: `true` to replace a binding of the same type and tag declared elsewhere.
   ///     Without it, two bindings of one key fail the build.
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the
@@ -68,14 +72,14 @@ public struct Registrar: ~Copyable {
   ///     may throw.
   @inlinable
   public mutating func bind<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -109,14 +113,14 @@ public struct Registrar: ~Copyable {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func bind<T, each Parameter>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -148,7 +152,7 @@ public struct Registrar: ~Copyable {
   ///   - dependencies: How each parameter is resolved.
   @inlinable
   public mutating func bind<T, each Parameter>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
@@ -159,7 +163,7 @@ public struct Registrar: ~Copyable {
     var declared: [DeclaredDependency] = []
     for dependency in repeat each dependencies { declared.append(dependency.declared) }
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: isOverride,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
       metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -332,6 +336,12 @@ public struct Registrar: ~Copyable {
         dependency: BindingKey(Captive.self, boxed: internedTag(dependencyTag)))] = reason
   }
 
+  /// The lifetime a binding gets: the one written, or this register's default.
+  @usableFromInline
+  func resolved<T>(_ lifetime: Lifetime.For<T>) -> Lifetime {
+    lifetime.inheritsDefault ? defaultLifetime : lifetime.value
+  }
+
   /// The build's shared box for a tag given at registration.
   @usableFromInline
   func internedTag(_ tag: (any Hashable & Sendable)?) -> BindingTag? {
@@ -411,13 +421,13 @@ public struct Registrar: ~Copyable {
   ///   - factory: Builds the contributed instance.
   @inlinable
   public mutating func contribute<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: false,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: false,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata, contributes: true,
       maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
@@ -439,12 +449,12 @@ public struct Registrar: ~Copyable {
   ///   - initializer: The function that builds the instance from its dependencies.
   @inlinable
   public mutating func contribute<T, each Parameter>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .ephemeral,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: lifetime.value, isOverride: false,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: false,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       contributes: true,

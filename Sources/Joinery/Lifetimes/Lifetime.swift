@@ -134,14 +134,61 @@ extension Lifetime {
   /// ```
   public struct For<Instance>: Sendable {
     @usableFromInline let value: Lifetime
+    /// Whether the register's (or builder's) default lifetime applies instead of `value`.
+    @usableFromInline let inheritsDefault: Bool
 
-    @usableFromInline init(value: Lifetime) { self.value = value }
+    @usableFromInline init(value: Lifetime, inheritsDefault: Bool = false) {
+      self.value = value
+      self.inheritsDefault = inheritsDefault
+    }
 
     /// A new instance for every request.
     public static var ephemeral: Self { Self(value: .ephemeral) }
 
     /// One instance per top-level resolution, shared by everything built during it.
     public static var graph: Self { Self(value: .graph) }
+
+    /// The default lifetime of the register declaring the binding: its
+    /// ``DependencyRegister/defaultLifetime``, else that of the register including it, else the
+    /// builder's ``ContainerBuilder/defaultLifetime`` — ephemeral unless one of them says
+    /// otherwise. This is what a `bind` without a `lifetime:` argument gets.
+    ///
+    /// ```swift
+    /// struct LegacyAssembly: Assembly {
+    ///   var defaultLifetime: Lifetime.Unshared? { .graph }  // Swinject's default object scope
+    ///   func register(in registrar: inout Registrar) {
+    ///     registrar.bind(Parent.self, to: Parent.init)  // graph
+    ///   }
+    /// }
+    /// ```
+    public static var `default`: Self { Self(value: .ephemeral, inheritsDefault: true) }
+  }
+
+  /// A lifetime that never shares an instance between threads — ephemeral or graph — the only
+  /// kind a register or builder may make the default.
+  ///
+  /// A default applies to bindings that name no lifetime, whatever their type; the shared
+  /// lifetimes need a `Sendable` type, which only a lifetime written at the binding lets the
+  /// compiler check (see ``Lifetime/For``). So a module whose bindings are mostly singletons
+  /// says `lifetime: .persistent` on each of them.
+  ///
+  /// ```swift
+  /// let builder = ContainerBuilder(defaultLifetime: .graph, LegacyAssembly())
+  /// ```
+  public struct Unshared: Sendable, Hashable, CustomStringConvertible {
+    /// The lifetime it stands for.
+    public let lifetime: Lifetime
+
+    private init(_ lifetime: Lifetime) { self.lifetime = lifetime }
+
+    /// A new instance for every request: the library's default.
+    public static let ephemeral = Unshared(.ephemeral)
+
+    /// One instance per top-level resolution (Swinject's default object scope, Dip's `shared`).
+    public static let graph = Unshared(.graph)
+
+    /// The lifetime's name, as ``Lifetime/description`` gives it.
+    public var description: String { lifetime.description }
   }
 }
 
