@@ -7,9 +7,8 @@
 /// ```swift
 /// struct FeedAssembly: Assembly {
 ///   func register(in registrar: inout Registrar) {
-///     registrar.bind(FeedService.self, lifetime: .persistent) { resolver in
-///       FeedService(client: try resolver.resolve())
-///     }
+///     registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init(client:))
+///     registrar.bind(Cache.self) { (store: Store) in Cache(store: store, limit: 100) }
 ///     registrar.bind(FeedServicing.self, forwardingTo: FeedService.self)
 ///     registrar.bind(Config.self, instance: Config.load())
 ///   }
@@ -41,16 +40,22 @@ public struct Registrar: ~Copyable {
   /// Binds `type` to a factory that builds it from its dependencies.
   ///
   /// ```swift
-  /// registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in URLSessionClient() }
-  /// registrar.bind(Logger.self, tag: "audit", lifetime: .persistent) { _ in FileLogger("audit") }
   /// registrar.bind(FeedService.self, dependsOn: [BindingKey(HTTPClient.self)]) { resolver in
   ///   FeedService(client: try resolver.resolve())
   /// }
+  /// registrar.bind(Logger.self, tag: "audit", dependsOn: []) { _ in FileLogger("audit") }
   /// ```
   ///
-  /// A closure is opaque to `build()`: declare what it resolves with `dependsOn` so the graph
-  /// is checked, or bind an initializer with `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
-  /// which declares its parameters itself. Without either the binding is *unchecked*.
+  /// A closure taking a resolver is opaque to `build()`: declare what it resolves with
+  /// `dependsOn` so the graph is checked. Prefer a closure with typed parameters, or an
+  /// initializer (`bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`), which
+  /// declare their dependencies themselves:
+  ///
+  /// ```swift
+  /// registrar.bind(FeedService.self) { (client: HTTPClient) in FeedService(client: client) }
+  /// ```
+  ///
+  /// Without either the binding is *unchecked*.
   ///
   /// - Parameters:
   ///   - type: The type resolves ask for, often a protocol.
@@ -95,6 +100,8 @@ public struct Registrar: ~Copyable {
   /// ```swift
   /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init(client:cache:))
   /// registrar.bind((any FeedServicing).self, to: FeedService.init(client:cache:))
+  /// // A closure with typed parameters is the same form: each parameter is resolved and checked.
+  /// registrar.bind(Cache.self) { (store: Store) in Cache(store: store, limit: 100) }
   /// ```
   ///
   /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with

@@ -14,6 +14,8 @@ struct UncheckedBindingValidator: BuildValidator {
             """,
           fixes: [
             "Bind an initializer instead: bind(\(name).self, to: \(name).init).",
+            "Or give the closure typed parameters instead of a resolver, each resolved and "
+              + "checked: bind(\(name).self) { (client: Client) in \(name)(client) }.",
             "Or declare what the closure resolves: dependsOn: [BindingKey(Dependency.self)] "
               + "(an empty array if it resolves nothing).",
           ]))

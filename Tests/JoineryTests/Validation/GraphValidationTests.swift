@@ -14,6 +14,41 @@ private final class Scheduler: Sendable { init(_ clock: Clock) {} }
 
 @Suite("Validation at build")
 struct GraphValidationTests {
+  @Test("A closure with typed parameters declares them: build() checks each, the graph draws them")
+  func typedClosureIsChecked() throws {
+    let broken = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Clock.self) { Clock() }
+        registrar.bind(Notifier.self) { (mailer: any Mailer, session: Session) in
+          Notifier(mailer, session)
+        }
+      })
+    let error = try #require(throws: BuildError.self) { try broken.build() }
+    #expect(
+      error.diagnostics.map(\.message) == [
+        "Notifier depends on Mailer, which is not bound.",
+        "Notifier depends on Session, which is not bound.",
+      ])
+
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Mailer).self) { SMTPMailer() }
+        registrar.bind(Session.self, lifetime: .persistent) { Session() }
+        registrar.bind(Notifier.self) { (mailer: any Mailer, session: Session) in
+          Notifier(mailer, session)
+        }
+        registrar.bind(Account.self, lifetime: .persistent) { (session: Session) in
+          Account(session)
+        }
+      }
+    ).build()
+    _ = try container.resolve(Notifier.self)
+    _ = try container.resolve(Account.self)
+    let graph = container.graph
+    #expect(graph.nodes.allSatisfy { $0.isChecked })
+    #expect(graph.edges.filter { $0.kind == .declared }.count == 3)
+  }
+
   @Test("A missing dependency is reported with its binding, location and near misses")
   func missingDependency() throws {
     // Declared outside `#require`, whose expansion would move `#line` to its own line.
