@@ -139,7 +139,7 @@ public struct ContainerBuilder: Sendable {
   /// ```swift
   /// struct MockNetwork: Assembly {
   ///   func register(in registrar: inout Registrar) {
-  ///     registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in MockHTTPClient() }
+  ///     registrar.bind(HTTPClient.self, lifetime: .persistent) { MockHTTPClient() }
   ///   }
   /// }
   /// builder.override(with: MockNetwork())

@@ -26,7 +26,7 @@ public protocol DependencyRegister: Sendable {
   ///
   /// ```swift
   /// func register(in registrar: inout Registrar) {
-  ///   registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in URLSessionClient() }
+  ///   registrar.bind(HTTPClient.self, lifetime: .persistent) { URLSessionClient() }
   /// }
   /// ```
   ///

@@ -410,7 +410,7 @@ public struct Registrar: ~Copyable {
   /// registration order.
   ///
   /// ```swift
-  /// registrar.contribute(Plugin.self, metadata: PluginInfo(name: "spell check")) { _ in
+  /// registrar.contribute(Plugin.self, metadata: PluginInfo(name: "spell check")) {
   ///   SpellCheck()
   /// }
   /// registrar.contribute(Plugin.self, to: WordCount.init)
@@ -474,7 +474,7 @@ public struct Registrar: ~Copyable {
   /// serving several interfaces, with one lifetime and (for shared lifetimes) one instance.
   ///
   /// ```swift
-  /// registrar.bind(FeedService.self, lifetime: .persistent) { _ in FeedService() }
+  /// registrar.bind(FeedService.self, lifetime: .persistent) { FeedService() }
   /// registrar.bind(FeedServicing.self, forwardingTo: FeedService.self)
   /// registrar.bind(Refreshing.self, forwardingTo: FeedService.self)
   /// // All three resolve to the same FeedService instance.

@@ -9,7 +9,7 @@
 ///   static let session = CacheGroup("session")
 /// }
 ///
-/// registrar.bind(UserSession.self, lifetime: .cached(in: .session)) { _ in UserSession() }
+/// registrar.bind(UserSession.self, lifetime: .cached(in: .session)) { UserSession() }
 /// container.reset(.session)  // the next resolve builds a new UserSession
 /// ```
 public struct CacheGroup: Hashable, Sendable, CustomStringConvertible {

@@ -13,9 +13,9 @@
 /// > *new every time*; that lifetime is ``ephemeral`` here.
 ///
 /// ```swift
-/// registrar.bind(Database.self, lifetime: .persistent) { _ in SQLiteDatabase() }
-/// registrar.bind(ImageCache.self, lifetime: .transient) { _ in ImageCache() }
-/// registrar.bind(Session.self, lifetime: .cached(in: .session)) { _ in Session() }
+/// registrar.bind(Database.self, lifetime: .persistent) { SQLiteDatabase() }
+/// registrar.bind(ImageCache.self, lifetime: .transient) { ImageCache() }
+/// registrar.bind(Session.self, lifetime: .cached(in: .session)) { Session() }
 /// ```
 ///
 /// `Lifetime` is a struct with static members rather than an enum, so new lifetimes can be added
@@ -46,7 +46,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// errors.
   ///
   /// ```swift
-  /// registrar.bind(Config.self, lifetime: .persistent(eager: true)) { _ in try Config.load() }
+  /// registrar.bind(Config.self, lifetime: .persistent(eager: true)) { try Config.load() }
   /// ```
   ///
   /// - Parameter eager: Whether `build()` creates the instance.
@@ -70,7 +70,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// Like ``persistent``, but dropped when `group` is reset with ``Container/reset(_:)``.
   ///
   /// ```swift
-  /// registrar.bind(Session.self, lifetime: .cached(in: .session)) { _ in Session() }
+  /// registrar.bind(Session.self, lifetime: .cached(in: .session)) { Session() }
   /// ```
   ///
   /// - Parameter group: The group the instance belongs to.

@@ -6,7 +6,7 @@
 /// ```swift
 /// enum Store: Hashable, Sendable { case memory, disk }
 ///
-/// registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { _ in DiskCache() }
+/// registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { DiskCache() }
 /// let cache = try container.resolve(Cache.self, tag: Store.disk)
 ///
 /// extension BindingTag { static let analytics: BindingTag = "analytics" }
