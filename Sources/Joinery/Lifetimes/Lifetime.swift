@@ -148,10 +148,11 @@ extension Lifetime {
     /// One instance per top-level resolution, shared by everything built during it.
     public static var graph: Self { Self(value: .graph) }
 
-    /// The default lifetime of the register declaring the binding: its
-    /// ``DependencyRegister/defaultLifetime``, else that of the register including it, else the
-    /// builder's ``ContainerBuilder/defaultLifetime`` — ephemeral unless one of them says
-    /// otherwise. This is what a `bind` without a `lifetime:` argument gets.
+    /// The default lifetime of the register declaring the binding.
+    ///
+    /// That is the register's ``DependencyRegister/defaultLifetime``, else that of the register
+    /// including it, else the builder's ``ContainerBuilder/defaultLifetime``: ephemeral unless
+    /// one of them says otherwise. A `bind` without a `lifetime:` argument gets it.
     ///
     /// ```swift
     /// struct LegacyAssembly: Assembly {
