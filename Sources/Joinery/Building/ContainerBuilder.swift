@@ -296,7 +296,7 @@ public struct ContainerBuilder: Sendable {
     let container = Container(
       bindings: winners, contributions: collector.contributions, table: table,
       maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors,
-      parent: parent, unclosedScopeHandler: onUnclosedScope)
+      parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: defaultLifetime)
     let eager = container.all.filter {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
     }

@@ -26,6 +26,8 @@ extension Container {
   ///   instances belong to the child and are released with it. `reset(_:)` on a child resets
   ///   the child's cached bindings only.
   /// - `resolveAll` returns the ancestors' contributions, then the child's.
+  /// - The child's bindings that name no lifetime get the builder's
+  ///   ``ContainerBuilder/defaultLifetime`` of this container, unless their registers set one.
   ///
   /// `build()`'s checks run for the child's bindings, with what the ancestors bind counting as
   /// present.
@@ -52,6 +54,7 @@ extension Container {
     var builder = ContainerBuilder()
     for register in registers { builder.add(register) }
     builder.maximumResolutionDepth = maximumDepth
+    builder.defaultLifetime = defaultLifetime
     return try builder.build(parent: self)
   }
 }

@@ -40,6 +40,8 @@ public final class Container: Sendable {
   /// The descriptions error reports search, made on first use (``catalog``).
   let catalogCache = Protected<BindingCatalog?>(nil)
   let maximumDepth: Int
+  /// The builder's default lifetime, which child containers inherit.
+  let defaultLifetime: Lifetime.Unshared
   /// Whether a binding has an `initCompleted` step: outermost creations of shared instances then
   /// run in a resolution of their own, whose end runs the steps.
   let hasCompletions: Bool
@@ -59,9 +61,11 @@ public final class Container: Sendable {
     bindings: [AnyBinding], contributions: [AnyBinding] = [], table: _BindingTable? = nil,
     maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
     injectors: [PropertyInjector] = [], parent: Container? = nil,
-    unclosedScopeHandler: (@Sendable (String) -> Void)? = nil
+    unclosedScopeHandler: (@Sendable (String) -> Void)? = nil,
+    defaultLifetime: Lifetime.Unshared = .ephemeral
   ) {
     parentContainer = parent
+    self.defaultLifetime = defaultLifetime
     self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler
     var injectorsByType: [ObjectIdentifier: PropertyInjector] = [:]
     for injector in injectors { injectorsByType[ObjectIdentifier(injector.rootType)] = injector }

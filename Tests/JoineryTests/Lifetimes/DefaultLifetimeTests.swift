@@ -124,4 +124,13 @@ struct DefaultLifetimeTests {
     #expect(pair.left.node === pair.right.node)
     #expect(pair.left.node.id == 9)
   }
+
+  @Test("A child container inherits its parent's default lifetime")
+  func childInheritsDefault() throws {
+    let parent = try ContainerBuilder(defaultLifetime: .graph).build()
+    let child = try parent.makeChild(UnnamedLifetimes())
+    #expect(lifetime(of: Leaf.self, in: child) == "graph")
+    let pair = try child.resolve(Pair.self)
+    #expect(pair.left === pair.right)
+  }
 }
