@@ -10,6 +10,8 @@
 /// - `transient`: concurrent requests share one creation; afterwards only a weak reference is
 ///   kept, so the instance is shared while someone holds it.
 /// - `graph`: one instance per top-level `resolveAsync`, shared by everything it awaits.
+/// - `scoped`: one instance per ``Scope``, started once and awaited by every request in the
+///   scope (``Scope/resolveAsync(_:)``), disposed by ``Scope/close()``.
 /// - `ephemeral`: a new instance for every request.
 // `shared`, `sharedGeneration`, `alive` and `storage` are written holding `lock`; `storage` is
 // published by `isReady`.
@@ -90,16 +92,17 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     throw .asyncBinding(self, fallbackTag: fallbackTag, parent: parent, in: container)
   }
 
-  /// The instance for one asynchronous request, according to the lifetime.
+  /// The instance for one asynchronous request, according to the lifetime; `scope` is the
+  /// ``Scope`` a top-level request (no `path`) was made in.
   func resolveAsync(
-    in container: Container, path: AsyncPath?
+    in container: Container, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> Any {
     if container.disposals.isClosed {
       throw ResolutionError(
         .shutDown, requested: key, path: path?.steps ?? [], binding: info,
         detail: "The container was shut down: its instances were disposed.", container: container)
     }
-    let node = AsyncPath(binding: self, parent: path)
+    let node = AsyncPath(binding: self, parent: path, requestScope: scope)
     let resolver = AsyncResolver(container: container, path: node)
     switch lifetimeKind {
     case .ephemeral:
@@ -108,7 +111,8 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       let made = node.scope.task(for: self) {
         Task { () async throws -> any Sendable in try await self.make(resolver) }
       }
-      return try await awaitShared(made, resolver: resolver, path: path, in: container)
+      return try await awaitShared(
+        made, resolver: resolver, path: path, in: container, creations: node.scope)
     case .transient:
       let step = lock.withLock { () -> TransientStep in
         if let object = alive { return .alive(object) }
@@ -140,10 +144,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       }
       return instance
     case .scoped:
-      // `build()` refuses a scoped async binding (`unsupportedLifetime`).
-      throw ResolutionError(
-        .scopeRequired, requested: key, path: node.steps, binding: info,
-        detail: "An async binding cannot be scoped yet.", container: container)
+      return try await scopedInstance(node: node, resolver: resolver, path: path, in: container)
     case .persistent, .cached:
       let made = lock.withLock { () -> Task<any Sendable, any Error> in
         let current = group?.generation ?? 0
@@ -163,6 +164,37 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     }
   }
 
+  /// The instance of the request's scope: its creation is started once per scope and awaited
+  /// by every request in it; the scope disposes it.
+  private func scopedInstance(
+    node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
+  ) async throws(ResolutionError) -> any Sendable {
+    guard let scope = node.requestScope else {
+      throw ResolutionError(
+        .scopeRequired, requested: key, path: node.steps, binding: info,
+        detail:
+          "Its lifetime is scoped: one instance per scope, and this request was made in none.",
+        container: container)
+    }
+    if scope.isClosed {
+      throw ResolutionError(
+        .shutDown, requested: key, path: node.steps, binding: info,
+        detail: "The scope was closed: its instances were disposed.", container: container)
+    }
+    let creations = scope.asyncCreations
+    let made = creations.task(for: self) {
+      Task { () async throws -> any Sendable in
+        let instance = try await self.make(resolver)
+        if let disposer = self.disposer { scope.disposals.record(self, disposer(instance)) }
+        return instance
+      }
+    }
+    let instance = try await awaitShared(
+      made, resolver: resolver, path: path, in: container, creations: creations)
+    creations.markMade(self)
+    return instance
+  }
+
   private enum TransientStep {
     case alive(AnyObject)
     case await(Task<any Sendable, any Error>)
@@ -175,9 +207,12 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   /// Awaits a creation other requests may share, refusing a wait that closes a ring of async
   /// creations in different tasks (which would never end).
+  ///
+  /// `creations` holds the creation when a unit of work (a graph, a scope) does, to forget a
+  /// failed one there.
   private func awaitShared(
     _ shared: Task<any Sendable, any Error>, resolver: AsyncResolver, path: AsyncPath?,
-    in container: Container
+    in container: Container, creations: AsyncGraphScope? = nil
   ) async throws(ResolutionError) -> any Sendable {
     // The creations on this request's path wait for this one: refuse a wait that closes a ring
     // with creations in other tasks, which would never end.
@@ -201,7 +236,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     } catch {
       // Forget a failed creation so that the next request tries again.
       lock.withLock { if self.shared == shared { self.shared = nil } }
-      resolver.path?.scope.forget(self, ifItIs: shared)
+      creations?.forget(self, ifItIs: shared)
       throw wrap(error, resolver: resolver, in: container)
     }
   }

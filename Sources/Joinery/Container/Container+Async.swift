@@ -149,10 +149,13 @@ extension Container {
   /// The asynchronous resolve behind every public form: finds the binding (tagged, then the
   /// untagged fallback, in this container or the nearest ancestor) and awaits it if it is
   /// async, directly or through a forward.
+  ///
+  /// `scope` is the ``Scope`` a top-level request was made in; below the top, `path` knows it.
   @usableFromInline
   func resolveAsync<T: Sendable, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag?, matching: TagMatching, path: AsyncPath?
+    _ type: T.Type, tag: Tag?, matching: TagMatching, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> T {
+    let scope = path?.requestScope ?? scope
     let boxed = tag.map { BindingTag($0) }
     var found = owner(of: BindingKey(T.self, boxed: boxed)).map {
       ($0, BindingKey(T.self, boxed: boxed))
@@ -162,14 +165,14 @@ extension Container {
     }
     guard let (owner, key) = found, let binding = owner.table.binding(for: key) else {
       // Nothing async to await: the synchronous resolve reports what is missing.
-      return try resolveSynchronously(T.self, tag: tag, matching: matching)
+      return try resolveSynchronously(T.self, tag: tag, matching: matching, scope: scope)
     }
     if let async = binding as? AsyncBinding {
-      return try await owner.awaitInstance(of: async, as: T.self, path: path)
+      return try await owner.awaitInstance(of: async, as: T.self, path: path, scope: scope)
     }
     if let forward = binding as? ForwardingBinding, let target = forward.target as? AsyncBinding {
       let instance = try await (forward.ancestor ?? owner).awaitInstance(
-        of: target, as: Any.self, path: path)
+        of: target, as: Any.self, path: path, scope: scope)
       guard let converted = instance as? T else {
         throw ResolutionError(
           .forwardingTypeMismatch, requested: forward.key, path: path?.steps ?? [],
@@ -182,19 +185,21 @@ extension Container {
       }
       return converted
     }
-    return try resolveSynchronously(T.self, tag: tag, matching: matching)
+    return try resolveSynchronously(T.self, tag: tag, matching: matching, scope: scope)
   }
 
-  private func resolveSynchronously<T, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag?, matching: TagMatching
+  /// A synchronous resolve, in `scope` when the request was made in one.
+  func resolveSynchronously<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, tag: Tag?, matching: TagMatching, scope: Scope?
   ) throws(ResolutionError) -> T {
-    guard let tag else { return try resolve(T.self) }
-    return try resolve(T.self, tag: tag, matching: matching)
+    let parent = scope.map { ResolutionContext.topLevel(in: $0) } ?? .topLevel
+    guard let tag else { return try resolve(T.self, parent: parent) }
+    return try resolve(T.self, tag: tag, matching: matching, parent: parent)
   }
 
   /// Awaits an async binding's instance, reading a built persistent one in place.
   func awaitInstance<T>(
-    of binding: AsyncBinding, as _: T.Type, path: AsyncPath?
+    of binding: AsyncBinding, as _: T.Type, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> T {
     // A built persistent instance never changes: read it without a lock, a task or a path.
     if binding.isReady {
@@ -206,7 +211,7 @@ extension Container {
       throw ResolutionError(
         .cycle, requested: binding.key, path: steps, binding: binding.info, container: self)
     }
-    let instance = try await binding.resolveAsync(in: self, path: path)
+    let instance = try await binding.resolveAsync(in: self, path: path, scope: scope)
     if binding.lifetimeKind == .persistent { binding.publish(instance) }
     // Made by this binding's maker, which returns its bound type.
     return instance as! T

@@ -64,9 +64,13 @@ public final class Scope: Sendable {
     out.initialize(copying: cell.storage)
   }
 
+  /// The creations of the scope's `scoped` async instances.
+  var asyncCreations: AsyncGraphScope { disposals.asyncCreations }
+
   /// Whether this scope has made (or was given) the instance of the scoped binding for `key`.
   func hasInstance(for key: BindingKey) -> Bool {
     guard let binding = container.owner(of: key)?.table.binding(for: key) else { return false }
+    if binding.isAsync { return disposals.hasMadeAsync(binding) }
     return disposals.existingCell(for: ObjectIdentifier(binding))?.isReady ?? false
   }
 }
@@ -146,6 +150,52 @@ extension Scope {
   public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
     try checkOpen(T.self)
     return try container.resolveIfBound(T.self, parent: .topLevel(in: self))
+  }
+
+  /// Resolves a binding that may be asynchronous, in this scope: a `scoped` async binding gives
+  /// this scope's instance, created once however many tasks of the scope await it; every
+  /// other binding resolves as ``Container/resolveAsync(_:)`` does, with its scoped
+  /// dependencies in this scope.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Connection.self, lifetime: .scoped, dispose: { await $0.release() }) {
+  ///   resolver in try await resolver.resolveAsync(Pool.self).lease()
+  /// }
+  /// let connection = try await scope.resolveAsync(Connection.self)
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve; inferred from context when omitted.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; with code ``ResolutionError/Code/shutDown`` after
+  ///   ``close()``.
+  public func resolveAsync<T: Sendable>(
+    _ type: T.Type = T.self
+  ) async throws(ResolutionError) -> T {
+    try checkOpen(T.self)
+    return try await container.resolveAsync(
+      T.self, tag: _NoTag?.none, matching: .exact, path: nil, scope: self)
+  }
+
+  /// Resolves a tagged binding that may be asynchronous, in this scope, falling back to the
+  /// untagged one unless `matching` is ``TagMatching/exact``.
+  ///
+  /// ```swift
+  /// let replica = try await scope.resolveAsync(Connection.self, tag: Replica.read)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  public func resolveAsync<T: Sendable>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) async throws(ResolutionError) -> T {
+    try checkOpen(T.self)
+    return try await container.resolveAsync(
+      T.self, tag: tag, matching: matching, path: nil, scope: self)
   }
 
   /// Whether this scope holds the instance of the scoped binding of `type` (made by a resolve,

@@ -49,6 +49,8 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var first: ScopeCell?
     var second: ScopeCell?
     var more: [ScopeCell] = []
+    /// A scope's async creations of scoped async bindings, made on first use.
+    var asyncCreations: AsyncGraphScope?
 
     func cell(for binding: ObjectIdentifier) -> FactoryBinding? {
       if let first, first.binding == binding { return first.cell }
@@ -88,6 +90,21 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     withLock { $0.cell(for: binding) }
   }
 
+  /// A scope's async creations, made on first use.
+  var asyncCreations: AsyncGraphScope {
+    withLock { state in
+      if let existing = state.asyncCreations { return existing }
+      let made = AsyncGraphScope()
+      state.asyncCreations = made
+      return made
+    }
+  }
+
+  /// Whether the async creation of `binding` finished in this scope.
+  func hasMadeAsync(_ binding: AnyBinding) -> Bool {
+    withLock { $0.asyncCreations }?.hasMade(binding) ?? false
+  }
+
   /// Adds cells made before the scope is used (its provided values).
   func addCells(_ cells: [ScopeCell]) {
     withLock { state in
@@ -109,15 +126,22 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   var isClosed: Bool { _loadAcquiring(0) != 0 }
 
   /// Records that `binding` made an instance whose disposal is `run`.
+  ///
+  /// An instance whose creation finished after the list was closed (a scope closed, or the
+  /// container shut down, while it was being made) is disposed at once instead, in a task of
+  /// its own: nobody is left to dispose it later.
   func record(_ binding: AnyBinding, _ run: @escaping @Sendable () async throws -> Void) {
-    withLock { state in
+    let recorded = withLock { state -> Bool in
+      if state.isClosed { return false }
       state.sequence += 1
       state.entries.append(
         Entry(
           key: binding.key, location: binding.location,
           group: binding.lifetimeKind == .cached ? binding.lifetime.group : nil,
           sequence: state.sequence, run: run))
+      return true
     }
+    if !recorded { Task { try? await run() } }
   }
 
   /// The sequence number of the last entry recorded so far.

@@ -1,9 +1,14 @@
-/// The `graph` instances of one top-level `resolveAsync`: each async `graph` binding's creation,
-/// started once and awaited by every request for it within that resolve.
+/// Async creations shared by one unit of work.
+///
+/// The unit is one top-level `resolveAsync` (its `graph` instances) or one ``Scope`` (its
+/// `scoped` async instances). Each binding's creation is started once and awaited by every
+/// request for it within that unit.
 final class AsyncGraphScope: Sendable {
   private let creations = Protected<[ObjectIdentifier: Task<any Sendable, any Error>]>([:])
+  /// The bindings whose creation finished successfully (for ``Scope/hasInstance(of:tag:)``).
+  private let made = Protected<Set<ObjectIdentifier>>([])
 
-  /// The creation of `binding`'s instance in this resolve, started by `start` the first time.
+  /// The creation of `binding`'s instance in this unit, started by `start` the first time.
   func task(
     for binding: AnyBinding, start: () -> Task<any Sendable, any Error>
   ) -> Task<any Sendable, any Error> {
@@ -15,10 +20,20 @@ final class AsyncGraphScope: Sendable {
     }
   }
 
-  /// Forgets a failed creation, so that a later request in the same resolve tries again.
+  /// Forgets a failed creation, so that a later request in the same unit tries again.
   func forget(_ binding: AnyBinding, ifItIs task: Task<any Sendable, any Error>) {
     creations.withLock { creations in
       if creations[ObjectIdentifier(binding)] == task { creations[ObjectIdentifier(binding)] = nil }
     }
+  }
+
+  /// Records that `binding`'s creation succeeded.
+  func markMade(_ binding: AnyBinding) {
+    _ = made.withLock { $0.insert(ObjectIdentifier(binding)) }
+  }
+
+  /// Whether `binding`'s creation succeeded in this unit.
+  func hasMade(_ binding: AnyBinding) -> Bool {
+    made.withLock { $0.contains(ObjectIdentifier(binding)) }
   }
 }

@@ -8,12 +8,18 @@ final class AsyncPath: Sendable {
   let depth: Int
   /// The `graph` instances of the top-level `resolveAsync` this path belongs to.
   let scope: AsyncGraphScope
+  /// The ``Scope`` the top-level request was made in, where `scoped` bindings have their
+  /// instances; `nil` outside any scope.
+  let requestScope: Scope?
 
-  init(binding: AnyBinding, parent: AsyncPath?) {
+  /// A node for `binding` below `parent`; a top-level node (no parent) starts a new graph, in
+  /// `requestScope` when the request was made in one.
+  init(binding: AnyBinding, parent: AsyncPath?, requestScope: Scope? = nil) {
     self.binding = binding
     self.parent = parent
     depth = (parent?.depth ?? 0) + 1
     scope = parent?.scope ?? AsyncGraphScope()
+    self.requestScope = parent?.requestScope ?? requestScope
   }
 
   var steps: [ResolutionStep] {

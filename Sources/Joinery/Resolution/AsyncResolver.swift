@@ -19,7 +19,8 @@ public struct AsyncResolver: Sendable {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``.
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
-    try container.resolve(T.self)
+    try container.resolveSynchronously(
+      T.self, tag: _NoTag?.none, matching: .exact, scope: path?.requestScope)
   }
 
   /// Resolves a tagged synchronous binding, falling back to the untagged one.
@@ -38,7 +39,8 @@ public struct AsyncResolver: Sendable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
-    try container.resolve(T.self, tag: tag, matching: matching)
+    try container.resolveSynchronously(
+      T.self, tag: tag, matching: matching, scope: path?.requestScope)
   }
 
   /// Resolves a binding that may be asynchronous.

@@ -25,7 +25,6 @@ struct TransientValueTypeValidator: BuildValidator {
 ///
 /// - `dispose:` on an ephemeral, graph or transient binding: the container keeps none of their
 ///   instances, so it could never dispose them.
-/// - A scoped `async` binding: scopes make their instances synchronously.
 struct LifetimeSupportValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for binding in graph.bindings {
@@ -42,20 +41,6 @@ struct LifetimeSupportValidator: BuildValidator {
               "Make it .scoped (disposed when its scope closes) or .persistent (disposed at "
                 + "shutdown).",
               "Or drop dispose: and end each instance where it is used.",
-            ]))
-      }
-      if binding.isAsync && lifetime.kind == .scoped {
-        findings.append(
-          Diagnostic(
-            .unsupportedLifetime, .error, key: binding.key, bindings: [binding.info],
-            message: """
-              \(binding.key) is scoped, but its factory is async: a scope makes its instances \
-              synchronously.
-              """,
-            fixes: [
-              "Make the factory synchronous, and let it depend on an async persistent binding "
-                + "created by buildAsync() (a pool, a client).",
-              "Or make it ephemeral and await it with resolveAsync.",
             ]))
       }
     }

@@ -184,7 +184,7 @@ struct DisposalTests {
     #expect(error?.debugDescription.contains("buildAsync()") == true)
   }
 
-  @Test("dispose: on a lifetime that keeps no instance, and a scoped async binding, fail build()")
+  @Test("dispose: on a lifetime that keeps no instance fails build()")
   func unsupportedLifetimes() throws {
     for lifetime in [Lifetime.ephemeral, .graph, .transient] {
       let error = #expect(throws: BuildError.self) {
@@ -197,14 +197,6 @@ struct DisposalTests {
       #expect(error?.diagnostics.first?.code == .unsupportedLifetime, "\(lifetime)")
       #expect(error?.debugDescription.contains("could never dispose") == true)
     }
-    let error = #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bindAsync(Pool.self, lifetime: .scoped) { _ in Pool() }
-        }
-      ).build()
-    }
-    #expect(error?.diagnostics.first?.code == .unsupportedLifetime)
   }
 
   @Test("close(group) disposes the cached instances the reset dropped, and only those")
