@@ -4,12 +4,15 @@ extension Container {
   /// Only runs when
   /// `T` itself is not bound.
   @usableFromInline @inline(never)
-  func derived<T>(_: T.Type, tag: BindingTag?) -> T? {
+  func derived<T>(
+    _: T.Type, tag: BindingTag?, parent: borrowing ResolutionContext
+  ) -> T? {
     guard let derivable = T.self as? any DerivedFromContainer.Type else { return nil }
     let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
     guard binds(wrapped) || binds(BindingKey(wrapped.type)) || bindsWithArguments(wrapped)
     else { return nil }
-    return derivable.derive(from: self, tag: tag) as? T
+    let graph = derivable.remembersGraph ? parent.graphMemory() : nil
+    return derivable.derive(from: self, tag: tag, graph: graph) as? T
   }
 
   /// Whether this container or an ancestor binds `key`'s type and tag with runtime arguments:

@@ -391,8 +391,11 @@ struct ResolutionContext: ~Copyable {
   /// for the top-level instance, which is never asked for again in its own resolution.
   @inline(__always)
   func storeGraphInstance(copyOf slot: _InstanceSlot, for binding: AnyBinding) {
-    // The top-level instance too when `initCompleted` steps will run: they may ask for it.
-    guard let frame, frame.pointee.parent != nil || frame.pointee.root.pointee.completions != nil
+    // The top-level instance too when `initCompleted` steps will run (they may ask for it) or a
+    // `Lazy` made in this resolution will remember it.
+    guard let frame,
+      frame.pointee.parent != nil || frame.pointee.root.pointee.completions != nil
+        || frame.pointee.root.pointee.memory != nil
     else { return }
     frame.pointee.root.pointee.storeGraphInstance(copyOf: slot, for: binding)
   }

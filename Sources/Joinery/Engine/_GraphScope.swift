@@ -27,6 +27,11 @@ struct _RootState {
   ///
   /// Owned (one retain), released when the resolution ends.
   var completions: Unmanaged<_PendingCompletions>?
+  /// What the `Lazy` values made in this resolution remember of its `graph` instances
+  /// (``_GraphMemory``), made on first use.
+  ///
+  /// Owned (one retain), released when the resolution ends.
+  var memory: Unmanaged<_GraphMemory>?
   /// The caller's memory the top-level instance was made in, when `initCompleted` steps will
   /// run after it: a step that throws fails the resolve, so that instance is destroyed.
   var callerInstance: (address: UnsafeMutableRawPointer, layout: ValueLayout)?
@@ -57,6 +62,7 @@ struct _RootState {
   ) throws(ResolutionError) -> R {
     var root = _RootState(graphSlots: slots, isOnMainActor: onMainActor, scope: scope)
     defer {
+      root.endMemory()
       root.endGraph()
       root.completions?.release()
     }

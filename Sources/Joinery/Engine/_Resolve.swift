@@ -181,7 +181,7 @@ extension Container {
   func resolveUnbound<T>(
     _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    if let derived = derived(T.self, tag: tag) { return derived }
+    if let derived = derived(T.self, tag: tag, parent: parent) { return derived }
     if let optional = T.self as? any _OptionalDependency.Type {
       // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
       return try optional.resolveIfBound(in: self, tag: tag, matching: matching, parent: parent)
@@ -281,7 +281,7 @@ extension Container {
       return try owner.resolveIfBound(T.self, parent: parent)
     }
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
-      return derived(T.self, tag: nil)
+      return derived(T.self, tag: nil, parent: parent)
     }
     // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
     if entry.withArguments.isEmpty { return nil }
@@ -416,7 +416,7 @@ extension Container {
     if let owner = parentContainer?.owner(of: BindingKey(T.self)) {
       return try owner.resolve(T.self, parent: parent)
     }
-    if let derived = derived(T.self, tag: nil) { return derived }
+    if let derived = derived(T.self, tag: nil, parent: parent) { return derived }
     if let optional = T.self as? any _OptionalDependency.Type {
       // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
       return try optional.resolveIfBound(in: self, tag: nil, matching: .exact, parent: parent)

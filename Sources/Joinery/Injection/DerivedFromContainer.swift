@@ -2,8 +2,10 @@
 protocol DerivedFromContainer {
   /// The type whose binding it wraps.
   static var wrappedType: Any.Type { get }
-  /// Makes one for a container and tag.
-  static func derive(from container: Container, tag: BindingTag?) -> Self
+  /// Whether it resolves later into the graph it was made in, and so needs that graph's memory.
+  static var remembersGraph: Bool { get }
+  /// Makes one for a container and tag; `graph` is the memory of the resolution it is made in.
+  static func derive(from container: Container, tag: BindingTag?, graph: _GraphMemory?) -> Self
 }
 
 extension DerivedFromContainer {

@@ -17,9 +17,12 @@
 public final class Lazy<Value> {
   private let provider: Provider<Value>
   private let value = Protected<Value?>(nil)
+  /// The `graph` instances of the resolution this `Lazy` was made in, kept weakly.
+  private let graph: _GraphMemory?
 
-  init(provider: Provider<Value>) {
+  init(provider: Provider<Value>, graph: _GraphMemory? = nil) {
     self.provider = provider
+    self.graph = graph
   }
 
   /// The instance, resolved on the first call and kept afterwards.
@@ -31,10 +34,10 @@ public final class Lazy<Value> {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError`` from the first resolve (a later call tries again).
   public func get() throws(ResolutionError) -> Value {
-    let provider = self.provider
+    let (provider, graph) = (self.provider, self.graph)
     let once = { (value: inout Value?) throws(ResolutionError) -> Value in
       if let value { return value }
-      let made = try provider.get()
+      let made = try provider.get(inGraph: graph)
       value = made
       return made
     }
@@ -52,7 +55,8 @@ extension Lazy: Sendable where Value: Sendable {}
 
 extension Lazy: DerivedFromContainer {
   static var wrappedType: Any.Type { Value.self }
-  static func derive(from container: Container, tag: BindingTag?) -> Self {
-    Self(provider: Provider(container: container, tag: tag))
+  static var remembersGraph: Bool { true }
+  static func derive(from container: Container, tag: BindingTag?, graph: _GraphMemory?) -> Self {
+    Self(provider: Provider(container: container, tag: tag), graph: graph)
   }
 }

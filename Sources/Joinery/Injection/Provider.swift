@@ -41,9 +41,22 @@ public struct Provider<Value>: Sendable {
   }
 }
 
+extension Provider {
+  /// Resolves the binding in a new resolution that starts with `graph`'s remembered instances,
+  /// or as ``get()`` does without one, or inside a factory (where it joins the running chain).
+  func get(inGraph graph: _GraphMemory?) throws(ResolutionError) -> Value {
+    guard let graph, !_ThreadState.isResolving else { return try get() }
+    guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
+    return try _GraphMemory.resolve(Value.self, tag: tag, in: container, memory: graph)
+  }
+}
+
 extension Provider: DerivedFromContainer {
   static var wrappedType: Any.Type { Value.self }
-  static func derive(from container: Container, tag: BindingTag?) -> Provider<Value> {
+  static var remembersGraph: Bool { false }
+  static func derive(
+    from container: Container, tag: BindingTag?, graph: _GraphMemory?
+  ) -> Provider<Value> {
     Provider(container: container, tag: tag)
   }
 }
