@@ -14,6 +14,26 @@
 ///
 /// The first `get()` from several threads at once resolves once. After it succeeds, the
 /// instance is kept by the `Lazy` (not the container); before, the container is held weakly.
+///
+/// A `Lazy` made while a resolution runs (an initializer parameter) remembers the `graph`
+/// instances of that resolution, weakly, and `get()` resolves into them: a back-reference under
+/// the ``Lifetime/graph`` lifetime is the instance of the same graph, as with Swinject's `Lazy`.
+///
+/// ```swift
+/// final class Parent { let child: Child; init(child: Child) { self.child = child } }
+/// final class Child { let parent: Lazy<Parent>; init(parent: Lazy<Parent>) { self.parent = parent } }
+/// registrar.bind(Parent.self, lifetime: .graph, to: Parent.init(child:))
+/// registrar.bind(Child.self, lifetime: .graph, to: Child.init(parent:))
+///
+/// let parent = try container.resolve(Parent.self)
+/// try parent.child.parent.get() === parent  // true
+/// ```
+///
+/// Before `get()`, the `Lazy` keeps nothing of the graph alive; once the remembered instances are
+/// gone, `get()` makes new ones. After `get()` it keeps its instance, so a child that has read a
+/// `Lazy` of its parent and the parent holding it keep each other alive, as any two objects that
+/// hold each other do: read it where it is needed instead of storing what it returns, or hold
+/// the parent weakly.
 public final class Lazy<Value> {
   private let provider: Provider<Value>
   private let value = Protected<Value?>(nil)
