@@ -241,10 +241,11 @@ public struct ContainerBuilder: Sendable {
 
     var findings: [Diagnostic] = []
     let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
+    let contributions = OverrideResolution.keptContributions(collector.contributions)
     let table = _BindingTable(winners)
     Self.attachCompletions(collector.completions, to: table, into: &findings)
     let graph = DeclaredGraph(
-      winners + collector.contributions, table: table,
+      winners + contributions, table: table,
       allowedCaptives: collector.allowedCaptives,
       requiresExactTags: requiresExactTags, parent: parent)
     if maximumResolutionDepth < 1 {
@@ -294,7 +295,7 @@ public struct ContainerBuilder: Sendable {
 
     let warnings = Diagnostic.sorted(findings)
     let container = Container(
-      bindings: winners, contributions: collector.contributions, table: table,
+      bindings: winners, contributions: contributions, table: table,
       maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors,
       parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: defaultLifetime)
     let eager = container.all.filter {

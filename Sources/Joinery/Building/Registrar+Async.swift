@@ -95,6 +95,8 @@ extension Registrar {
   ///   - type: The element type of the collection.
   ///   - tag: Contributions with a tag form their own collection.
   ///   - lifetime: How long each contributed instance lives.
+  ///   - isOverride: `true` to replace the contributions of the same type and tag from
+  ///     registers that do not override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
@@ -102,12 +104,12 @@ extension Registrar {
   ///   - factory: Builds the contributed instance asynchronously.
   public mutating func contributeAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: false,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata, contributes: true,
       factory: factory)

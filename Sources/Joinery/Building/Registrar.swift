@@ -421,6 +421,9 @@ public struct Registrar: ~Copyable {
   ///   - type: The element type of the collection.
   ///   - tag: Contributions with a tag form their own collection.
   ///   - lifetime: How long each contributed instance lives.
+  ///   - isOverride: `true` to replace the contributions of the same type and tag from
+  ///     registers that do not override (a test's plugins instead of production's). The
+  ///     contributions of a register added with ``ContainerBuilder/override(with:)`` override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
@@ -429,12 +432,12 @@ public struct Registrar: ~Copyable {
   @inlinable
   public mutating func contribute<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: false,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata, contributes: true,
       maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
@@ -450,6 +453,8 @@ public struct Registrar: ~Copyable {
   ///   - type: The element type of the collection.
   ///   - tag: Contributions with a tag form their own collection.
   ///   - lifetime: How long each contributed instance lives.
+  ///   - isOverride: `true` to replace the contributions of the same type and tag from
+  ///     registers that do not override.
   ///   - metadata: Any data to find the contribution by.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -457,11 +462,12 @@ public struct Registrar: ~Copyable {
   @inlinable
   public mutating func contribute<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: false,
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       contributes: true,

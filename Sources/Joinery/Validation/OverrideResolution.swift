@@ -4,6 +4,15 @@
 ///
 /// Reports duplicates and overrides that replace nothing.
 enum OverrideResolution {
+  /// The contributions that stay: for each type and tag with an overriding contribution, only
+  /// the overriding ones (a test's plugins replace production's), else all of them; in
+  /// contribution order either way.
+  static func keptContributions(_ contributions: [AnyBinding]) -> [AnyBinding] {
+    let overridden = Set(contributions.lazy.filter(\.isOverride).map(\.key))
+    guard !overridden.isEmpty else { return contributions }
+    return contributions.filter { $0.isOverride || !overridden.contains($0.key) }
+  }
+
   static func winners(
     of bindings: [AnyBinding], findings: inout [Diagnostic]
   ) -> [AnyBinding] {

@@ -48,6 +48,29 @@ struct CollectionsTests {
     #expect(try container.resolveAll(Int.self).isEmpty)
   }
 
+  @Test("An overriding contribution replaces the others of its type and tag, and only those")
+  func overridingContributions() throws {
+    let flagged = try ContainerBuilder(CoreAssembly(), ExtraAssembly())
+      .adding { registrar in
+        registrar.contribute((any Plugin).self, override: true) { NamedPlugin(name: "fake") }
+      }
+      .build()
+    #expect(try flagged.resolveAll((any Plugin).self).map(\.name) == ["fake"])
+    #expect(try flagged.resolveAll((any Plugin).self, tag: "export").map(\.name) == ["pdf"])
+    #expect(try flagged.resolve(Host.self).plugins.map(\.name) == ["fake"])
+
+    // A test register added with overriding(…) overrides without saying so at each line.
+    let testing = try ContainerBuilder(CoreAssembly(), ExtraAssembly())
+      .overriding { registrar in
+        registrar.contribute((any Plugin).self) { NamedPlugin(name: "first fake") }
+        registrar.contribute((any Plugin).self) { NamedPlugin(name: "second fake") }
+      }
+      .build()
+    #expect(
+      try testing.resolveAll((any Plugin).self).map(\.name) == ["first fake", "second fake"])
+    #expect(testing.keys(for: (any Plugin).self).count == 3)
+  }
+
   @Test("Bindings are filtered by type, tag and metadata without creating anything; keys resolve")
   func filtering() throws {
     let container = try ContainerBuilder(CoreAssembly(), ExtraAssembly()).buildOrRecord()
