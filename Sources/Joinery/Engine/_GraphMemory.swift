@@ -26,23 +26,36 @@ final class _GraphMemory: Sendable {
     }
   }
 
-  /// The remembered instances still alive.
-  private var living: [(binding: AnyBinding, object: AnyObject)] {
+  /// The remembered instances still alive; empty when `target`'s remembered instance is gone.
+  ///
+  /// A graph rebuilt around its survivors would have them hold the new instance (a child holding
+  /// the parent it was rebuilt under, which holds the child): rebuilt from scratch, it makes
+  /// no such ring.
+  private func living(target: AnyBinding?) -> [(binding: AnyBinding, object: AnyObject)] {
     entries.withLock { entries in
-      entries.values.compactMap { entry in entry.object.map { (entry.binding, $0) } }
+      if let target, let entry = entries[ObjectIdentifier(target)], entry.object == nil {
+        return []
+      }
+      return entries.values.compactMap { entry in entry.object.map { (entry.binding, $0) } }
     }
   }
 
   /// Resolves `Value` (with `tag`) in a new resolution that starts with the remembered
-  /// instances as its `graph` instances, and remembers the ones it adds.
+  /// instances as its `graph` instances, and remembers the ones it adds; says whether the
+  /// instance is one of the remembered ones.
   static func resolve<Value>(
     _: Value.Type, tag: BindingTag?, in container: Container, memory: _GraphMemory
-  ) throws(ResolutionError) -> Value {
-    try ResolutionContext.marked(container, scope: nil) {
+  ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
+    let key = BindingKey(Value.self, boxed: tag)
+    let target =
+      container.owner(of: key)?.table.binding(for: key)
+      ?? container.owner(of: BindingKey(Value.self))?.table.binding(for: BindingKey(Value.self))
+    let living = memory.living(target: target)
+    let value = try ResolutionContext.marked(container, scope: nil) {
       context throws(ResolutionError) -> Value in
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)
-      for (binding, object) in memory.living {
+      for (binding, object) in living {
         var reference: AnyObject = object
         withUnsafeMutablePointer(to: &reference) { pointer in
           root.pointee.storeGraphInstance(
@@ -54,6 +67,9 @@ final class _GraphMemory: Sendable {
       return try container.resolve(
         Value.self, tag: tag, matching: .allowingFallback, parent: context)
     }
+    guard type(of: value as Any) is AnyObject.Type else { return (value, false) }
+    let object = value as AnyObject
+    return (value, living.contains { $0.object === object })
   }
 }
 

@@ -29,14 +29,13 @@
 /// try parent.child.parent.get() === parent  // true
 /// ```
 ///
-/// Before `get()`, the `Lazy` keeps nothing of the graph alive; once the remembered instances are
-/// gone, `get()` makes new ones. After `get()` it keeps its instance, so a child that has read a
-/// `Lazy` of its parent and the parent holding it keep each other alive, as any two objects that
-/// hold each other do: read it where it is needed instead of storing what it returns, or hold
-/// the parent weakly.
+/// The `Lazy` keeps nothing of the graph alive. A back-reference — an instance of the graph it
+/// was made in, such as the parent above — is kept weakly after `get()`, so parent and child
+/// never keep each other alive; once that instance is gone, `get()` resolves a new graph. An
+/// instance the `Lazy` made itself is kept, as always.
 public final class Lazy<Value> {
   private let provider: Provider<Value>
-  private let value = Protected<Value?>(nil)
+  private let value = Protected<Kept>(.nothing)
   /// The `graph` instances of the resolution this `Lazy` was made in, kept weakly.
   private let graph: _GraphMemory?
 
@@ -55,10 +54,12 @@ public final class Lazy<Value> {
   /// - Throws: ``ResolutionError`` from the first resolve (a later call tries again).
   public func get() throws(ResolutionError) -> Value {
     let (provider, graph) = (self.provider, self.graph)
-    let once = { (value: inout Value?) throws(ResolutionError) -> Value in
-      if let value { return value }
-      let made = try provider.get(inGraph: graph)
-      value = made
+    let once = { (kept: inout Kept) throws(ResolutionError) -> Value in
+      if let value = kept.value { return value }
+      let (made, isBackReference) = try provider.get(inGraph: graph)
+      // An instance of the graph this Lazy was made in points back up that graph: keeping it
+      // strongly would make the two keep each other alive.
+      kept = isBackReference ? .weak(WeakObject(made as AnyObject)) : .strong(made)
       return made
     }
     // Inside a factory, never wait for another thread's first resolve (see `Injected`): it
@@ -68,6 +69,31 @@ public final class Lazy<Value> {
       return try provider.get()
     }
     return try value.withLock(once)
+  }
+}
+
+extension Lazy {
+  /// What a `Lazy` keeps of the instance it resolved.
+  private enum Kept {
+    case nothing
+    case strong(Value)
+    /// A back-reference into the graph it was made in, kept weakly.
+    case weak(WeakObject)
+
+    /// The kept instance, if there is one (still).
+    var value: Value? {
+      switch self {
+      case .nothing: return nil
+      case .strong(let value): return value
+      case .weak(let reference): return reference.object as? Value
+      }
+    }
+  }
+
+  /// A weak reference to a back-reference's object.
+  private final class WeakObject {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
   }
 }
 

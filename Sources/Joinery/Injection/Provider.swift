@@ -43,9 +43,12 @@ public struct Provider<Value>: Sendable {
 
 extension Provider {
   /// Resolves the binding in a new resolution that starts with `graph`'s remembered instances,
-  /// or as ``get()`` does without one, or inside a factory (where it joins the running chain).
-  func get(inGraph graph: _GraphMemory?) throws(ResolutionError) -> Value {
-    guard let graph, !_ThreadState.isResolving else { return try get() }
+  /// or as ``get()`` does without one, or inside a factory (where it joins the running chain);
+  /// also says whether the instance is one of the remembered ones (a back-reference).
+  func get(
+    inGraph graph: _GraphMemory?
+  ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
+    guard let graph, !_ThreadState.isResolving else { return (try get(), false) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
     return try _GraphMemory.resolve(Value.self, tag: tag, in: container, memory: graph)
   }

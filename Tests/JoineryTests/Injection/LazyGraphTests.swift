@@ -32,6 +32,11 @@ private final class Server: Sendable {
 
 private final class Logger: Sendable {}
 
+private final class Holder: Sendable {
+  let logger: Lazy<Logger>
+  init(logger: Lazy<Logger>) { self.logger = logger }
+}
+
 private func graphContainer() throws -> Container {
   try ContainerBuilder(defaultLifetime: .graph)
     .adding { registrar in
@@ -87,11 +92,49 @@ struct LazyGraphTests {
       child = parent.child
     }
     #expect(released == nil)
-    // The child is still alive, so the graph still has it: the new parent gets it.
-    let rebuilt = try #require(child).parent.get()
-    #expect(rebuilt.child === child)
+    // Its parent gone, the child's Lazy resolves a whole new graph (a new parent with its own
+    // child), so the old child and the new parent never hold each other.
+    weak var rebuiltLeft: Parent?
+    do {
+      let rebuilt = try #require(child).parent.get()
+      #expect(rebuilt.child !== child)
+      #expect(try rebuilt.child.parent.get() === rebuilt)
+      rebuiltLeft = rebuilt
+    }
+    #expect(rebuiltLeft != nil)  // the old child's Lazy made it, and keeps it
     child = nil
-    #expect(try rebuilt.child.parent.get() === rebuilt)
+    #expect(rebuiltLeft == nil)
+  }
+
+  @Test("A back-reference read through the Lazy is kept weakly: parent and child are freed")
+  func noCycleAfterGet() throws {
+    let container = try graphContainer()
+    weak var parentLeft: Parent?
+    weak var clientLeft: Client?
+    do {
+      let parent = try container.resolve(Parent.self)
+      #expect(try parent.child.parent.get() === parent)
+      #expect(try parent.child.parent.get() === parent)
+      parentLeft = parent
+      let client = try container.resolve(Client.self)
+      #expect(try client.server.client.get() === client)
+      clientLeft = client
+    }
+    #expect(parentLeft == nil)
+    #expect(clientLeft == nil)
+  }
+
+  @Test("An instance the Lazy itself made is kept: a second get() gives the same one")
+  func ownInstanceKept() throws {
+    let container = try ContainerBuilder(defaultLifetime: .graph)
+      .adding { registrar in
+        registrar.bind(Logger.self, lifetime: .ephemeral, to: Logger.init)
+        registrar.bind(Holder.self, to: Holder.init(logger:))
+      }
+      .build()
+    let holder = try container.resolve(Holder.self)
+    let first = try holder.logger.get()
+    #expect(try holder.logger.get() === first)
   }
 
   @Test("A Lazy made outside any resolution resolves a graph of its own")
