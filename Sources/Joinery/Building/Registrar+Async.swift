@@ -83,6 +83,46 @@ extension Registrar {
     }
   }
 
+  /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited as
+  /// `dependencies` say, one per parameter, in order: untagged or with a tag.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(
+  ///   Replica.self, lifetime: .persistent, to: Replica.init(database:),
+  ///   dependencies: .tagged(Region.eu))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag of the binding itself (never passed on to its dependencies).
+  ///   - lifetime: How long instances live.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: Builds the instance from its awaited dependencies.
+  ///   - dependencies: How each parameter is resolved.
+  public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
+    dependencies: repeat Dependency<each Parameter>
+  ) {
+    let specification = (repeat interned(each dependencies))
+    var declared: [DeclaredDependency] = []
+    for dependency in repeat each dependencies { declared.append(dependency.declared) }
+    addAsync(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      metadata: metadata, disposer: Self.disposer(dispose)
+    ) { resolver in
+      try await initializer(repeat try await resolver.resolveAsync(each specification))
+    }
+  }
+
   /// Adds one element, made by an `async` factory, to the multi-binding of `type`; resolve
   /// every element with ``Container/resolveAllAsync(_:tag:)``.
   ///

@@ -70,6 +70,44 @@ extension Registrar {
     }
   }
 
+  /// Binds a type to a main-actor initializer whose parameters are resolved as `dependencies`
+  /// say, one per parameter, in order.
+  ///
+  /// ```swift
+  /// registrar.bindMainActor(
+  ///   FeedViewModel.self, to: FeedViewModel.init(feed:cache:),
+  ///   dependencies: .untagged, .tagged(Store.disk))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - lifetime: How long instances live.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: The main-actor function that builds the instance.
+  ///   - dependencies: How each parameter is resolved.
+  public mutating func bindMainActor<T, each Parameter>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T,
+    dependencies: repeat Dependency<each Parameter>
+  ) {
+    let specification = (repeat interned(each dependencies))
+    var declared: [DeclaredDependency] = []
+    for dependency in repeat each dependencies { declared.append(dependency.declared) }
+    addMainActor(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      metadata: metadata
+    ) { resolver in
+      try initializer(repeat try resolver.resolve(each specification))
+    }
+  }
+
   private mutating func addMainActor<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,

@@ -476,6 +476,44 @@ public struct Registrar: ~Copyable {
       })
   }
 
+  /// Adds one element to the multi-binding of `type`, made by an initializer whose parameters
+  /// are resolved as `dependencies` say, one per parameter, in order.
+  ///
+  /// ```swift
+  /// registrar.contribute(Plugin.self, to: Exporter.init(store:), dependencies: .tagged("disk"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type of the collection.
+  ///   - tag: Contributions with a tag form their own collection.
+  ///   - lifetime: How long each contributed instance lives.
+  ///   - isOverride: `true` to replace the contributions of the same type and tag from
+  ///     registers that do not override.
+  ///   - metadata: Any data to find the contribution by.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: The function that builds the instance.
+  ///   - dependencies: How each parameter is resolved.
+  @inlinable
+  public mutating func contribute<T, each Parameter>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
+    dependencies: repeat Dependency<each Parameter>
+  ) {
+    let specification = (repeat interned(each dependencies))
+    var declared: [DeclaredDependency] = []
+    for dependency in repeat each dependencies { declared.append(dependency.declared) }
+    add(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      metadata: metadata, contributes: true,
+      maker: { resolver, _, out in
+        out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
+      })
+  }
+
   /// Binds `type` to the instance of another binding, converted to `type`: one implementation
   /// serving several interfaces, with one lifetime and (for shared lifetimes) one instance.
   ///

@@ -8,3 +8,13 @@ extension Resolver {
       Value.self, tag: dependency.tag!, matching: dependency.matching)
   }
 }
+
+extension AsyncResolver {
+  /// Awaits one autowired parameter of an async binding.
+  func resolveAsync<Value: Sendable>(
+    _ dependency: Dependency<Value>
+  ) async throws(ResolutionError) -> Value {
+    guard let tag = dependency.tag else { return try await resolveAsync(Value.self) }
+    return try await resolveAsync(Value.self, tag: tag, matching: dependency.matching)
+  }
+}

@@ -1,0 +1,102 @@
+import Joinery
+import Testing
+
+// Every autowired form takes `dependencies:` the same way: one per parameter, in order.
+private enum Store: Hashable, Sendable { case disk, memory }
+private final class Cache: Sendable {
+  let store: Store
+  init(_ store: Store) { self.store = store }
+}
+
+private protocol Plugin: Sendable { var cache: Cache { get } }
+private final class Exporter: Plugin {
+  let cache: Cache
+  init(cache: Cache) { self.cache = cache }
+}
+
+private final class Replica: Sendable {
+  let cache: Cache
+  init(cache: Cache) async { self.cache = cache }
+}
+
+@MainActor
+private final class Panel {
+  let cache: Cache
+  let backup: Cache
+  init(cache: Cache, backup: Cache) {
+    self.cache = cache
+    self.backup = backup
+  }
+}
+
+private func tagged(_ extra: @escaping @Sendable (inout Registrar) -> Void) throws -> Container {
+  try ContainerBuilder(
+    InlineRegister { registrar in
+      registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { Cache(.disk) }
+      registrar.bind(Cache.self, tag: Store.memory, lifetime: .persistent) { Cache(.memory) }
+      extra(&registrar)
+    }
+  ).build()
+}
+
+@Suite("Tagged dependencies on every autowired form")
+struct TaggedDependencyFormsTests {
+  @Test("contribute(_:to:dependencies:) resolves each parameter with its tag")
+  func contribution() throws {
+    let container = try tagged { registrar in
+      registrar.contribute(
+        (any Plugin).self, to: { Exporter(cache: $0) }, dependencies: .tagged(Store.disk))
+      registrar.contribute(
+        (any Plugin).self, to: { Exporter(cache: $0) }, dependencies: .tagged(Store.memory))
+    }
+    let stores = try container.resolveAll((any Plugin).self).map(\.cache.store)
+    #expect(stores == [.disk, .memory])
+  }
+
+  @Test("bindAsync(_:to:dependencies:) awaits each parameter with its tag")
+  func async() async throws {
+    let container = try tagged { registrar in
+      registrar.bindAsync(
+        Replica.self, lifetime: .persistent, to: Replica.init(cache:),
+        dependencies: .tagged(Store.memory))
+    }
+    let replica = try await container.resolveAsync(Replica.self)
+    #expect(replica.cache.store == .memory)
+    #expect(try await container.resolveAsync(Replica.self) === replica)
+  }
+
+  @Test("bindMainActor(_:to:dependencies:) resolves each parameter with its tag")
+  @MainActor
+  func mainActor() throws {
+    let container = try tagged { registrar in
+      registrar.bindMainActor(
+        Panel.self, to: Panel.init(cache:backup:),
+        dependencies: .tagged(Store.memory), .tagged(Store.disk))
+    }
+    let panel = try container.resolveOnMainActor(Panel.self)
+    #expect(panel.cache.store == .memory)
+    #expect(panel.backup.store == .disk)
+  }
+
+  @Test("build() checks each declared tag on every form")
+  func checked() throws {
+    let error = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        InlineRegister { registrar in
+          registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { Cache(.disk) }
+          registrar.contribute(
+            (any Plugin).self, to: { Exporter(cache: $0) },
+            dependencies: .tagged(Store.memory, matching: .exact))
+          registrar.bindAsync(
+            Replica.self, to: Replica.init(cache:),
+            dependencies: .tagged(Store.memory, matching: .exact))
+          registrar.bindMainActor(
+            Panel.self, to: Panel.init(cache:backup:),
+            dependencies: .tagged(Store.disk), .tagged(Store.memory, matching: .exact))
+        }
+      ).build()
+    }
+    #expect(error?.diagnostics.count == 3)
+    #expect(error?.diagnostics.allSatisfy { $0.code == .missingDependency } == true)
+  }
+}
