@@ -159,7 +159,9 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     // The common case: the instance is alive. No cycle is possible (nothing is being built)
     // and creation's gate is not needed.
     if copyAlive(into: out) { return }
-    try ResolutionContext.outermost(parent, in: container) { parent throws(ResolutionError) in
+    try ResolutionContext.outermost(
+      parent, in: container, initializing: (out, layout)
+    ) { parent throws(ResolutionError) in
       try createTransient(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     }
   }
@@ -221,7 +223,9 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    try ResolutionContext.outermost(parent, in: container) { parent throws(ResolutionError) in
+    try ResolutionContext.outermost(
+      parent, in: container, initializing: (out, layout)
+    ) { parent throws(ResolutionError) in
       try createCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     }
   }

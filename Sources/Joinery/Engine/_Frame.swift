@@ -338,15 +338,40 @@ struct ResolutionContext: ~Copyable {
   /// gate released (so a step may resolve it).
   ///
   /// Any other request runs `body` as it is.
+  ///
+  /// `out`: the caller's memory `body` initializes with the instance, if it does (a transient or
+  /// cached resolve): when a step fails after `body` returned, the resolve throws, so that copy
+  /// is destroyed instead of left to a caller that takes the memory for uninitialized.
   @inline(__always)
   static func outermost<R>(
     _ parent: borrowing ResolutionContext, in container: Container,
+    initializing out: (slot: _InstanceSlot, layout: ValueLayout)? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard container.hasCompletions, parent.frame == nil, _ThreadState.runningFrame == nil else {
       return try body(parent)
     }
-    return try marked(container, scope: parent.requestScope, body)
+    return try markedDestroyingOnFailure(
+      container, scope: parent.requestScope, out: out, body)
+  }
+
+  @inline(never)
+  private static func markedDestroyingOnFailure<R>(
+    _ container: Container, scope: Unmanaged<Scope>?,
+    out: (slot: _InstanceSlot, layout: ValueLayout)?,
+    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    var initialized = false
+    do {
+      return try marked(container, scope: scope) { context throws(ResolutionError) -> R in
+        let result = try body(context)
+        initialized = true
+        return result
+      }
+    } catch {
+      if initialized, let out { out.slot.destroy(out.layout) }
+      throw error
+    }
   }
 
   /// Runs `body` with a resolver lent for a resolution of its own, in which no binding is

@@ -205,6 +205,25 @@ struct InitCompletedTests {
     #expect(error?.requested == BindingKey(Client.self))
   }
 
+  @Test(
+    "When a step throws, the instance it was given is not kept, whatever the unshared lifetime",
+    arguments: [Lifetime.ephemeral, .graph, .transient])
+  func throwingStepKeepsNothing(lifetime: Lifetime) throws {
+    struct Refused: Error {}
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Tracked.self, lifetime: .init(lifetime)) { Tracked(tracker) }
+        registrar.initCompleted(Tracked.self) { _, _ in throw Refused() }
+      }
+    ).build()
+    for _ in 0..<3 {
+      #expect(throws: ResolutionError.self) { try container.resolve(Tracked.self) }
+    }
+    #expect(tracker.madeCount == 3)
+    #expect(tracker.aliveCount == 0, "\(lifetime)")
+  }
+
   @Test("A step for a type nothing binds fails build()")
   func unboundStep() throws {
     let error = #expect(throws: BuildError.self) {
