@@ -54,9 +54,38 @@ public final class Lazy<Value> {
   /// - Throws: ``ResolutionError`` from the first resolve (a later call tries again).
   public func get() throws(ResolutionError) -> Value {
     let (provider, graph) = (self.provider, self.graph)
+    return try resolveOnce { () throws(ResolutionError) in try provider.get(inGraph: graph) }
+  }
+
+  /// The instance, resolved on the first call from a binding that takes runtime arguments,
+  /// with these arguments, and kept afterwards: later calls return it whatever arguments they
+  /// pass (for an instance per arguments, use ``Provider/get(arguments:)``).
+  ///
+  /// ```swift
+  /// final class Report {
+  ///   let export: Lazy<Exporter>  // bound as bind(Exporter.self) { (r, format: Format) in … }
+  ///   func save() throws { try export.get(arguments: Format.pdf).write(self) }
+  /// }
+  /// ```
+  ///
+  /// - Parameter arguments: The runtime arguments, of the bound types, in order.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError`` from the first resolve (a later call tries again), such as
+  ///   ``ResolutionError/Code/argumentMismatch``.
+  public func get<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
+    let provider = self.provider
+    return try resolveOnce { () throws(ResolutionError) in
+      (try provider.get(arguments: repeat each arguments), false)
+    }
+  }
+
+  /// The kept instance, or the one `resolve` makes, kept: at most one resolve at a time.
+  private func resolveOnce(
+    _ resolve: () throws(ResolutionError) -> (value: Value, isBackReference: Bool)
+  ) throws(ResolutionError) -> Value {
     let once = { (kept: inout Kept) throws(ResolutionError) -> Value in
       if let value = kept.value { return value }
-      let (made, isBackReference) = try provider.get(inGraph: graph)
+      let (made, isBackReference) = try resolve()
       // An instance of the graph this Lazy was made in points back up that graph: keeping it
       // strongly would make the two keep each other alive.
       kept = isBackReference ? .weak(WeakObject(made as AnyObject)) : .strong(made)
@@ -66,7 +95,7 @@ public final class Lazy<Value> {
     // could deadlock, or be this thread's own cycle, which resolving reports.
     if _ThreadState.isResolving {
       if let kept = try value.withLockIfAvailable(once) { return kept }
-      return try provider.get()
+      return try resolve().value
     }
     return try value.withLock(once)
   }
