@@ -112,11 +112,9 @@ extension Registrar {
     dependencies: repeat Dependency<each Parameter>
   ) {
     let specification = (repeat interned(each dependencies))
-    var declared: [DeclaredDependency] = []
-    for dependency in repeat each dependencies { declared.append(dependency.declared) }
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose)
     ) { resolver in
       try await initializer(repeat try await resolver.resolveAsync(each specification))

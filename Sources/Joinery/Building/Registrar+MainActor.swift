@@ -97,11 +97,9 @@ extension Registrar {
     dependencies: repeat Dependency<each Parameter>
   ) {
     let specification = (repeat interned(each dependencies))
-    var declared: [DeclaredDependency] = []
-    for dependency in repeat each dependencies { declared.append(dependency.declared) }
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: Self.declared(repeat each dependencies),
       metadata: metadata
     ) { resolver in
       try initializer(repeat try resolver.resolve(each specification))

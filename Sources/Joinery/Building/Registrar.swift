@@ -167,11 +167,9 @@ public struct Registrar: ~Copyable {
     dependencies: repeat Dependency<each Parameter>
   ) {
     let specification = (repeat interned(each dependencies))
-    var declared: [DeclaredDependency] = []
-    for dependency in repeat each dependencies { declared.append(dependency.declared) }
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
@@ -369,6 +367,16 @@ public struct Registrar: ~Copyable {
     keys.map { $0.map { DeclaredDependency(key: $0, matching: .allowingFallback) } }
   }
 
+  /// What `dependencies:` declare, one per parameter.
+  @usableFromInline
+  static func declared<each Parameter>(
+    _ dependencies: repeat Dependency<each Parameter>
+  ) -> [DeclaredDependency] {
+    var declared: [DeclaredDependency] = []
+    for dependency in repeat each dependencies { declared.append(dependency.declared) }
+    return declared
+  }
+
   /// The declared dependencies of an initializer's parameters, untagged.
   @usableFromInline
   static func declared<each Parameter>(
@@ -503,11 +511,9 @@ public struct Registrar: ~Copyable {
     dependencies: repeat Dependency<each Parameter>
   ) {
     let specification = (repeat interned(each dependencies))
-    var declared: [DeclaredDependency] = []
-    for dependency in repeat each dependencies { declared.append(dependency.declared) }
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: declared,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, contributes: true,
       maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
