@@ -114,7 +114,8 @@ extension Registrar {
     let specification = (repeat interned(each dependencies))
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: Self.declared(repeat each dependencies),
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose)
     ) { resolver in
       try await initializer(repeat try await resolver.resolveAsync(each specification))

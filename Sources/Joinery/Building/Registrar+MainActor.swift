@@ -99,7 +99,8 @@ extension Registrar {
     let specification = (repeat interned(each dependencies))
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: Self.declared(repeat each dependencies),
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat each dependencies),
       metadata: metadata
     ) { resolver in
       try initializer(repeat try resolver.resolve(each specification))

@@ -169,7 +169,8 @@ public struct Registrar: ~Copyable {
     let specification = (repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: Self.declared(repeat each dependencies),
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
@@ -513,7 +514,8 @@ public struct Registrar: ~Copyable {
     let specification = (repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: Self.declared(repeat each dependencies),
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, contributes: true,
       maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
