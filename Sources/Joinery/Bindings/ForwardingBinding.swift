@@ -4,14 +4,19 @@
 final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   /// Resolves `target` and writes the converted instance into the memory given; returns the
   /// instance's dynamic type when it does not convert.
-  typealias Converter =
-    @Sendable (
-      _ target: AnyBinding, _ container: Container, _ parent: borrowing ResolutionContext,
-      _ out: _InstanceSlot
+  ///
+  /// A protocol, not a stored closure: the reflection metadata of a stored
+  /// `throws(ResolutionError)` function type needs a Swift 6 runtime entry point that OSes
+  /// below macOS 15 and iOS 18 lack (`Mirror`, `dump` and the debugger read it).
+  protocol Converter: Sendable {
+    func convert(
+      _ target: AnyBinding, in container: Container, parent: borrowing ResolutionContext,
+      into out: _InstanceSlot
     ) throws(ResolutionError) -> Any.Type?
+  }
 
   let targetKey: BindingKey
-  let convert: Converter
+  let converter: any Converter
   /// Set once by `link(in:)`, before the container is shared.
   private(set) var target: AnyBinding?
   /// The ancestor that declared `target`, when it is not this binding's own container (which
@@ -23,10 +28,10 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
 
   init(
     key: BindingKey, targetKey: BindingKey, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, convert: @escaping Converter
+    isOverride: Bool, layout: ValueLayout, converter: any Converter
   ) {
     self.targetKey = targetKey
-    self.convert = convert
+    self.converter = converter
     super.init(
       key: key, lifetime: .ephemeral, location: location, registerType: registerType,
       isOverride: isOverride, layout: layout)
@@ -35,7 +40,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   override func fresh() -> AnyBinding {
     let copy = ForwardingBinding(
       key: key, targetKey: targetKey, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, convert: convert)
+      isOverride: isOverride, layout: layout, converter: converter)
     return copyDeclaration(to: copy)
   }
 
@@ -67,7 +72,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     // Linked at build: `build()` refuses a forward whose target is not bound.
     let target = target!
     let owner = ancestor ?? container
-    if let instanceType = try convert(target, owner, parent, out) {
+    if let instanceType = try converter.convert(target, in: owner, parent: parent, into: out) {
       throw .forwardingMismatch(
         self, fallbackTag: fallbackTag, parent: parent, instanceType: instanceType,
         in: container)
@@ -85,8 +90,11 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   }
 
   /// The converter from `Target` to `T`, checked when the first instance is made.
-  static func converter<T, Target>(from _: Target.Type, to _: T.Type) -> Converter {
-    { target, container, parent, out throws(ResolutionError) -> Any.Type? in
+  struct Conversion<T, Target>: Converter {
+    func convert(
+      _ target: AnyBinding, in container: Container, parent: borrowing ResolutionContext,
+      into out: _InstanceSlot
+    ) throws(ResolutionError) -> Any.Type? {
       // The edge to the target is the forward's own, not the requester's.
       let value: Target = try container.instance(
         of: target, as: Target.self, parent: parent, fallbackTag: nil, recordsEdge: false)

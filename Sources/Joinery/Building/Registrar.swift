@@ -554,7 +554,7 @@ public struct Registrar: ~Copyable {
       key: BindingKey(T.self, boxed: internedTag(tag)), targetKey: targetKey,
       location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
       isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
-      convert: ForwardingBinding.converter(from: Target.self, to: T.self))
+      converter: ForwardingBinding.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
     collector.add(binding)
   }

@@ -15,7 +15,7 @@ struct TypeGroups {
     var tails = [Int](repeating: -1, count: capacity)
     for (position, binding) in bindings.enumerated() {
       let identity = UInt(bitPattern: ObjectIdentifier(binding.key.type))
-      var index = Int(truncatingIfNeeded: ((identity &>> 3) &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
+      var index = _BindingTable.home(ofAddress: identity, mask: mask)
       while identities[index] != 0 && identities[index] != identity { index = (index + 1) & mask }
       if identities[index] == 0 {
         identities[index] = identity

@@ -122,7 +122,7 @@ struct SimilarName {
     let (a, b) = (folded, other.folded)
     if a == b { return true }
     if min(a.count, b.count) >= 4,
-      a.hasPrefix(b) || b.hasPrefix(a) || a.contains(b) || b.contains(a)
+      a.hasPrefix(b) || b.hasPrefix(a) || a.includes(b) || b.includes(a)
     {
       return true
     }

@@ -23,6 +23,10 @@ internal import JoineryPlatform
 /// A non-recursive mutual-exclusion lock whose primitive lives at a stable address (the tail of a
 /// `ManagedBuffer`).
 ///
+/// Locking it again on the thread that holds it, or unlocking it from another thread, is a
+/// bug: `os_unfair_lock` aborts the process on Apple platforms, and debug builds on Linux stop
+/// at an assertion (an error-checking mutex) instead of hanging.
+///
 /// Built on the platform primitive (`os_unfair_lock`, `pthread_mutex_t`, `SRWLOCK`) rather than
 /// `Synchronization.Mutex` because ThreadSanitizer understands these: on Linux it cannot see the
 /// futex inside `Mutex`, and would report every access the lock protects as a race.
@@ -41,7 +45,18 @@ final class _Lock: ManagedBuffer<UInt, PlatformLock> {
         InitializeSRWLock(primitive)
       #else
         primitive.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(primitive, nil)
+        #if DEBUG
+          // An error-checking mutex fails a recursive lock or a foreign unlock, where a normal
+          // one hangs or carries on: debug builds then stop where `os_unfair_lock` aborts on
+          // Apple platforms, so Linux CI sees what only an Apple OS would show.
+          var attributes = pthread_mutexattr_t()
+          pthread_mutexattr_init(&attributes)
+          pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+          let status = pthread_mutex_init(primitive, &attributes)
+          pthread_mutexattr_destroy(&attributes)
+        #else
+          let status = pthread_mutex_init(primitive, nil)
+        #endif
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
       #endif
     }
@@ -72,7 +87,9 @@ final class _Lock: ManagedBuffer<UInt, PlatformLock> {
       #elseif os(Windows)
         AcquireSRWLockExclusive(primitive)
       #else
-        _ = pthread_mutex_lock(primitive)
+        let status = pthread_mutex_lock(primitive)
+        assert(
+          status == 0, "a lock this thread already holds, locked again (os_unfair_lock aborts)")
       #endif
     }
   }
@@ -98,7 +115,8 @@ final class _Lock: ManagedBuffer<UInt, PlatformLock> {
       #elseif os(Windows)
         ReleaseSRWLockExclusive(primitive)
       #else
-        _ = pthread_mutex_unlock(primitive)
+        let status = pthread_mutex_unlock(primitive)
+        assert(status == 0, "a lock unlocked by a thread not holding it (os_unfair_lock aborts)")
       #endif
     }
   }

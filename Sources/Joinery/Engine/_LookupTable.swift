@@ -129,9 +129,11 @@ struct _BindingTable: @unchecked Sendable {
 
   @inlinable @inline(__always)
   static func home(ofAddress address: UInt, mask: Int) -> Int {
-    // Metadata addresses are aligned; Fibonacci hashing spreads the remaining bits.
-    let bits = address &>> 3
-    return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
+    // Metadata addresses are aligned; Fibonacci hashing spreads the remaining bits. The product
+    // is taken in 64 bits on every platform: a 32-bit `UInt` (watchOS arm64_32) cannot hold the
+    // constant, and on 64-bit platforms the conversions are free.
+    let bits = UInt64(truncatingIfNeeded: address &>> 3)
+    return Int(truncatingIfNeeded: (bits &* (0x9E37_79B9_7F4A_7C15 as UInt64)) &>> 32) & mask
   }
 
   /// The untagged binding of `type`, if it has one.

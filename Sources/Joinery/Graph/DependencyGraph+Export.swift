@@ -125,15 +125,27 @@ extension String {
   /// A label safe inside Mermaid's double quotes: entity codes for `#` and `"`, and line breaks
   /// shown as `\n` (a raw line break would end the node's definition).
   fileprivate var mermaidEscaped: String {
-    replacing("#", with: "#35;").replacing("\"", with: "#quot;")
-      .replacing("\r\n", with: "#92;n").replacing("\n", with: "#92;n")
-      .replacing("\r", with: "#92;r")
+    escapingScalars {
+      switch $0 {
+      case "#": "#35;"
+      case "\"": "#quot;"
+      case "\n": "#92;n"
+      case "\r": "#92;r"
+      default: nil
+      }
+    }
   }
 
   /// A label safe inside a DOT quoted string: backslashes, quotes and line breaks escaped.
   fileprivate var dotEscaped: String {
-    replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
-      .replacing("\r\n", with: "\\n").replacing("\n", with: "\\n")
-      .replacing("\r", with: "\\r")
+    escapingScalars {
+      switch $0 {
+      case "\\": "\\\\"
+      case "\"": "\\\""
+      case "\n": "\\n"
+      case "\r": "\\r"
+      default: nil
+      }
+    }
   }
 }

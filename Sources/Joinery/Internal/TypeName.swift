@@ -16,10 +16,10 @@ enum TypeName {
   /// declarations: a scan, not a pattern, since reports name thousands of types.
   static func withoutPrivateContexts(_ name: String) -> String {
     let marker = "(unknown context at $"
-    guard name.contains(marker) else { return name }
+    guard name.includes(marker) else { return name }
     var result = ""
     var rest = Substring(name)
-    while let start = rest.firstRange(of: marker) {
+    while let start = rest.firstOccurrence(of: marker) {
       result += rest[..<start.lowerBound]
       let afterMarker = rest[start.upperBound...]
       guard let close = afterMarker.firstIndex(of: ")") else {

@@ -15,7 +15,7 @@ struct AsyncArgumentsTests {
         registrar.bind(String.self, instance: "metal")
         registrar.bindAsync(Thumbnail.self, dependsOn: [BindingKey(String.self)]) {
           (resolver, url: String, size: Int) in
-          try await Task.sleep(for: .milliseconds(1))
+          try await Task.sleep(milliseconds: 1)
           return Thumbnail(url: url, size: size, renderer: try resolver.resolve(String.self))
         }
         registrar.bindAsync(Int.self) { (_, a: Int, b: Int, c: Int) in a + b + c }

@@ -21,7 +21,7 @@ struct AsyncBindingTests {
         Bindings { registrar in
           registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
             let serial = runs.add(1, ordering: .relaxed).newValue
-            try await Task.sleep(for: .milliseconds(2))
+            try await Task.sleep(milliseconds: 2)
             return Database(serial: serial)
           }
         }
@@ -49,14 +49,14 @@ struct AsyncBindingTests {
       Bindings { registrar in
         registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
           let serial = runs.add(1, ordering: .relaxed).newValue
-          try await Task.sleep(for: .milliseconds(50))
+          try await Task.sleep(milliseconds: 50)
           return Database(serial: serial)
         }
       }
     ).buildOrRecord()
     let cancelled = Task { try await container.resolveAsync(Database.self) }
     let patient = Task { try await container.resolveAsync(Database.self) }
-    try await Task.sleep(for: .milliseconds(5))
+    try await Task.sleep(milliseconds: 5)
     cancelled.cancel()
     let database = try await patient.value
     #expect(database.serial == 1)

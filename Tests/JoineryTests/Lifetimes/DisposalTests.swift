@@ -157,7 +157,7 @@ struct DisposalTests {
         registrar.bindAsync(
           Pool.self, lifetime: .persistent(eager: true),
           dispose: { _ in
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(milliseconds: 1)
             journal.note("async pool")
           }
         ) { _ in Pool() }

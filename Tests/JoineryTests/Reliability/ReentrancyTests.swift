@@ -9,7 +9,7 @@ import Testing
 struct ReentrancyTests {
   static func outcome(_ body: @escaping @Sendable () throws -> Void) async -> ResolutionError.Code?
   {
-    let code = await Stress.onThread(timeout: .seconds(20)) { () -> ResolutionError.Code? in
+    let code = await Stress.onThread(timeout: 20) { () -> ResolutionError.Code? in
       do {
         try body()
         return nil
@@ -81,7 +81,7 @@ struct ReentrancyTests {
   @Test("A Lazy cycle reached from two threads at once fails on both, never deadlocks")
   func lazyAcrossThreads() async throws {
     await Stress.run(
-      threads: 2, rounds: max(Stress.rounds / 20, 200), timeout: .seconds(60),
+      threads: 2, rounds: max(Stress.rounds / 20, 200), timeout: 60,
       prepare: { _ in
         try ContainerBuilder(
           Bindings { registrar in
@@ -149,14 +149,14 @@ struct AsyncCycleTests {
           registrar.bindAsync(PingAsync.self, lifetime: .persistent) { resolver in
             started.add(1, ordering: .relaxed)
             while started.load(ordering: .relaxed) < 2 {
-              try await Task.sleep(for: .milliseconds(1))
+              try await Task.sleep(milliseconds: 1)
             }
             return PingAsync(other: try await resolver.resolveAsync(PongAsync.self))
           }
           registrar.bindAsync(PongAsync.self, lifetime: .persistent) { resolver in
             started.add(1, ordering: .relaxed)
             while started.load(ordering: .relaxed) < 2 {
-              try await Task.sleep(for: .milliseconds(1))
+              try await Task.sleep(milliseconds: 1)
             }
             return PongAsync(other: try await resolver.resolveAsync(PingAsync.self))
           }
@@ -177,9 +177,9 @@ struct AsyncCycleTests {
           codes.withLock { $0.append(nil) }
         } catch { codes.withLock { $0.append(error.code) } }
       }
-      let deadline = ContinuousClock.now.advanced(by: .seconds(120))
-      while codes.withLock({ $0.count }) < 2 && ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(1))
+      let deadline = Instant.inSeconds(120)
+      while codes.withLock({ $0.count }) < 2 && Instant.now < deadline {
+        try await Task.sleep(milliseconds: 1)
       }
       let outcome = codes.withLock { $0 }
       #expect(outcome == [.cycle, .cycle])

@@ -31,7 +31,7 @@ enum Stress {
   /// the round and returns a failure message, if any. Failures are recorded on the test's own
   /// task at the end. Fails the test, instead of hanging, if it takes longer than `timeout`.
   static func run<State: Sendable, Result: Sendable>(
-    threads: Int = 8, rounds: Int = Stress.rounds, timeout: Duration = .seconds(120),
+    threads: Int = 8, rounds: Int = Stress.rounds, timeout: TimeInterval = 120,
     prepare: @escaping @Sendable (Int) throws -> State,
     work: @escaping @Sendable (State, Int) throws -> Result,
     check: @escaping @Sendable (Int, State, [Result]) -> String?,
@@ -80,15 +80,15 @@ enum Stress {
       worker.stackSize = 1 << 20
       worker.start()
     }
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
+    let deadline = Instant.inSeconds(timeout)
     while finished.load(ordering: .acquiring) < threads {
-      if clock.now > deadline {
+      if Instant.now > deadline {
         Issue.record(
-          "Stress run did not finish within \(timeout): deadlock?", sourceLocation: sourceLocation)
+          "Stress run did not finish within \(timeout) s: deadlock?", sourceLocation: sourceLocation
+        )
         return
       }
-      try? await Task.sleep(for: .milliseconds(2))
+      try? await Task.sleep(milliseconds: 2)
     }
     let all = failures.withLock { $0 }
     for failure in all.prefix(5) {
@@ -101,7 +101,7 @@ enum Stress {
 
   /// Runs `body` on a new thread and waits for it, failing instead of hanging after `timeout`.
   static func onThread<R: Sendable>(
-    timeout: Duration = .seconds(30), stackSize: Int = 1 << 20,
+    timeout: TimeInterval = 30, stackSize: Int = 1 << 20,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () -> R
   ) async -> R? {
@@ -114,15 +114,14 @@ enum Stress {
     }
     thread.stackSize = stackSize
     thread.start()
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
+    let deadline = Instant.inSeconds(timeout)
     while !done.load(ordering: .acquiring) {
-      if clock.now > deadline {
+      if Instant.now > deadline {
         Issue.record(
-          "Thread did not finish within \(timeout): deadlock?", sourceLocation: sourceLocation)
+          "Thread did not finish within \(timeout) s: deadlock?", sourceLocation: sourceLocation)
         return nil
       }
-      try? await Task.sleep(for: .milliseconds(1))
+      try? await Task.sleep(milliseconds: 1)
     }
     return result.withLock { $0 }
   }
