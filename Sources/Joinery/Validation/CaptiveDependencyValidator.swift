@@ -1,65 +1,87 @@
-/// A binding that keeps its instance must not keep a shorter-lived dependency inside it.
+/// A binding that keeps its instance must not keep a shorter-lived dependency inside it, directly
+/// or through any chain of bindings made for it.
 ///
-/// The policy:
-///
-/// | consumer | dependency | finding |
-/// |---|---|---|
-/// | persistent | cached, transient, graph | error: the dependency outlives its reset, release or resolution inside the consumer |
-/// | cached | transient, graph, or cached in another group | warning |
-/// | persistent, cached, transient | scoped | error: one scope's instance would serve every scope |
-///
-/// Ephemeral dependencies are fine everywhere: the consumer simply owns its own instance.
+/// What counts as a capture is ``Lifetime/capture(by:)`` (the policy table is there, written
+/// once). From each container-wide consumer (persistent, cached, transient) the check walks the
+/// declared edges; it reports every dependency the consumer captures, and walks on through
+/// see-through ones (ephemeral and graph instances are made for the consumer, so it keeps what
+/// they depend on) and through forwards to their targets. Optional dependencies count when bound;
+/// `Provider` and `Lazy` edges are deferred, checked at resolve time instead.
 /// ``Registrar/allowCaptive(_:tag:dependency:dependencyTag:because:)`` acknowledges an intended
-/// one, which then is not reported.
+/// capture of that consumer and dependency, which then is not reported.
+///
+/// Each consumer's walk visits a binding once, so the check is linear in the bindings and edges
+/// each consumer reaches through see-through bindings.
 struct CaptiveDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
+    var visited = [Int](repeating: -1, count: graph.bindings.count)
     for index in graph.bindings.indices {
-      let edges = graph.edges(of: index)
-      if edges.isEmpty { continue }
       let consumer = graph.bindings[index]
-      if consumer.forwardTargetKey != nil { continue }
-      let consumerLifetime = consumer.lifetime
-      guard
-        consumerLifetime.kind == .persistent || consumerLifetime.kind == .cached
-          || consumerLifetime.kind == .transient
+      guard consumer.forwardTargetKey == nil, consumer.lifetime.reach == .container,
+        !graph.edges(of: index).isEmpty
       else { continue }
-      for edge in edges {
-        guard let target = edge.target, !edge.isDeferred else { continue }
-        let dependency = graph.lifetimeOwner(of: target)
-        let lifetime = dependency.lifetime
-        let severity: Diagnostic.Severity
-        switch (consumerLifetime.kind, lifetime.kind) {
-        case (.persistent, .cached), (.persistent, .transient), (.persistent, .graph):
-          severity = .error
-        case (.persistent, .scoped), (.cached, .scoped), (.transient, .scoped):
-          severity = .error
-        case (.cached, .transient), (.cached, .graph):
-          severity = .warning
-        case (.cached, .cached) where consumerLifetime.group != lifetime.group:
-          severity = .warning
-        default:
-          continue
+      visited[index] = index
+      // Depth-first, keeping the chain of see-through bindings that led to each edge.
+      var stack: [(position: Int, chain: [Int])] = [(index, [])]
+      while let (position, chain) = stack.popLast() {
+        for edge in graph.edges(of: position) {
+          guard let target = edge.target, !edge.isDeferred, visited[target] != index else {
+            continue
+          }
+          visited[target] = index
+          let dependency = graph.lifetimeOwner(of: target)
+          if let severity = dependency.lifetime.capture(by: consumer.lifetime) {
+            let acknowledged = CaptiveKey(consumer: consumer.key, dependency: edge.dependency.key)
+            if graph.allowedCaptives[acknowledged] == nil {
+              findings.append(
+                finding(
+                  severity, consumer: consumer,
+                  through: chain.map { graph.lifetimeOwner(of: $0) }, dependency: dependency,
+                  requested: edge.dependency.key))
+            }
+          }
+          if dependency.lifetime.isSeeThrough {
+            let next = dependency.position
+            visited[next] = index
+            stack.append((next, chain + [next]))
+          }
         }
-        let acknowledged = CaptiveKey(consumer: consumer.key, dependency: edge.dependency.key)
-        if graph.allowedCaptives[acknowledged] != nil { continue }
-        findings.append(
-          Diagnostic(
-            .captiveDependency, severity, key: consumer.key,
-            bindings: [consumer.info, dependency.info],
-            message: """
-              \(consumer.key) is \(consumerLifetime) but depends on \(edge.dependency.key), \
-              which is \(lifetime): the \(consumerLifetime) instance would keep one \
-              \(edge.dependency.key.typeName) beyond its lifetime.
-              """,
-            fixes: [
-              "Make \(consumer.key.typeName) as short-lived as its dependency, or the "
-                + "dependency as long-lived as it.",
-              "Or resolve the dependency when it is used instead of keeping it.",
-              "Or, if it is intended, declare it: registrar.allowCaptive("
-                + "\(consumer.key.typeName).self, dependency: "
-                + "\(edge.dependency.key.typeName).self, because: \"…\").",
-            ]))
       }
     }
+  }
+
+  private func finding(
+    _ severity: Diagnostic.Severity, consumer: AnyBinding, through chain: [AnyBinding],
+    dependency: AnyBinding, requested: BindingKey
+  ) -> Diagnostic {
+    let consumerLifetime = consumer.lifetime
+    let lifetime = dependency.lifetime
+    let links = ([consumer] + chain + [dependency]).map {
+      "\($0.key) (\($0.lifetime), \($0.location))"
+    }
+    let via =
+      chain.isEmpty
+      ? ""
+      : " through \(chain.map { "\($0.key)" }.joined(separator: " → ")), made for it"
+    let reason =
+      lifetime.reach == .scope
+      ? "one scope's \(requested.typeName) would serve every scope"
+      : "the \(consumerLifetime) instance would keep one \(requested.typeName) beyond its lifetime"
+    return Diagnostic(
+      .captiveDependency, severity, key: consumer.key,
+      bindings: [consumer.info] + chain.map(\.info) + [dependency.info],
+      message: """
+        \(consumer.key) is \(consumerLifetime) but depends on \(requested)\(via), which is \
+        \(lifetime): \(reason).\(chain.isEmpty ? "" : " Chain: \(links.joined(separator: " → ")).")
+        """,
+      fixes: [
+        "Make \(consumer.key.typeName) as short-lived as its dependency, or the "
+          + "dependency as long-lived as it.",
+        "Or depend on Provider<\(requested.typeName)> and call get() when it is used: "
+          + "a Provider resolves in the scope it is used in.",
+        "Or, if it is intended, declare it: registrar.allowCaptive("
+          + "\(consumer.key.typeName).self, dependency: "
+          + "\(requested.typeName).self, because: \"…\").",
+      ])
   }
 }

@@ -91,12 +91,18 @@ private struct Scenario {
     for node in 0..<nodes {
       guard let declaration = winners[node] else { continue }
       for edge in declaration.edges where edge >= nodes { codes.append("missingDependency") }
-      for edge in declaration.edges where edge < nodes {
-        let dependency = winners[edge]!.lifetime
-        if declaration.lifetime == .persistent,
-          [Lifetime.cached, .transient, .graph].contains(dependency)
-        {
-          codes.append("captiveDependency")
+      guard declaration.lifetime == .persistent else { continue }
+      // A persistent instance keeps what it depends on, and what its ephemeral and graph
+      // dependencies (made for it) depend on, transitively: each binding reached counts once.
+      var reached: Set<Int> = [node]
+      var pending = [node]
+      while let current = pending.popLast() {
+        for edge in winners[current]!.edges where edge < nodes && reached.insert(edge).inserted {
+          let dependency = winners[edge]!.lifetime
+          if [Lifetime.cached, .transient, .graph].contains(dependency) {
+            codes.append("captiveDependency")
+          }
+          if [Lifetime.ephemeral, .graph].contains(dependency) { pending.append(edge) }
         }
       }
     }

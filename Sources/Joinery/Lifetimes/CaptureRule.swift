@@ -1,0 +1,72 @@
+/// Which lifetime may hold which: the one rule that the build-time captive check and the
+/// resolve-time one both derive from.
+///
+/// Two facts per lifetime decide it:
+/// - **Reach**, where one instance is shared: by the whole container (persistent, cached,
+///   transient), by one scope (scoped), by one resolution (graph), or by nobody (ephemeral).
+/// - **Endurance**, among container-wide lifetimes, how long one instance is kept: persistent
+///   (the container's life) outlasts cached (until its group is reset), which outlasts transient
+///   (while someone holds it).
+///
+/// A consumer *captures* a dependency when it keeps the dependency's instance beyond what the
+/// dependency's lifetime promises:
+///
+/// | consumer ↓ / dependency → | scoped | graph | cached | transient |
+/// |---|---|---|---|---|
+/// | persistent | error | error | error | error |
+/// | cached | error | warning | warning (another group) | warning |
+/// | transient | error | – | – | – |
+///
+/// A scoped dependency of a container-wide consumer is always an error: one request's instance
+/// would serve every request. A persistent consumer's capture is always an error; a cached one's,
+/// short of a scope, only a warning, since a reset ends both.
+///
+/// Ephemeral and graph instances are made for their consumer: a consumer keeps what *they*
+/// depend on too, so the build-time check follows chains through them ("see-through").
+extension Lifetime {
+  /// Where one instance is shared.
+  enum Reach: Comparable {
+    case none, resolution, scope, container
+  }
+
+  var reach: Reach {
+    switch kind {
+    case .ephemeral: .none
+    case .graph: .resolution
+    case .scoped: .scope
+    case .persistent, .cached, .transient: .container
+    }
+  }
+
+  /// Among container-wide lifetimes, how long one instance is kept (higher is longer).
+  var endurance: Int {
+    switch kind {
+    case .persistent: 3
+    case .cached: 2
+    case .transient: 1
+    case .ephemeral, .graph, .scoped: 0
+    }
+  }
+
+  /// Whether a consumer keeps what an instance of this lifetime depends on: the instance is
+  /// made for the consumer alone (or for its one resolution).
+  var isSeeThrough: Bool { reach < .scope }
+
+  /// How bad it is for an instance of `consumer` to keep one of this lifetime, or `nil` if it
+  /// is fine.
+  func capture(by consumer: Lifetime) -> Diagnostic.Severity? {
+    guard consumer.reach == .container else { return nil }
+    let captured: Bool
+    switch reach {
+    case .none: return nil
+    case .scope: return .error
+    case .resolution: captured = consumer.kind != .transient
+    case .container:
+      captured =
+        endurance < consumer.endurance
+        || (kind == .cached && consumer.kind == .cached && group != consumer.group)
+    }
+    guard captured else { return nil }
+    return consumer.kind == .persistent ? .error : .warning
+  }
+}
