@@ -70,6 +70,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
       try make(maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     case .graph:
       let parent = parent.joined()
+      try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
       if parent.copyGraphInstance(of: self, into: out) { return }
       try parent.enter(self, fallbackTag: fallbackTag, in: container, graphSlots: true) {
         frame throws(ResolutionError) in
@@ -81,8 +82,12 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     case .cached:
       try resolveCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     case .scoped:
+      // A top-level request inside a factory (a Provider, a captured container) joins its
+      // chain: it resolves in that chain's scope, and is checked against what it builds.
+      let parent = parent.joined()
+      try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
       guard let scope = parent.scope else {
-        throw .scopeRequired(self, fallbackTag: fallbackTag, parent: parent.joined(), in: container)
+        throw .scopeRequired(self, fallbackTag: fallbackTag, parent: parent, in: container)
       }
       try scope.instance(
         of: self, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
@@ -172,6 +177,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   ) throws(ResolutionError) {
     let parent = parent.joined()
     try parent.check(self, fallbackTag: fallbackTag, in: container)
+    try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
     try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
       // Another thread may have made it while this one waited for the gate.
@@ -236,6 +242,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   ) throws(ResolutionError) {
     let parent = parent.joined()
     try parent.check(self, fallbackTag: fallbackTag, in: container)
+    try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
     try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
       () throws(ResolutionError) in
       let (made, current) = cachedGenerations()

@@ -297,7 +297,8 @@ public struct ContainerBuilder: Sendable {
     let container = Container(
       bindings: winners, contributions: contributions, table: table,
       maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors,
-      parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: defaultLifetime)
+      parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: defaultLifetime,
+      allowedCaptives: Set(collector.allowedCaptives.keys))
     let eager = container.all.filter {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
     }

@@ -12,7 +12,11 @@ extension Container {
     guard binds(wrapped) || binds(BindingKey(wrapped.type)) || bindsWithArguments(wrapped)
     else { return nil }
     let graph = derivable.remembersGraph ? parent.graphMemory() : nil
-    return derivable.derive(from: self, tag: tag, graph: graph) as? T
+    // Made in a scope, it resolves in that scope; made for a container-wide instance, in none
+    // (it would keep the scope of the request that first made that instance).
+    let joined = parent.joined()
+    let scope = joined.captor == nil ? joined.scope : nil
+    return derivable.derive(from: self, tag: tag, graph: graph, scope: scope) as? T
   }
 
   /// Whether this container or an ancestor binds `key`'s type and tag with runtime arguments:

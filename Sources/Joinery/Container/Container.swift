@@ -40,6 +40,8 @@ public final class Container: Sendable {
   /// The descriptions error reports search, made on first use (``catalog``).
   let catalogCache = Protected<BindingCatalog?>(nil)
   let maximumDepth: Int
+  /// The captures acknowledged with `allowCaptive`, which the resolve-time check lets pass.
+  let allowedCaptives: Set<CaptiveKey>
   /// The builder's default lifetime, which child containers inherit.
   let defaultLifetime: Lifetime.Unshared
   /// Whether a binding has an `initCompleted` step: outermost creations of shared instances then
@@ -62,9 +64,10 @@ public final class Container: Sendable {
     maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
     injectors: [PropertyInjector] = [], parent: Container? = nil,
     unclosedScopeHandler: (@Sendable (String) -> Void)? = nil,
-    defaultLifetime: Lifetime.Unshared = .ephemeral
+    defaultLifetime: Lifetime.Unshared = .ephemeral, allowedCaptives: Set<CaptiveKey> = []
   ) {
     parentContainer = parent
+    self.allowedCaptives = allowedCaptives
     self.defaultLifetime = defaultLifetime
     self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler
     var injectorsByType: [ObjectIdentifier: PropertyInjector] = [:]
@@ -107,5 +110,19 @@ public final class Container: Sendable {
   func cacheGroupState(for group: CacheGroup) -> CacheGroupState {
     // Created in init for every group a cached binding names.
     cacheGroups[group]!
+  }
+}
+
+extension Container {
+  /// Whether `allowCaptive` acknowledged this consumer keeping this dependency, here or in an
+  /// ancestor.
+  func allowsCaptive(consumer: BindingKey, dependency: BindingKey) -> Bool {
+    let key = CaptiveKey(consumer: consumer, dependency: dependency)
+    var current: Container? = self
+    while let container = current {
+      if container.allowedCaptives.contains(key) { return true }
+      current = container.parentContainer
+    }
+    return false
   }
 }

@@ -74,6 +74,9 @@ extension ResolutionError {
       return "\(requested) is scoped, and was requested outside any scope."
     case .scopeValueMissing:
       return "\(requested) is provided by each scope, and this scope was made without it."
+    case .captiveDependency:
+      return "\(requested) was requested while a longer-lived instance that would keep it was "
+        + "being created (a captive dependency)."
     case .shutDown:
       let closed = storage.detail?.hasPrefix("The scope") == true
       return "\(requested) was requested after "
@@ -169,12 +172,21 @@ extension ResolutionError {
       var fixes = [
         "Resolve it in a scope: `let scope = container.makeScope()`, then "
           + "`try scope.resolve(\(path.first?.requested.typeName ?? name).self)`, and "
-          + "`await scope.close()` when the unit of work ends."
+          + "`try await scope.close()` when the unit of work ends."
       ]
       if let consumer {
         fixes.append("Or make \(consumer) scoped (or ephemeral) too, so it is made in a scope.")
       }
       return fixes
+    case .captiveDependency:
+      let consumer = path.count > 1 ? path[path.count - 2].requested.typeName : "the consumer"
+      return [
+        "Depend on Provider<\(name)> instead and call get() each time it is used: a Provider "
+          + "resolves in the scope it was made in, or pass it a scope: get(in: scope).",
+        "Or make \(consumer) as short-lived as \(name) (scoped or ephemeral).",
+        "Or, if keeping it is intended, declare it: registrar.allowCaptive(…, dependency: "
+          + "\(name).self, because: \"…\").",
+      ]
     case .scopeValueMissing:
       return [
         "Provide it when the scope is made: `container.makeScope { values in "

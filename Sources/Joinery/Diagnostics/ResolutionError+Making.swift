@@ -126,6 +126,22 @@ extension ResolutionError {
       in: container)
   }
 
+  /// A shorter-lived instance requested while `captor`, which would keep it, is being created.
+  @inline(never)
+  static func captive(
+    _ binding: AnyBinding, by captor: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing ResolutionContext, in container: Container
+  ) -> ResolutionError {
+    entering(
+      .captiveDependency, binding, fallbackTag: fallbackTag, parent: parent,
+      detail: """
+        It is \(binding.lifetime) (bound at \(binding.location)), and \(captor.key), which is \
+        \(captor.lifetime) (bound at \(captor.location)), was being created: it would keep \
+        \(binding.lifetime.reach == .scope ? "one scope's instance for every scope" : "the instance beyond its lifetime").
+        """,
+      in: container)
+  }
+
   /// A request to a container that was shut down, or to a scope that was closed.
   @usableFromInline @inline(never)
   static func shutDown(

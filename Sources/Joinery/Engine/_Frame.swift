@@ -18,6 +18,10 @@ struct _Frame {
   let members: UInt64
   /// State shared by the whole top-level resolution.
   let root: UnsafeMutablePointer<_RootState>
+  /// The longest-enduring container-wide binding (persistent, then cached, then transient)
+  /// being created in the chain down to this frame, if any: what a shorter-lived instance
+  /// requested now would be captured by. Kept per frame, so the check is constant work.
+  unowned(unsafe) let captor: AnyBinding?
 
   /// The step this frame stands for in an error path.
   var step: ResolutionStep {
@@ -172,6 +176,8 @@ extension _Frame {
       depth >= Self.fullCycleCheckDepth && depth & (depth - 1) == 0
       ? ObjectIdentifier(binding) : parent.pointee.checkpoint
     members = parent.pointee.members | Self.memberBit(binding)
+    let held = parent.pointee.captor
+    captor = binding.endurance > (held?.endurance ?? 0) ? binding : held
   }
 
   /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
@@ -186,6 +192,7 @@ extension _Frame {
     self.root = root
     checkpoint = nil
     members = depth > 0 ? Self.memberBit(binding) : 0
+    captor = depth > 0 && binding.endurance > 0 ? binding : nil
   }
 
   /// The frame this thread's resolution runs in, for a request that has none at hand.
@@ -250,6 +257,10 @@ struct ResolutionContext: ~Copyable {
 
   /// Whether the request is made inside a factory (the chain has a frame).
   var isNested: Bool { frame != nil }
+
+  /// The container-wide binding being created in this chain that would keep an instance
+  /// requested now (see ``_Frame/captor``).
+  var captor: AnyBinding? { frame?.pointee.captor }
 
   /// How many bindings deep the chain is (0 at the top).
   var depth: Int { frame?.pointee.depth ?? 0 }

@@ -354,14 +354,15 @@ final class _GraphMemory: Sendable {
   /// instances as its `graph` instances, and remembers the ones it adds; says whether the
   /// instance is one of the remembered ones.
   static func resolve<Value>(
-    _: Value.Type, tag: BindingTag?, in container: Container, memory: _GraphMemory
+    _: Value.Type, tag: BindingTag?, in container: Container, scope: Scope?,
+    memory: _GraphMemory
   ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
     let key = BindingKey(Value.self, boxed: tag)
     let target =
       container.owner(of: key)?.table.binding(for: key)
       ?? container.owner(of: BindingKey(Value.self))?.table.binding(for: BindingKey(Value.self))
     let living = memory.living(target: target)
-    let value = try ResolutionContext.marked(container, scope: nil) {
+    let value = try ResolutionContext.marked(container, scope: scope.map(Unmanaged.passUnretained)) {
       context throws(ResolutionError) -> Value in
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)

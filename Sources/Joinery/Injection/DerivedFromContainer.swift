@@ -5,7 +5,9 @@ protocol DerivedFromContainer {
   /// Whether it resolves later into the graph it was made in, and so needs that graph's memory.
   static var remembersGraph: Bool { get }
   /// Makes one for a container and tag; `graph` is the memory of the resolution it is made in.
-  static func derive(from container: Container, tag: BindingTag?, graph: _GraphMemory?) -> Self
+  static func derive(
+    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?
+  ) -> Self
 }
 
 extension DerivedFromContainer {

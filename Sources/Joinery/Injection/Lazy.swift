@@ -131,7 +131,9 @@ extension Lazy: Sendable where Value: Sendable {}
 extension Lazy: DerivedFromContainer {
   static var wrappedType: Any.Type { Value.self }
   static var remembersGraph: Bool { true }
-  static func derive(from container: Container, tag: BindingTag?, graph: _GraphMemory?) -> Self {
-    Self(provider: Provider(container: container, tag: tag), graph: graph)
+  static func derive(
+    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?
+  ) -> Self {
+    Self(provider: Provider(container: container, tag: tag, scope: scope), graph: graph)
   }
 }

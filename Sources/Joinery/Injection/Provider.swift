@@ -16,13 +16,38 @@
 ///
 /// A provider keeps its container weakly, so an instance holding one never keeps the container
 /// alive; calling it after the container is gone throws ``ResolutionError/Code/containerReleased``.
+///
+/// ### Scopes
+///
+/// A provider made inside a ``Scope`` — taken by a request handler resolved in the request's
+/// scope, say — resolves in that scope: `get()` returns the scope's instance of a scoped binding,
+/// and throws ``ResolutionError/Code/shutDown`` once the scope is closed, never handing out a
+/// disposed instance. It keeps the scope weakly.
+///
+/// A provider held by a container-wide instance (persistent, cached or transient) belongs to no
+/// scope, even when that instance happened to be made during a request: it would otherwise
+/// keep that first request. Such a consumer passes the scope it serves:
+///
+/// ```swift
+/// final class Permissions {  // persistent
+///   let user: Provider<SignedInUser>  // scoped
+///   init(user: Provider<SignedInUser>) { self.user = user }
+///   func canEdit(in request: Scope) throws -> Bool { try user.get(in: request).isEditor }
+/// }
+/// ```
 public struct Provider<Value>: Sendable {
   weak var container: Container?
+  /// The scope this provider was made in, kept weakly.
+  weak var scope: Scope?
+  /// Whether it was made in a scope (which may since have been released).
+  let isScoped: Bool
   let tag: BindingTag?
 
-  init(container: Container, tag: BindingTag?) {
+  init(container: Container, tag: BindingTag?, scope: Scope? = nil) {
     self.container = container
     self.tag = tag
+    self.scope = scope
+    isScoped = scope != nil
   }
 
   /// Resolves the binding now, with its lifetime: a new instance for an ephemeral binding, the
@@ -35,9 +60,39 @@ public struct Provider<Value>: Sendable {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/containerReleased``.
   public func get() throws(ResolutionError) -> Value {
+    if isScoped { return try get(in: try madeInScope()) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
     if let tag { return try container.resolve(Value.self, tag: tag) }
     return try container.resolve(Value.self)
+  }
+
+  /// Resolves the binding now in `scope`: the scope's instance of a scoped binding.
+  ///
+  /// For a longer-lived consumer that serves many scopes, and is handed the one it works for:
+  ///
+  /// ```swift
+  /// func canEdit(in request: Scope) throws -> Bool { try user.get(in: request).isEditor }
+  /// ```
+  ///
+  /// - Parameter scope: The scope to resolve in; it must belong to this provider's container
+  ///   or a child of it.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/shutDown`` if the scope is closed.
+  public func get(in scope: Scope) throws(ResolutionError) -> Value {
+    if let tag { return try scope.resolve(Value.self, tag: tag) }
+    return try scope.resolve(Value.self)
+  }
+
+  /// The scope this provider was made in, or the error for one that is gone.
+  func madeInScope() throws(ResolutionError) -> Scope {
+    guard let scope else {
+      throw ResolutionError(
+        .shutDown, requested: BindingKey(Value.self, boxed: tag),
+        path: [ResolutionStep(requested: BindingKey(Value.self, boxed: tag), binding: nil)],
+        detail: "The scope was closed: the Provider was made in a scope that no longer exists.",
+        container: container)
+    }
+    return scope
   }
 }
 
@@ -50,7 +105,10 @@ extension Provider {
   ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
     guard let graph, !_ThreadState.isResolving else { return (try get(), false) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
-    return try _GraphMemory.resolve(Value.self, tag: tag, in: container, memory: graph)
+    let scope = isScoped ? try madeInScope() : nil
+    if let scope { try scope.checkOpen(Value.self) }
+    return try _GraphMemory.resolve(
+      Value.self, tag: tag, in: container, scope: scope, memory: graph)
   }
 }
 
@@ -58,8 +116,8 @@ extension Provider: DerivedFromContainer {
   static var wrappedType: Any.Type { Value.self }
   static var remembersGraph: Bool { false }
   static func derive(
-    from container: Container, tag: BindingTag?, graph: _GraphMemory?
+    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?
   ) -> Provider<Value> {
-    Provider(container: container, tag: tag)
+    Provider(container: container, tag: tag, scope: scope)
   }
 }

@@ -39,14 +39,7 @@ extension Lifetime {
   }
 
   /// Among container-wide lifetimes, how long one instance is kept (higher is longer).
-  var endurance: Int {
-    switch kind {
-    case .persistent: 3
-    case .cached: 2
-    case .transient: 1
-    case .ephemeral, .graph, .scoped: 0
-    }
-  }
+  var endurance: Int { kind.endurance }
 
   /// Whether a consumer keeps what an instance of this lifetime depends on: the instance is
   /// made for the consumer alone (or for its one resolution).
@@ -68,5 +61,49 @@ extension Lifetime {
     }
     guard captured else { return nil }
     return consumer.kind == .persistent ? .error : .warning
+  }
+}
+
+extension Lifetime.Kind {
+  /// Among container-wide lifetimes, how long one instance is kept (higher is longer); 0 for
+  /// the others.
+  @inline(__always)
+  var endurance: Int {
+    switch self {
+    case .persistent: 3
+    case .cached: 2
+    case .transient: 1
+    case .ephemeral, .graph, .scoped: 0
+    }
+  }
+}
+
+extension AnyBinding {
+  /// ``Lifetime/endurance`` of this binding's lifetime.
+  @inline(__always)
+  var endurance: Int { lifetimeKind.endurance }
+}
+
+extension ResolutionContext {
+  /// Throws if a container-wide instance being created in this chain would keep an instance of
+  /// `binding` beyond its lifetime (``Lifetime/capture(by:)`` says error), unless the pair is
+  /// acknowledged with `allowCaptive`. Constant work: the chain's captor is kept per frame.
+  @inline(__always)
+  func checkCapture(
+    of binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container
+  ) throws(ResolutionError) {
+    guard let captor else { return }
+    try Self.checkCapture(of: binding, by: captor, fallbackTag: fallbackTag, parent: self, in: container)
+  }
+
+  @inline(never)
+  private static func checkCapture(
+    of binding: AnyBinding, by captor: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing ResolutionContext, in container: Container
+  ) throws(ResolutionError) {
+    guard binding.lifetime.capture(by: captor.lifetime) == .error,
+      !container.allowsCaptive(consumer: captor.key, dependency: binding.key)
+    else { return }
+    throw .captive(binding, by: captor, fallbackTag: fallbackTag, parent: parent, in: container)
   }
 }

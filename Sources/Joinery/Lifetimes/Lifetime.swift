@@ -97,7 +97,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   ///   to: UnitOfWork.init(pool:))
   /// let scope = container.makeScope()
   /// let work = try scope.resolve(UnitOfWork.self)
-  /// await scope.close()
+  /// try await scope.close()
   /// ```
   public static let scoped = Lifetime(kind: .scoped)
 

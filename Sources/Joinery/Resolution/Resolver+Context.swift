@@ -53,6 +53,14 @@ extension Provider {
   /// - Throws: ``ResolutionError``; ``ResolutionError/Code/containerReleased`` if the container
   ///   no longer exists.
   public func get<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
+    if isScoped {
+      // Made in a scope: resolve there, as `get()` does.
+      let scope = try madeInScope()
+      try scope.checkOpen(Value.self)
+      return try scope.container.resolve(
+        Value.self, tag: tag, matching: .allowingFallback, arguments: repeat each arguments,
+        parent: .topLevel(in: scope))
+    }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
     if let tag {
       return try container.resolve(Value.self, tag: tag, arguments: repeat each arguments)
