@@ -18,8 +18,9 @@ struct _Frame {
   let members: UInt64
   /// State shared by the whole top-level resolution.
   let root: UnsafeMutablePointer<_RootState>
-  /// The longest-enduring container-wide binding (persistent, then cached, then transient)
-  /// being created in the chain down to this frame, if any: what a shorter-lived instance
+  /// The longest-enduring container-wide binding being created in the chain, if any.
+  ///
+  /// Persistent outranks cached, which outranks transient: what a shorter-lived instance
   /// requested now would be captured by. Kept per frame, so the check is constant work.
   unowned(unsafe) let captor: AnyBinding?
 

@@ -362,7 +362,8 @@ final class _GraphMemory: Sendable {
       container.owner(of: key)?.table.binding(for: key)
       ?? container.owner(of: BindingKey(Value.self))?.table.binding(for: BindingKey(Value.self))
     let living = memory.living(target: target)
-    let value = try ResolutionContext.marked(container, scope: scope.map(Unmanaged.passUnretained)) {
+    let value = try ResolutionContext.marked(container, scope: scope.map(Unmanaged.passUnretained))
+    {
       context throws(ResolutionError) -> Value in
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)

@@ -85,15 +85,17 @@ extension AnyBinding {
 }
 
 extension ResolutionContext {
-  /// Throws if a container-wide instance being created in this chain would keep an instance of
-  /// `binding` beyond its lifetime (``Lifetime/capture(by:)`` says error), unless the pair is
+  /// Throws if an instance being created in this chain would keep one of `binding` too long.
+  ///
+  /// "Too long" is what ``Lifetime/capture(by:)`` calls an error, unless the pair is
   /// acknowledged with `allowCaptive`. Constant work: the chain's captor is kept per frame.
   @inline(__always)
   func checkCapture(
     of binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container
   ) throws(ResolutionError) {
     guard let captor else { return }
-    try Self.checkCapture(of: binding, by: captor, fallbackTag: fallbackTag, parent: self, in: container)
+    try Self.checkCapture(
+      of: binding, by: captor, fallbackTag: fallbackTag, parent: self, in: container)
   }
 
   @inline(never)
