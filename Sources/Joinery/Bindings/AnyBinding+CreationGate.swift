@@ -27,6 +27,7 @@ extension AnyBinding {
       mutex.owner = 0
       mutex.unlock()
     }
+    if binding.lifetimeKind.endurance > 0 { return try _ThreadState.creatingShared(body) }
     return try body()
   }
 

@@ -70,7 +70,6 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
       try make(maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     case .graph:
       let parent = parent.joined()
-      try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
       if parent.copyGraphInstance(of: self, into: out) { return }
       try parent.enter(self, fallbackTag: fallbackTag, in: container, graphSlots: true) {
         frame throws(ResolutionError) in

@@ -177,11 +177,15 @@ public struct Registrar: ~Copyable {
       })
   }
 
-  /// Binds `type` to an instance that is made on first resolve, at most once, and shared
-  /// (a persistent binding).
+  /// Binds `type` to an instance that is made once and shared (a persistent binding).
+  ///
+  /// Without `dispose:`, the instance expression is evaluated on first resolve. With it, it is
+  /// evaluated by `build()`, so that ``Container/shutdown()`` disposes the instance exactly
+  /// once whether or not anything resolved it — a pool opened at start-up is closed at shutdown.
   ///
   /// ```swift
   /// registrar.bind(Config.self, instance: Config(baseURL: "https://example.com"))
+  /// registrar.bind(Pool.self, dispose: { try await $0.close() }, instance: pool)
   /// ```
   ///
   /// - Parameters:
@@ -192,7 +196,8 @@ public struct Registrar: ~Copyable {
   ///     never disposes an instance it was handed.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - instance: The expression making the instance, evaluated lazily, once.
+  ///   - instance: The expression making the instance, evaluated once: by `build()` when
+  ///     `dispose` is given, else on first resolve.
   @inlinable
   public mutating func bind<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
@@ -201,7 +206,7 @@ public struct Registrar: ~Copyable {
     instance: @autoclosure @escaping @Sendable () -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: .persistent, isOverride: isOverride,
+      T.self, tag: tag, lifetime: .persistent(eager: dispose != nil), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: nil,
       disposer: Self.disposer(dispose),
       maker: { _, _, out in out.initialize(to: instance()) })

@@ -26,8 +26,18 @@ extension Container {
     try await DisposalList.dispose(entries)
   }
 
-  /// Whether ``shutdown()`` was called.
-  public var isShutDown: Bool { disposals.isClosed }
+  /// Whether ``shutdown()`` was called on this container or on an ancestor.
+  ///
+  /// A child container whose parent was shut down refuses every request with
+  /// ``ResolutionError/Code/shutDown``: it could reach the parent's disposed instances. The
+  /// parent's `shutdown()` does not dispose a child's own instances, so shut children down
+  /// first, then the parent:
+  ///
+  /// ```swift
+  /// try await session.shutdown()  // a child of app
+  /// try await app.shutdown()
+  /// ```
+  public var isShutDown: Bool { isClosedInChain }
 
   /// Resets `group` as ``reset(_:)`` does and disposes the instances the reset dropped, newest
   /// first. (``reset(_:)`` alone leaves their disposal to ``shutdown()``.)
@@ -68,7 +78,20 @@ extension Container {
   /// load.
   @inlinable @inline(__always)
   func checkOpen<T>(_: T.Type) throws(ResolutionError) {
-    if disposals.isClosed { throw shutDownError(T.self) }
+    if isClosedInChain { throw shutDownError(T.self) }
+  }
+
+  /// Whether this container or an ancestor was shut down: a child of a shut-down container
+  /// refuses every request, since it could reach the parent's disposed instances.
+  @inlinable
+  var isClosedInChain: Bool {
+    if disposals.isClosed { return true }
+    var current = parentContainer
+    while let ancestor = current {
+      if ancestor.disposals.isClosed { return true }
+      current = ancestor.parentContainer
+    }
+    return false
   }
 
   @usableFromInline @inline(never)

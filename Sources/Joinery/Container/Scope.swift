@@ -247,7 +247,7 @@ extension Scope {
 
   @inlinable @inline(__always)
   func checkOpen<T>(_: T.Type) throws(ResolutionError) {
-    if disposals.isClosed || container.disposals.isClosed { throw closedError(T.self) }
+    if disposals.isClosed || container.isClosedInChain { throw closedError(T.self) }
   }
 
   @usableFromInline @inline(never)

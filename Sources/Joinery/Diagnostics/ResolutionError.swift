@@ -61,8 +61,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     public static let scopeValueMissing = Code("scopeValueMissing")
     /// The container was shut down, or the scope closed, before this request.
     public static let shutDown = Code("shutDown")
-    /// A shorter-lived instance (scoped; or cached, transient or graph under a persistent one)
-    /// was requested while a container-wide instance that would keep it was being created.
+    /// A shorter-lived instance (scoped; or cached or transient under a persistent one) was
+    /// requested while a container-wide instance that would keep it was being created.
     public static let captiveDependency = Code("captiveDependency")
 
     /// A one-line, human-readable description.

@@ -18,11 +18,6 @@ struct _Frame {
   let members: UInt64
   /// State shared by the whole top-level resolution.
   let root: UnsafeMutablePointer<_RootState>
-  /// The longest-enduring container-wide binding being created in the chain, if any.
-  ///
-  /// Persistent outranks cached, which outranks transient: what a shorter-lived instance
-  /// requested now would be captured by. Kept per frame, so the check is constant work.
-  unowned(unsafe) let captor: AnyBinding?
 
   /// The step this frame stands for in an error path.
   var step: ResolutionStep {
@@ -177,8 +172,6 @@ extension _Frame {
       depth >= Self.fullCycleCheckDepth && depth & (depth - 1) == 0
       ? ObjectIdentifier(binding) : parent.pointee.checkpoint
     members = parent.pointee.members | Self.memberBit(binding)
-    let held = parent.pointee.captor
-    captor = binding.endurance > (held?.endurance ?? 0) ? binding : held
   }
 
   /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
@@ -193,7 +186,6 @@ extension _Frame {
     self.root = root
     checkpoint = nil
     members = depth > 0 ? Self.memberBit(binding) : 0
-    captor = depth > 0 && binding.endurance > 0 ? binding : nil
   }
 
   /// The frame this thread's resolution runs in, for a request that has none at hand.
@@ -259,9 +251,29 @@ struct ResolutionContext: ~Copyable {
   /// Whether the request is made inside a factory (the chain has a frame).
   var isNested: Bool { frame != nil }
 
-  /// The container-wide binding being created in this chain that would keep an instance
-  /// requested now (see ``_Frame/captor``).
-  var captor: AnyBinding? { frame?.pointee.captor }
+  /// The longest-enduring container-wide binding being created in this chain, if any: what
+  /// an instance requested now would be kept by.
+  ///
+  /// Persistent outranks cached, which outranks transient. Nothing is walked unless this
+  /// thread is creating a container-wide instance (a cold, once-per-instance path), so
+  /// resolves outside such creations pay one thread-local read.
+  var captor: AnyBinding? {
+    guard let frame, _ThreadState.isCreatingShared else { return nil }
+    var best: AnyBinding?
+    var bestEndurance = 0
+    var current: UnsafePointer<_Frame>? = frame
+    while let pointer = current {
+      let binding = pointer.pointee.binding
+      let endurance = binding.lifetimeKind.endurance
+      if endurance > bestEndurance {
+        best = binding
+        bestEndurance = endurance
+        if endurance == Lifetime.Kind.persistent.endurance { break }
+      }
+      current = pointer.pointee.parent
+    }
+    return best
+  }
 
   /// How many bindings deep the chain is (0 at the top).
   var depth: Int { frame?.pointee.depth ?? 0 }

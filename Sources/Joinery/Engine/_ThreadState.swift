@@ -16,6 +16,18 @@ enum _ThreadState {
   /// never wait for another thread that may need them.
   static var isResolving: Bool { joinery_thread().pointee.resolution != nil }
 
+  /// Whether this thread is creating a container-wide instance (see ``creatingShared(_:)``).
+  static var isCreatingShared: Bool { joinery_thread().pointee.shared_creations != 0 }
+
+  /// Runs `body`, the creation of a container-wide instance, counted on this thread, so that
+  /// the captive check walks a chain only while such a creation is under way.
+  static func creatingShared<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    let state = joinery_thread().unsafelyUnwrapped
+    state.pointee.shared_creations += 1
+    defer { state.pointee.shared_creations -= 1 }
+    return try body()
+  }
+
   /// Whether the caller runs on the process's main thread: synchronous code there runs on the
   /// main actor, whether or not its caller said so. (Where the main thread has handed the main
   /// queue to another thread, as `dispatchMain()` does on Linux, main-actor code elsewhere is not

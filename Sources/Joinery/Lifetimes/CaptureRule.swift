@@ -78,17 +78,14 @@ extension Lifetime.Kind {
   }
 }
 
-extension AnyBinding {
-  /// ``Lifetime/endurance`` of this binding's lifetime.
-  @inline(__always)
-  var endurance: Int { lifetimeKind.endurance }
-}
-
 extension ResolutionContext {
   /// Throws if an instance being created in this chain would keep one of `binding` too long.
   ///
   /// "Too long" is what ``Lifetime/capture(by:)`` calls an error, unless the pair is
-  /// acknowledged with `allowCaptive`. Constant work: the chain's captor is kept per frame.
+  /// acknowledged with `allowCaptive`. Called when a scoped instance is requested and when a
+  /// cached or transient one is created (not for graph instances, whose capture `build()`
+  /// reports from declared edges); it walks the chain only while this thread creates a
+  /// container-wide instance (``ResolutionContext/captor``).
   @inline(__always)
   func checkCapture(
     of binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container
