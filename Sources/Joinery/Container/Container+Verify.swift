@@ -29,19 +29,23 @@ extension Container {
   /// arguments given for them (Dip's `validate(args)`); argument bindings without samples are
   /// skipped.
   ///
+  /// Scoped bindings are created in a throwaway scope made with the samples' scope values; one
+  /// that needs a value the samples do not provide is skipped.
+  ///
   /// ```swift
   /// var samples = SampleArguments()
   /// samples.add(Download.self, arguments: URL(string: "https://example.com")!, 3)
+  /// samples.addScopeValue(Request(id: 0))
   /// let report = try container.verify(arguments: samples)
   /// ```
   ///
-  /// - Parameter samples: Arguments to create argument bindings with.
+  /// - Parameter samples: Arguments and scope values to create bindings with.
   /// - Returns: What was verified, what was skipped, and the graph with observed edges.
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
   public func verify(arguments samples: SampleArguments) throws(VerificationError)
     -> VerificationReport
   {
-    let run = VerificationRun(of: self)
+    let run = VerificationRun(of: self, samples: samples)
     let onMainActor = _ThreadState.isOnMainActor
     for binding in run.ordered {
       if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {
@@ -73,9 +77,38 @@ extension Container {
   /// - Returns: What was verified, what was skipped, and the graph with observed edges.
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
   public func verifyAsync() async throws(VerificationError) -> VerificationReport {
-    let run = VerificationRun(of: self)
-    for binding in run.ordered {
-      if binding.needsArguments || binding.isScopeValue {
+    try await verifyAsync(arguments: SampleArguments())
+  }
+
+  /// Creates every binding of a throwaway copy, awaiting async factories, with sample runtime
+  /// arguments and scope values for the bindings that need them.
+  ///
+  /// Scoped bindings, synchronous and async, are created in a throwaway scope made with the
+  /// samples' scope values (``SampleArguments/addScopeValue(_:as:tag:)``); one that needs a
+  /// value the samples do not provide is skipped, not failed.
+  ///
+  /// ```swift
+  /// var samples = SampleArguments()
+  /// samples.addScopeValue(Request(id: 0))
+  /// let report = try await container.verifyAsync(arguments: samples)
+  /// ```
+  ///
+  /// - Parameter samples: Runtime arguments and scope values to create bindings with.
+  /// - Returns: What was created and what was skipped.
+  /// - Throws: ``VerificationError`` with every failure.
+  public func verifyAsync(
+    arguments samples: SampleArguments
+  ) async throws(VerificationError) -> VerificationReport {
+    let run = VerificationRun(of: self, samples: samples)
+    // Eager async singletons first, as `buildAsync()` makes them before anything resolves:
+    // synchronous bindings may depend on them then.
+    let isEagerAsync = { (binding: AnyBinding) in
+      binding.isAsync && binding.lifetime.kind == .persistent && binding.lifetime.isEager
+    }
+    for binding in run.ordered.filter(isEagerAsync) + run.ordered.filter({ !isEagerAsync($0) }) {
+      if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {
+        run.record(binding, sample(run.copy))
+      } else if binding.needsArguments || binding.isScopeValue {
         run.skip(binding)
       } else if let async = binding as? AsyncBinding {
         await run.createAsynchronously(async)
@@ -103,10 +136,17 @@ private final class VerificationRun {
   private var skipped: [BindingInfo] = []
   private var failures: [ResolutionError] = []
 
-  init(of container: Container) {
+  init(of container: Container, samples: SampleArguments) {
     recorder = EdgeRecorder()
     copy = container.throwawayCopy(recorder: recorder)
-    scope = copy.makeScope()
+    // A value no binding declares is left out; its sample cannot matter.
+    let copy = copy
+    scope =
+      (try? copy.makeScope { values in
+        values.values = samples.scopeValues.values.filter {
+          (copy.owner(of: $0.key)?.table.binding(for: $0.key)).map(\.isScopeValue) == true
+        }
+      }) ?? copy.makeScope()
     ordered = copy.all.map { ($0.key.sortKey, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
   }
 
@@ -153,8 +193,10 @@ private final class VerificationRun {
 
   func createAsynchronously(_ binding: AsyncBinding) async {
     do throws(ResolutionError) {
-      _ = try await copy.awaitInstance(of: binding, as: Any.self, path: nil)
+      _ = try await copy.awaitInstance(of: binding, as: Any.self, path: nil, scope: scope)
       verified.append(binding.key)
+    } catch where error.code == .scopeValueMissing {
+      skipped.append(binding.info)
     } catch {
       failures.append(error)
     }
@@ -197,6 +239,8 @@ extension Container {
 /// ```
 public struct SampleArguments {
   private var samples: [BindingKey: (Container) -> ResolutionError?] = [:]
+  /// The values the verification scope is made with.
+  private(set) var scopeValues = ScopeValues()
 
   /// No samples.
   public init() {}
@@ -228,6 +272,24 @@ public struct SampleArguments {
         return error
       }
     }
+  }
+
+  /// Provides `value` to the scope that scoped bindings are verified in, as
+  /// `makeScope { $0.provide(value) }` would to a request's.
+  ///
+  /// ```swift
+  /// samples.addScopeValue(Request(id: 0))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: A sample of a value each scope provides
+  ///     (``Registrar/bindScopeValue(_:tag:fileID:line:)``).
+  ///   - type: The type it is declared as, if not its own.
+  ///   - tag: The tag it is declared with, if any.
+  public mutating func addScopeValue<T: Sendable>(
+    _ value: T, as type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
+  ) {
+    scopeValues.provide(value, as: type, tag: tag)
   }
 
   /// The sample creation for the binding of `key`, if one was added.

@@ -1,0 +1,65 @@
+import Joinery
+import Testing
+
+// ServerApps.md's graph: an eager async pool, a scoped async connection, an async query over
+// it, a scoped unit of work and a value each request provides.
+private struct RequestInfo: Sendable { let id: Int }
+private actor Pool {
+  func lease() -> Connection { Connection() }
+}
+private final class Connection: Sendable {}
+private final class OrderQuery: Sendable {
+  let connection: Connection
+  init(connection: Connection) { self.connection = connection }
+}
+private final class UnitOfWork: Sendable {
+  let info: RequestInfo
+  init(info: RequestInfo) { self.info = info }
+}
+private final class AuditTrail: Sendable {
+  let work: UnitOfWork
+  init(work: UnitOfWork) { self.work = work }
+}
+
+private func serverGraph() async throws -> Container {
+  try await ContainerBuilder(
+    InlineRegister { registrar in
+      registrar.bindAsync(Pool.self, lifetime: .persistent(eager: true)) { _ in Pool() }
+      registrar.bindAsync(
+        Connection.self, lifetime: .scoped, dependsOn: [BindingKey(Pool.self)]
+      ) { resolver in try await resolver.resolve(Pool.self).lease() }
+      registrar.bindAsync(OrderQuery.self, to: OrderQuery.init(connection:))
+      registrar.bindScopeValue(RequestInfo.self)
+      registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init(info:))
+      registrar.bind(AuditTrail.self, to: AuditTrail.init(work:))
+    }
+  ).buildAsync()
+}
+
+@Suite("verify() and verifyAsync() on scoped bindings")
+struct VerifyScopedTests {
+  @Test("verifyAsync() passes on the server graph: async scoped bindings are made in a scope")
+  func asyncScopedVerify() async throws {
+    let container = try await serverGraph()
+    // As ServerApps.md declares it: the connection asks the eager pool synchronously.
+    let report = try await container.verifyAsync()
+    let verified = report.verified.map(\.typeName)
+    #expect(verified.contains("Connection"))
+    #expect(verified.contains("OrderQuery"))
+    // Without a sample, what needs the request's value is skipped, not failed.
+    #expect(report.skipped.map(\.key.typeName).contains("UnitOfWork"))
+  }
+
+  @Test("Scope values given as samples verify what depends on them, sync and async")
+  func sampledScopeValues() async throws {
+    let container = try await serverGraph()
+    var samples = SampleArguments()
+    samples.addScopeValue(RequestInfo(id: 0))
+    let report = try await container.verifyAsync(arguments: samples)
+    #expect(report.verified.map(\.typeName).contains("AuditTrail"))
+    #expect(report.verified.map(\.typeName).contains("UnitOfWork"))
+    #expect(!report.skipped.map(\.key.typeName).contains("UnitOfWork"))
+    let sync = try container.verify(arguments: samples)
+    #expect(sync.verified.map(\.typeName).contains("UnitOfWork"))
+  }
+}
