@@ -195,7 +195,7 @@ private final class VerificationRun {
     do throws(ResolutionError) {
       _ = try await copy.awaitInstance(of: binding, as: Any.self, path: nil, scope: scope)
       verified.append(binding.key)
-    } catch where error.code == .scopeValueMissing {
+    } catch  where error.code == .scopeValueMissing {
       skipped.append(binding.info)
     } catch {
       failures.append(error)
