@@ -368,12 +368,17 @@ final class _GraphMemory: Sendable {
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)
       for (binding, object) in living {
-        var reference: AnyObject = object
-        withUnsafeMutablePointer(to: &reference) { pointer in
-          root.pointee.storeGraphInstance(
-            copyOf: _InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: AnyObject.self),
-            for: binding)
+        // The object as a value of the bound type (a protocol existential, say), written with
+        // that type's layout.
+        func store<Bound>(_: Bound.Type) {
+          guard var value = object as? Bound else { return }
+          withUnsafeMutablePointer(to: &value) { pointer in
+            root.pointee.storeGraphInstance(
+              copyOf: _InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: Bound.self),
+              for: binding)
+          }
         }
+        _openExistential(binding.layout.type, do: store)
       }
       guard let tag else { return try container.resolve(Value.self, parent: context) }
       return try container.resolve(
@@ -418,9 +423,13 @@ extension _RootState {
   func forEachGraphObject(_ body: (AnyBinding, AnyObject) -> Void) {
     func visit(_ slot: UnsafeMutablePointer<_GraphScope.Slot>) {
       let binding = slot.pointee.binding.takeUnretainedValue()
-      guard binding.layout.isReference else { return }
-      let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
-      body(binding, Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue())
+      if binding.layout.isReference {
+        let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
+        body(binding, Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue())
+      } else if let object = binding.layout.object(in: slot.pointee.instance).0 {
+        // A protocol existential (or any other type) holding a class instance.
+        body(binding, object)
+      }
     }
     if let graphSlots {
       for index in 0..<graphCount { visit(graphSlots + index) }
