@@ -165,7 +165,8 @@ extension Container {
     }
     guard let (owner, key) = found, let binding = owner.table.binding(for: key) else {
       // Nothing async to await: the synchronous resolve reports what is missing.
-      return try resolveSynchronously(T.self, tag: tag, matching: matching, scope: scope)
+      return try resolveSynchronously(
+        T.self, tag: tag, matching: matching, scope: scope, path: path)
     }
     if let async = binding as? AsyncBinding {
       return try await owner.awaitInstance(of: async, as: T.self, path: path, scope: scope)
@@ -185,16 +186,30 @@ extension Container {
       }
       return converted
     }
-    return try resolveSynchronously(T.self, tag: tag, matching: matching, scope: scope)
+    return try resolveSynchronously(
+        T.self, tag: tag, matching: matching, scope: scope, path: path)
   }
 
-  /// A synchronous resolve, in `scope` when the request was made in one.
+  /// A synchronous resolve, in `scope` when the request was made in one; an error is reported
+  /// with the async `path` above it, as a synchronous resolution reports its whole chain.
   func resolveSynchronously<T, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag?, matching: TagMatching, scope: Scope?
+    _ type: T.Type, tag: Tag?, matching: TagMatching, scope: Scope?, path: AsyncPath? = nil
   ) throws(ResolutionError) -> T {
     let parent = scope.map { ResolutionContext.topLevel(in: $0) } ?? .topLevel
-    guard let tag else { return try resolve(T.self, parent: parent) }
-    return try resolve(T.self, tag: tag, matching: matching, parent: parent)
+    do {
+      if let path, hasGraphBindings {
+        // One async resolution is one graph: its synchronous resolves share their instances.
+        return try _GraphMemory.resolve(
+          T.self, tag: tag.map { BindingTag($0) }, matching: matching, in: self, scope: scope,
+          memory: path.scope.synchronousGraph()
+        ).value
+      }
+      guard let tag else { return try resolve(T.self, parent: parent) }
+      return try resolve(T.self, tag: tag, matching: matching, parent: parent)
+    } catch {
+      guard let path else { throw error }
+      throw error.below(path.steps)
+    }
   }
 
   /// Awaits an async binding's instance, reading a built persistent one in place.

@@ -47,6 +47,8 @@ public final class Container: Sendable {
   /// Whether a binding has an `initCompleted` step: outermost creations of shared instances then
   /// run in a resolution of their own, whose end runs the steps.
   let hasCompletions: Bool
+  /// Whether this container or an ancestor has a `graph` binding.
+  let hasGraphBindings: Bool
   /// Where a scope released without `close()` is reported (``ContainerBuilder/onUnclosedScope``).
   let unclosedScopeHandler: (@Sendable (String) -> Void)?
   /// Records which binding's factory resolved which, in containers made by `verify()` only.
@@ -90,6 +92,8 @@ public final class Container: Sendable {
     self.maximumDepth = Swift.min(maximumDepth, _ThreadState.sanitizerDepthLimit)
     self.warnings = warnings
     hasCompletions = all.contains { $0.completion != nil }
+    hasGraphBindings =
+      all.contains { $0.lifetimeKind == .graph } || (parent?.hasGraphBindings ?? false)
     for binding in all { binding.link(in: self) }
   }
 

@@ -80,6 +80,26 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     /// container itself, so an error kept in a log or UI state keeps no instance alive.
     let catalog: BindingCatalog?
 
+    /// This storage with `steps` above its path.
+    func below(_ steps: [ResolutionStep]) -> Storage {
+      Storage(
+        code: code, requested: requested, path: steps + path, binding: binding,
+        underlyingError: underlyingError, detail: detail, catalog: catalog)
+    }
+
+    private init(
+      code: Code, requested: BindingKey, path: [ResolutionStep], binding: BindingInfo?,
+      underlyingError: (any Error)?, detail: String?, catalog: BindingCatalog?
+    ) {
+      self.code = code
+      self.requested = requested
+      self.path = path
+      self.binding = binding
+      self.underlyingError = underlyingError
+      self.detail = detail
+      self.catalog = catalog
+    }
+
     init(
       code: Code, requested: BindingKey, path: [ResolutionStep], binding: BindingInfo?,
       underlyingError: (any Error)?, detail: String?, container: Container?
@@ -97,6 +117,14 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
   }
 
   let storage: Storage
+
+  private init(storage: Storage) { self.storage = storage }
+
+  /// This error as seen from a resolution that reached it through `steps` (an async chain
+  /// above a synchronous resolve): the same error, with the whole path.
+  func below(_ steps: [ResolutionStep]) -> ResolutionError {
+    steps.isEmpty ? self : ResolutionError(storage: storage.below(steps))
+  }
 
   /// What kind of failure this is.
   public var code: Code { storage.code }

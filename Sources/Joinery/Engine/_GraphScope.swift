@@ -354,8 +354,8 @@ final class _GraphMemory: Sendable {
   /// instances as its `graph` instances, and remembers the ones it adds; says whether the
   /// instance is one of the remembered ones.
   static func resolve<Value>(
-    _: Value.Type, tag: BindingTag?, in container: Container, scope: Scope?,
-    memory: _GraphMemory
+    _: Value.Type, tag: BindingTag?, matching: TagMatching = .allowingFallback,
+    in container: Container, scope: Scope?, memory: _GraphMemory
   ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
     let key = BindingKey(Value.self, boxed: tag)
     let target =
@@ -381,8 +381,7 @@ final class _GraphMemory: Sendable {
         _openExistential(binding.layout.type, do: store)
       }
       guard let tag else { return try container.resolve(Value.self, parent: context) }
-      return try container.resolve(
-        Value.self, tag: tag, matching: .allowingFallback, parent: context)
+      return try container.resolve(Value.self, tag: tag, matching: matching, parent: context)
     }
     guard type(of: value as Any) is AnyObject.Type else { return (value, false) }
     let object = value as AnyObject

@@ -5,8 +5,21 @@
 /// request for it within that unit.
 final class AsyncGraphScope: Sendable {
   private let creations = Protected<[ObjectIdentifier: Task<any Sendable, any Error>]>([:])
-  /// The bindings whose creation finished successfully (for ``Scope/hasInstance(of:tag:)``).
-  private let made = Protected<Set<ObjectIdentifier>>([])
+  /// The bindings whose creation finished successfully (for ``Scope/hasInstance(of:tag:)``),
+  /// and the synchronous `graph` instances of this unit (made on first use).
+  private let made = Protected<(set: Set<ObjectIdentifier>, graph: _GraphMemory?)>(([], nil))
+
+  /// What the synchronous resolves of this unit share of their `graph` instances: a top-level
+  /// `resolveAsync` is one resolution, so a synchronous `graph` binding has one instance in it,
+  /// however many synchronous resolves reach it.
+  func synchronousGraph() -> _GraphMemory {
+    made.withLock { state in
+      if let memory = state.graph { return memory }
+      let memory = _GraphMemory()
+      state.graph = memory
+      return memory
+    }
+  }
 
   /// The creation of `binding`'s instance in this unit, started by `start` the first time.
   func task(
@@ -29,11 +42,11 @@ final class AsyncGraphScope: Sendable {
 
   /// Records that `binding`'s creation succeeded.
   func markMade(_ binding: AnyBinding) {
-    _ = made.withLock { $0.insert(ObjectIdentifier(binding)) }
+    _ = made.withLock { $0.set.insert(ObjectIdentifier(binding)) }
   }
 
   /// Whether `binding`'s creation succeeded in this unit.
   func hasMade(_ binding: AnyBinding) -> Bool {
-    made.withLock { $0.contains(ObjectIdentifier(binding)) }
+    made.withLock { $0.set.contains(ObjectIdentifier(binding)) }
   }
 }

@@ -20,7 +20,7 @@ public struct AsyncResolver: Sendable {
   /// - Throws: ``ResolutionError``.
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
     try container.resolveSynchronously(
-      T.self, tag: _NoTag?.none, matching: .exact, scope: path?.requestScope)
+      T.self, tag: _NoTag?.none, matching: .exact, scope: path?.requestScope, path: path)
   }
 
   /// Resolves a tagged synchronous binding, falling back to the untagged one.
@@ -40,7 +40,7 @@ public struct AsyncResolver: Sendable {
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
     try container.resolveSynchronously(
-      T.self, tag: tag, matching: matching, scope: path?.requestScope)
+      T.self, tag: tag, matching: matching, scope: path?.requestScope, path: path)
   }
 
   /// Resolves a binding that may be asynchronous.
