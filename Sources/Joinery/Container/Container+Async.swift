@@ -187,7 +187,7 @@ extension Container {
       return converted
     }
     return try resolveSynchronously(
-        T.self, tag: tag, matching: matching, scope: scope, path: path)
+      T.self, tag: tag, matching: matching, scope: scope, path: path)
   }
 
   /// A synchronous resolve, in `scope` when the request was made in one; an error is reported
