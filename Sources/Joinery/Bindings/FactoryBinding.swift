@@ -278,6 +278,8 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
       if made != 0 { dropInstance() }
       write(storage.slot(layout))
       cell?.withLock { $0.generation = current }
+      // Disposed like an instance its factory made: at close(group) or shutdown().
+      recordDisposal(in: container.disposals)
     }
   }
 

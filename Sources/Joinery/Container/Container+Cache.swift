@@ -63,6 +63,7 @@ extension Container {
   }
 
   private func store<T>(_ instance: T, key: BindingKey) throws(ResolutionError) {
+    try checkOpen(T.self)
     // The binding a resolve of this key would use: this container's or an ancestor's.
     guard let owner = owner(of: key), let binding = owner.table.binding(for: key) else {
       throw .missing(key, triedFallback: false, parent: .topLevel, in: self)

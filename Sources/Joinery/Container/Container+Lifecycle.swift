@@ -20,10 +20,12 @@ extension Container {
   /// try await container.shutdown()
   /// ```
   ///
+  /// It returns only when disposal is complete: a call made while another is disposing waits
+  /// for that one (whose caller gets the failures), and later calls return at once.
+  ///
   /// - Throws: ``DisposalError`` listing every disposer that threw.
   public func shutdown() async throws(DisposalError) {
-    guard let entries = disposals.close() else { return }
-    try await DisposalList.dispose(entries)
+    try await disposals.closeAndDispose()
   }
 
   /// Whether ``shutdown()`` was called on this container or on an ancestor.

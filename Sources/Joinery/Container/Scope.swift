@@ -241,8 +241,7 @@ extension Scope {
   ///
   /// - Throws: ``DisposalError`` listing every disposer that threw.
   public func close() async throws(DisposalError) {
-    guard let entries = disposals.close() else { return }
-    try await DisposalList.dispose(entries)
+    try await disposals.closeAndDispose()
   }
 
   @inlinable @inline(__always)

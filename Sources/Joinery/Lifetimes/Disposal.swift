@@ -51,6 +51,10 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var more: [ScopeCell] = []
     /// A scope's async creations of scoped async bindings, made on first use.
     var asyncCreations: AsyncGraphScope?
+    /// Whether the disposal that closing started has finished.
+    var isDisposed = false
+    /// Callers of a second `closeAndDispose()`, waiting for the first to finish.
+    var waiters: [CheckedContinuation<Void, Never>] = []
 
     func cell(for binding: ObjectIdentifier) -> FactoryBinding? {
       if let first, first.binding == binding { return first.cell }
@@ -155,6 +159,43 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       _storeReleasing(0, 1)
       defer { state.entries = [] }
       return state.entries
+    }
+  }
+
+  /// Closes the list and disposes what it held, newest first; a call made while another is
+  /// disposing returns when that one has finished (its failures are thrown to the first
+  /// caller only), and a call made after returns at once.
+  func closeAndDispose() async throws(DisposalError) {
+    guard let entries = close() else {
+      await untilDisposed()
+      return
+    }
+    do {
+      try await Self.dispose(entries)
+    } catch {
+      finishDisposing()
+      throw error
+    }
+    finishDisposing()
+  }
+
+  private func finishDisposing() {
+    let waiters = withLock { state in
+      state.isDisposed = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  private func untilDisposed() async {
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      let done = withLock { state in
+        if state.isDisposed { return true }
+        state.waiters.append(waiter)
+        return false
+      }
+      if done { waiter.resume() }
     }
   }
 

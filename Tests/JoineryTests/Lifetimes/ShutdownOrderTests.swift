@@ -64,3 +64,49 @@ struct ShutdownOrderTests {
     try await scope.close()
   }
 }
+
+private final class Connection: Sendable {
+  let closed = Locked(false)
+}
+
+@Suite("Disposal is complete when close() and shutdown() return")
+struct DisposalCompletionTests {
+  @Test("A second concurrent shutdown() returns only after the first has disposed everything")
+  func concurrentShutdownWaits() async throws {
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(
+          Connection.self, lifetime: .persistent,
+          dispose: { connection in
+            try await Task.sleep(milliseconds: 50)
+            connection.closed.withLock { $0 = true }
+          }, to: Connection.init)
+      }
+    ).build()
+    let connection = try container.resolve(Connection.self)
+    let first = Task { try await container.shutdown() }
+    while !container.isShutDown { await Task.yield() }
+    try await container.shutdown()  // started while the first is disposing
+    #expect(connection.closed.withLock { $0 })
+    try await first.value
+  }
+
+  @Test("An instance put in with store(_:for:) is disposed at shutdown; store after it throws")
+  func storedInstanceIsDisposed() async throws {
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(
+          Connection.self, lifetime: .cached,
+          dispose: { connection in connection.closed.withLock { $0 = true } },
+          to: Connection.init)
+      }
+    ).build()
+    let stored = Connection()
+    try container.store(stored)
+    #expect(try container.resolve(Connection.self) === stored)
+    try await container.shutdown()
+    #expect(stored.closed.withLock { $0 })
+    let error = #expect(throws: ResolutionError.self) { try container.store(Connection()) }
+    #expect(error?.code == .shutDown)
+  }
+}
