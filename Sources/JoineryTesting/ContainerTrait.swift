@@ -4,6 +4,9 @@ public import Testing
 /// A Swift Testing trait that builds a container for each test and makes it the task's
 /// ``Joinery/Container/current`` container while the test runs.
 ///
+/// The trait owns the container: it shuts it down when the test ends, so the test's disposers
+/// run after each test, and a disposer that throws fails the test.
+///
 /// Tests run in parallel; each gets its own container, so each can override the same binding
 /// with its own double and sees only its own. `@Injected` properties read inside the test
 /// resolve from it.
@@ -35,12 +38,19 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
       return
     }
     let container = try make()
-    try await container.withCurrent { try await function() }
+    do {
+      try await container.withCurrent { try await function() }
+    } catch {
+      try? await container.shutdown()
+      throw error
+    }
+    try await container.shutdown()
   }
 }
 
 extension Trait where Self == ContainerTrait {
-  /// Builds a container for each test with `make` and makes it current while the test runs.
+  /// Builds a container for each test with `make`, makes it current while the test runs, and
+  /// shuts it down after.
   ///
   /// ```swift
   /// @Test(.container { try ContainerBuilder(AppAssembly()).build() })
