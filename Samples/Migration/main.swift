@@ -1,3 +1,4 @@
+import Foundation
 import Joinery
 
 // The classic examples of the containers people migrate from, written with Joinery.
@@ -278,6 +279,65 @@ func factoryAndDependenciesExample() throws {
   print("  a test's own container: \(try test.resolve(HeadlinesModel.self).titles)")
 }
 
+// MARK: - Swift 6 and Sendable: what a Swinject or Factory graph changes
+//
+// A container shared between threads can only share `Sendable` instances: every lifetime that
+// keeps one (persistent, cached, transient, scoped) requires it, checked by the compiler.
+// Migrating.md, "Swift 6 and Sendable", explains each change below.
+
+// 1. A protocol whose instances are shared refines `Sendable`.
+protocol Settings: Sendable {
+  var theme: String { get }
+}
+
+final class LiveSettings: Settings {
+  let theme = "dark"
+}
+
+// 2. Mutable state goes behind a lock (or into an actor).
+final class VisitCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  func visit() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    count += 1
+    return count
+  }
+}
+
+// 3. A class hierarchy: a non-final class cannot be checked, so the base class says
+//    `@unchecked Sendable` once its stored state is immutable (or locked).
+class NamedService: @unchecked Sendable {
+  let name: String
+  init(name: String) { self.name = name }
+}
+
+final class MailService: NamedService, @unchecked Sendable {}
+
+// 4. A lifetime chosen at run time: `Lifetime.For<T>(lifetime)`, written `.init(lifetime)`.
+struct SendableAssembly: Assembly {
+  let counterLifetime: Lifetime
+
+  func register(in registrar: inout Registrar) {
+    registrar.bind(
+      (any Settings).self, lifetime: .persistent, to: { LiveSettings() as any Settings })
+    registrar.bind(VisitCounter.self, lifetime: .init(counterLifetime), to: VisitCounter.init)
+    registrar.bind(MailService.self, lifetime: .persistent) { MailService(name: "mail") }
+  }
+}
+
+func sendableExample() throws {
+  let container = try ContainerBuilder(SendableAssembly(counterLifetime: .persistent)).build()
+  _ = try container.resolve(VisitCounter.self).visit()
+  let visits = try container.resolve(VisitCounter.self).visit()
+  print("  one shared counter, visits: \(visits)")
+  print("  theme: \(try container.resolve((any Settings).self).theme)")
+}
+
+print("Swift 6 and Sendable: shared protocols, locked state, class hierarchies, runtime lifetimes")
+try sendableExample()
 print("Factory and swift-dependencies: a live value, and a test override in its own container")
 try factoryAndDependenciesExample()
 print("Swinject: a parent and child sharing one graph, an optional dependency, context")
