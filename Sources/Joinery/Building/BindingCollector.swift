@@ -7,7 +7,10 @@ final class BindingCollector {
   var allowedCaptives: [CaptiveKey: String] = [:]
   /// Steps to run after an instance is made (`initCompleted`), by key, in declaration order.
   var completions: [(key: BindingKey, location: BindingLocation, completion: Completion)] = []
-  private var seen: Set<RegisterIdentity> = []
+  /// The registers run so far, with the default lifetime each was reached with and by whom.
+  private var seen: [RegisterIdentity: (inherited: Lifetime, includer: Any.Type?)] = [:]
+  /// Findings made while collecting: a register whose default depends on who reached it first.
+  private(set) var findings: [Diagnostic] = []
   /// One box per distinct tag in the build: matching a declared dependency's tag against a
   /// binding's is then an identity check.
   private var tags: [BindingTag: BindingTag] = [:]
@@ -21,15 +24,47 @@ final class BindingCollector {
 
   /// Runs `register` and, through it, its includes; a register already seen is skipped.
   ///
-  /// `defaultLifetime` is the includer's (or the builder's); the register's own wins.
+  /// `defaultLifetime` is the includer's (or the builder's); the register's own wins. A
+  /// register without its own default, reached twice with different defaults, is an error:
+  /// its bindings' lifetimes would depend on the order registers were added.
   func collect(
-    _ register: some DependencyRegister, overriding: Bool, defaultLifetime: Lifetime
+    _ register: some DependencyRegister, overriding: Bool, defaultLifetime: Lifetime,
+    includer: Any.Type? = nil
   ) {
-    guard seen.insert(RegisterIdentity(register)).inserted else { return }
+    let identity = RegisterIdentity(register)
+    if let first = seen[identity] {
+      if register.defaultLifetime == nil, first.inherited != defaultLifetime {
+        findings.append(conflictingDefaults(register, first, (defaultLifetime, includer)))
+      }
+      return
+    }
+    seen[identity] = (defaultLifetime, includer)
     var registrar = Registrar(
       collector: self, registerType: type(of: register), isOverriding: overriding,
       defaultLifetime: register.defaultLifetime?.lifetime ?? defaultLifetime)
     register.register(in: &registrar)
+  }
+
+  private func conflictingDefaults(
+    _ register: some DependencyRegister, _ first: (inherited: Lifetime, includer: Any.Type?),
+    _ second: (inherited: Lifetime, includer: Any.Type?)
+  ) -> Diagnostic {
+    let name = TypeName.of(type(of: register))
+    func reached(_ via: (inherited: Lifetime, includer: Any.Type?)) -> String {
+      "\(via.includer.map { "by \(TypeName.of($0))" } ?? "by the builder") with \(via.inherited)"
+    }
+    return Diagnostic(
+      .conflictingDefaultLifetime, .error, key: BindingKey(type(of: register)), bindings: [],
+      message: """
+        \(name) sets no default lifetime and is included twice with different ones: \
+        \(reached(first)), and \(reached(second)). It registers once, so the lifetime of its \
+        bindings that name none would depend on the order registers were added.
+        """,
+      fixes: [
+        "Give \(name) its own default: var defaultLifetime: Lifetime.Unshared? { .ephemeral } "
+          + "(or .graph).",
+        "Or write the lifetime on each of its bindings that names none.",
+      ])
   }
 
   /// Contributions to multi-bindings, in collection order (assembly, then registration).

@@ -239,7 +239,7 @@ public struct ContainerBuilder: Sendable {
       collector.collect(register, overriding: true, defaultLifetime: defaultLifetime.lifetime)
     }
 
-    var findings: [Diagnostic] = []
+    var findings = collector.findings
     let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
     let contributions = OverrideResolution.keptContributions(collector.contributions)
     let table = _BindingTable(winners)

@@ -46,8 +46,9 @@ public protocol DependencyRegister: Sendable {
   /// }
   /// ```
   ///
-  /// A register reached twice registers once, with the default in force where it was reached
-  /// first; a register that sets its own default does not depend on that order.
+  /// A register reached twice registers once. If it sets no default and is reached with two
+  /// different ones, `build()` fails with ``Diagnostic/Code/conflictingDefaultLifetime``
+  /// (its lifetimes would depend on the order registers were added): give it its own.
   var defaultLifetime: Lifetime.Unshared? { get }
 }
 

@@ -34,7 +34,9 @@ public struct Registrar: ~Copyable {
   ///
   /// - Parameter register: The register to include.
   public mutating func include(_ register: some DependencyRegister) {
-    collector.collect(register, overriding: isOverriding, defaultLifetime: defaultLifetime)
+    collector.collect(
+      register, overriding: isOverriding, defaultLifetime: defaultLifetime,
+      includer: registerType)
   }
 
   /// Binds `type` to a factory that builds it from its dependencies.

@@ -29,6 +29,10 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let invalidSetting = Code(name: "invalidSetting", rank: 5)
     /// A tag that does not equal itself (such as `Double.nan`): no request could ever match it.
     public static let unmatchableTag = Code(name: "unmatchableTag", rank: 15)
+    /// A register without a default lifetime of its own, included twice with different
+    /// defaults: its bindings' lifetimes would depend on the order registers were added.
+    public static let conflictingDefaultLifetime = Code(
+      name: "conflictingDefaultLifetime", rank: 12)
     /// A `transient` (weak) binding of a type that can never be a class instance.
     public static let transientValueType = Code(name: "transientValueType", rank: 20)
     /// A lifetime a binding form does not support, or an option its lifetime cannot honour:

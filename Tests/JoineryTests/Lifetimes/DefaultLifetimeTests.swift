@@ -43,6 +43,13 @@ private struct EphemeralByDefault: Assembly {
   }
 }
 
+private struct EphemeralIncluder: Assembly {
+  var defaultLifetime: Lifetime.Unshared? { .ephemeral }
+  func register(in registrar: inout Registrar) {
+    registrar.include(UnnamedLifetimes())
+  }
+}
+
 private struct LeafAndPair: Assembly {
   func register(in registrar: inout Registrar) {
     registrar.bind(Leaf.self, to: Leaf.init(node:))
@@ -133,4 +140,22 @@ struct DefaultLifetimeTests {
     let pair = try child.resolve(Pair.self)
     #expect(pair.left === pair.right)
   }
+
+  @Test("A register reached with two different defaults fails build(), in either order")
+  func conflictingDefaultsFail() throws {
+    for registers in [
+      [GraphByDefault(), EphemeralIncluder()] as [any DependencyRegister],
+      [EphemeralIncluder(), GraphByDefault()],
+    ] {
+      let error = #expect(throws: BuildError.self) { try ContainerBuilder(registers).build() }
+      let finding = error?.diagnostics.first { $0.code == .conflictingDefaultLifetime }
+      #expect(finding?.message.contains("UnnamedLifetimes sets no default lifetime") == true)
+      #expect(finding?.message.contains("by GraphByDefault with graph") == true)
+      #expect(finding?.message.contains("by EphemeralIncluder with ephemeral") == true)
+    }
+    // The same default twice is fine.
+    _ = try ContainerBuilder([GraphByDefault(), GraphByDefault()] as [any DependencyRegister])
+      .build()
+  }
+
 }
