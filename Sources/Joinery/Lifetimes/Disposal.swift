@@ -1,3 +1,5 @@
+internal import JoineryPlatform
+
 /// How a binding's instances end: made by the registrar, which knows the bound type, from the
 /// `dispose:` closure a binding was declared with.
 ///
@@ -145,7 +147,22 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
           sequence: state.sequence, run: run))
       return true
     }
-    if !recorded { Task { try? await run() } }
+    if !recorded {
+      // Made after its container or scope closed (a creation under way at the time): disposed
+      // at once, and a failure is reported, not dropped.
+      let key = binding.key
+      let location = binding.location
+      Task {
+        do {
+          try await run()
+        } catch {
+          let message =
+            "Joinery: disposing \(key) (bound at \(location)), made after its container or "
+            + "scope closed, threw: \(error)"
+          message.withCString { joinery_write_error_line($0) }
+        }
+      }
+    }
   }
 
   /// The sequence number of the last entry recorded so far.
