@@ -5,8 +5,8 @@
 #   bash Scripts/check-apple-floor.sh [WORK_DIR]
 #
 # WORK_DIR (default $JOINERY_APPLE_FLOOR_WORK, else ~/.cache/joinery-apple-floor) keeps the
-# stand-in SDKs and their compiled standard library between runs, per toolchain: the first run
-# takes about 3 minutes, later ones about 2. README.md, "Platforms", says what this proves and
+# stand-in SDKs and their compiled standard library between runs, per toolchain; a run takes
+# about 4 minutes on a 2-core machine. README.md, "Platforms", says what this proves and
 # what it does not.
 #
 # How, without an Apple SDK: the Linux toolchain ships the standard library, _Concurrency,
