@@ -91,9 +91,15 @@ open class Thread: NSObject, @unchecked Sendable {
   @available(macOS 10.12, *)
   public convenience init(block: @escaping @Sendable () -> Void) { self.init() }
   open func start() {}
-  open var stackSize: Int { get { 0 } set {} }
+  open var stackSize: Int {
+    get { 0 }
+    set {}
+  }
   @available(macOS 10.5, *)
-  open var name: String? { get { nil } set {} }
+  open var name: String? {
+    get { nil }
+    set {}
+  }
 }
 
 open class ProcessInfo: NSObject, @unchecked Sendable {
@@ -121,12 +127,30 @@ open class Pipe: NSObject, @unchecked Sendable {
 open class Process: NSObject, @unchecked Sendable {
   public override init() {}
   @available(macOS 10.13, *)
-  open var executableURL: URL? { get { nil } set {} }
-  open var arguments: [String]? { get { nil } set {} }
-  open var environment: [String: String]? { get { nil } set {} }
-  open var standardOutput: Any? { get { nil } set {} }
-  open var standardError: Any? { get { nil } set {} }
-  open var standardInput: Any? { get { nil } set {} }
+  open var executableURL: URL? {
+    get { nil }
+    set {}
+  }
+  open var arguments: [String]? {
+    get { nil }
+    set {}
+  }
+  open var environment: [String: String]? {
+    get { nil }
+    set {}
+  }
+  open var standardOutput: Any? {
+    get { nil }
+    set {}
+  }
+  open var standardError: Any? {
+    get { nil }
+    set {}
+  }
+  open var standardInput: Any? {
+    get { nil }
+    set {}
+  }
   @available(macOS 10.13, *)
   open func run() throws {}
   open func waitUntilExit() {}
