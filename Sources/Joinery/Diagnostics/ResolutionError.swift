@@ -100,19 +100,15 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
       self.catalog = catalog
     }
 
-    init(
+    convenience init(
       code: Code, requested: BindingKey, path: [ResolutionStep], binding: BindingInfo?,
       underlyingError: (any Error)?, detail: String?, container: Container?
     ) {
-      self.code = code
-      self.requested = requested
-      self.path = path
-      self.binding = binding
-      self.underlyingError = underlyingError
-      self.detail = detail
       // Only these codes show near misses; other errors need no catalog.
-      catalog =
-        code == .missingBinding || code == .argumentMismatch ? container?.catalog : nil
+      self.init(
+        code: code, requested: requested, path: path, binding: binding,
+        underlyingError: underlyingError, detail: detail,
+        catalog: code == .missingBinding || code == .argumentMismatch ? container?.catalog : nil)
     }
   }
 
