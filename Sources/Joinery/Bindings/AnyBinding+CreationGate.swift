@@ -7,10 +7,13 @@
 extension AnyBinding {
   /// Runs `body` holding the gate; waits for another thread that holds it, unless that wait
   /// would never end.
-  func withCreationLock<R>(
+  ///
+  /// `body` may hand the gate over to its resolution (``ResolutionContext/holdUntilEnd(_:commit:abandon:)``),
+  /// which then keeps it until its `initCompleted` steps ran: `body` returns `true` for that.
+  func withCreationLock(
     for binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
-    in container: Container, _ body: () throws(ResolutionError) -> R
-  ) throws(ResolutionError) -> R {
+    in container: Container, _ body: () throws(ResolutionError) -> Bool
+  ) throws(ResolutionError) {
     let me = ThreadIdentity.current
     let mutex = _lazyLock(0)
     if !mutex.tryLock() {
@@ -23,12 +26,26 @@ extension AnyBinding {
       container.waits.endWaiting(thread: me)
     }
     mutex.owner = me
+    var handedOver = false
     defer {
-      mutex.owner = 0
-      mutex.unlock()
+      if !handedOver {
+        mutex.owner = 0
+        mutex.unlock()
+      }
     }
-    if binding.lifetimeKind.endurance > 0 { return try _ThreadState.creatingShared(body) }
-    return try body()
+    if binding.lifetimeKind.endurance > 0 {
+      handedOver = try _ThreadState.creatingShared(body)
+    } else {
+      handedOver = try body()
+    }
+  }
+
+  /// Releases the gate a resolution kept (``withCreationLock(for:fallbackTag:parent:in:_:)``'s
+  /// `body` returned `true`), on the thread that took it.
+  func releaseHandedOverGate() {
+    guard let mutex = _existingLock(0) else { return }
+    mutex.owner = 0
+    mutex.unlock()
   }
 
   /// Runs `body` if no thread holds the gate; returns whether it ran.

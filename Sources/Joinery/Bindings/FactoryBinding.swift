@@ -135,22 +135,44 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   ) throws(ResolutionError) {
     try ResolutionContext.outermost(parent, in: container) { parent throws(ResolutionError) in
       let parent = parent.joined()
+      // Made earlier in this resolution, whose steps have yet to run: in `storage` already.
+      if parent.holdsPublications, parent.heldCreation(of: self).isHeld { return }
       try parent.check(self, fallbackTag: fallbackTag, in: container)
       // Shared instances are not made after shutdown (their disposal would never run).
       if container.disposals.isClosed {
         throw .shutDown(key, scopeClosed: false, parent: parent, in: container)
       }
       try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
-        () throws(ResolutionError) in
-        if isReady { return }
+        () throws(ResolutionError) -> Bool in
+        if isReady { return false }
         allocateStorage()
         try make(
           maker, into: storage.slot(layout), in: container, parent: parent,
           fallbackTag: fallbackTag)
-        publishReady()
-        recordDisposal(in: disposals ?? container.disposals)
+        let list = disposals ?? container.disposals
+        guard parent.holdsPublications else {
+          publishReady()
+          recordDisposal(in: list)
+          return false
+        }
+        parent.holdUntilEnd(
+          self,
+          commit: {
+            self.publishReady()
+            self.recordDisposal(in: list)
+          },
+          abandon: { self.abandonInstance(in: list) })
+        return true
       }
     }
+  }
+
+  /// Discards the instance in `storage`, made in a resolution that then failed and never
+  /// published: its disposal is recorded in `list` all the same (it may hold resources), and a
+  /// later request makes a new one.
+  private func abandonInstance(in list: DisposalList) {
+    recordDisposal(in: list)
+    storage.destroy(layout)
   }
 
   // MARK: Transient
@@ -175,14 +197,21 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     let parent = parent.joined()
+    if parent.holdsPublications {
+      let held = parent.heldCreation(of: self)
+      if held.isHeld, let object = held.object {
+        out.takeBits(of: storage, layout, handingOver: object)
+        return
+      }
+    }
     try parent.check(self, fallbackTag: fallbackTag, in: container)
     try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
     try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
-      () throws(ResolutionError) in
+      () throws(ResolutionError) -> Bool in
       // Another thread may have made it while this one waited for the gate.
-      if copyAlive(into: out) { return }
-      try parent.enter(self, fallbackTag: fallbackTag, in: container) {
-        frame throws(ResolutionError) in
+      if copyAlive(into: out) { return false }
+      return try parent.enter(self, fallbackTag: fallbackTag, in: container) {
+        frame throws(ResolutionError) -> Bool in
         try frame.make(maker, into: out, for: self, in: container)
         let (instanceObject, dynamicType) = out.object(layout)
         guard let instanceObject else {
@@ -192,7 +221,15 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
         allocateStorage()
         // The bits are written while no instance is alive, so no reader copies them now.
         out.copyBits(into: storage, layout)
-        cell?.withLock { $0.alive = instanceObject }
+        guard parent.holdsPublications else {
+          cell?.withLock { $0.alive = instanceObject }
+          return false
+        }
+        // Shared once the resolution's steps ran; until then its object is kept alive here.
+        parent.holdUntilEnd(
+          self, object: instanceObject,
+          commit: { self.cell?.withLock { $0.alive = instanceObject } }, abandon: {})
+        return true
       }
     }
   }
@@ -240,25 +277,41 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     let parent = parent.joined()
+    if parent.holdsPublications, parent.heldCreation(of: self).isHeld {
+      out.initialize(copying: storage)
+      return
+    }
     try parent.check(self, fallbackTag: fallbackTag, in: container)
     try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
     try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
-      () throws(ResolutionError) in
+      () throws(ResolutionError) -> Bool in
       let (made, current) = cachedGenerations()
       allocateStorage()
       if made != 0 {
         if made == current {
           out.initialize(copying: storage)
-          return
+          return false
         }
         dropInstance()
       }
       try make(
         maker, into: storage.slot(layout), in: container, parent: parent,
         fallbackTag: fallbackTag)
-      cell?.withLock { $0.generation = current }
-      recordDisposal(in: container.disposals)
       out.initialize(copying: storage)
+      let list = container.disposals
+      guard parent.holdsPublications else {
+        cell?.withLock { $0.generation = current }
+        recordDisposal(in: list)
+        return false
+      }
+      parent.holdUntilEnd(
+        self,
+        commit: {
+          self.cell?.withLock { $0.generation = current }
+          self.recordDisposal(in: list)
+        },
+        abandon: { self.abandonInstance(in: list) })
+      return true
     }
   }
 
@@ -280,6 +333,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
       cell?.withLock { $0.generation = current }
       // Disposed like an instance its factory made: at close(group) or shutdown().
       recordDisposal(in: container.disposals)
+      return false
     }
   }
 

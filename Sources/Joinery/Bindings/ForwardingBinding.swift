@@ -77,8 +77,9 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
         self, fallbackTag: fallbackTag, parent: parent, instanceType: instanceType,
         in: container)
     }
-    // A persistent target's instance never changes: keep the converted one.
-    if target.lifetimeKind == .persistent {
+    // A persistent target's instance never changes: keep the converted one, once the target
+    // is published (not while its resolution still holds it for its `initCompleted` steps).
+    if target.lifetimeKind == .persistent, target.isReady {
       gate.withLock {
         if !isReady {
           allocateStorage()

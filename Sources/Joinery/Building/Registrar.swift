@@ -304,6 +304,12 @@ public struct Registrar: ~Copyable {
   /// In the `graph` lifetime the resolver gets the graph's instances, so a back-reference
   /// closes on the instance being built; a persistent instance gets the persistent one. Steps
   /// run in the order their instances were made, after the top-level instance is complete.
+  ///
+  /// A shared instance (persistent, cached, scoped, transient) made in a resolution that runs
+  /// steps is published only when every step ran: no other thread sees it earlier (one that
+  /// asks waits), while the resolution's own steps are served it. If a step or a factory
+  /// throws, nothing that resolution made is kept: the next request makes it again and runs
+  /// its step. (A discarded instance with a disposer is still disposed, at shutdown.)
   /// The binding may be declared in any form and any assembly (not `async`); the step applies
   /// to whichever binding of the key wins, an override included.
   ///

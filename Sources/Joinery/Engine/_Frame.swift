@@ -251,6 +251,30 @@ struct ResolutionContext: ~Copyable {
   /// Whether the request is made inside a factory (the chain has a frame).
   var isNested: Bool { frame != nil }
 
+  /// Whether a shared instance made now is published only when this resolution ends, after its
+  /// `initCompleted` steps ran (one is pending): until then no other thread may see it.
+  var holdsPublications: Bool { frame?.pointee.root.pointee.holdsPublications ?? false }
+
+  /// Keeps `binding`'s creation gate and the publication of its new instance until this
+  /// resolution ends (``holdsPublications`` must be true); see
+  /// ``_RootState/hold(_:object:commit:abandon:)``.
+  func holdUntilEnd(
+    _ binding: AnyBinding, object: AnyObject? = nil, commit: @escaping () -> Void,
+    abandon: @escaping () -> Void
+  ) {
+    frame.unsafelyUnwrapped.pointee.root.pointee.hold(
+      binding, object: object, commit: commit, abandon: abandon)
+  }
+
+  /// Whether this resolution made `binding`'s shared instance and holds it unpublished: then
+  /// its requests are served that instance. The object of a held transient instance, if any.
+  func heldCreation(of binding: AnyBinding) -> (isHeld: Bool, object: AnyObject?) {
+    guard let frame, let held = frame.pointee.root.pointee.held(binding) else {
+      return (false, nil)
+    }
+    return (true, held.object)
+  }
+
   /// The longest-enduring container-wide binding being created in this chain, if any: what
   /// an instance requested now would be kept by.
   ///

@@ -67,17 +67,52 @@ struct _RootState {
       root.completions?.release()
     }
     return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
-      let result = try body(pointer)
-      if pointer.pointee.completions != nil {
-        do throws(ResolutionError) {
-          try runCompletions(pointer)
-        } catch {
-          // The resolve fails: the instance it made for its caller is not handed over.
-          if let made = pointer.pointee.callerInstance { made.layout.destroy(made.address) }
-          throw error
-        }
+      let result: R
+      do throws(ResolutionError) {
+        result = try body(pointer)
+      } catch {
+        pointer.pointee.completions?._withUnsafeGuaranteedRef { $0.abandonHeld() }
+        throw error
       }
+      guard let completions = pointer.pointee.completions else { return result }
+      do throws(ResolutionError) {
+        try runCompletions(pointer)
+      } catch {
+        // The resolve fails: nothing it made is published, and the instance it made for its
+        // caller is not handed over.
+        completions._withUnsafeGuaranteedRef { $0.abandonHeld() }
+        if let made = pointer.pointee.callerInstance { made.layout.destroy(made.address) }
+        throw error
+      }
+      completions._withUnsafeGuaranteedRef { $0.commitHeld() }
       return result
+    }
+  }
+
+  /// Whether shared instances made now must wait for the end of this resolution to be
+  /// published: once an `initCompleted` step is pending, anything made may hold an instance
+  /// whose step has not run.
+  var holdsPublications: Bool { completions != nil }
+
+  /// Keeps `binding`'s creation gate, and the publication of the instance it just made, until
+  /// this resolution ends: `commit` publishes it once every step ran, `abandon` discards it if
+  /// the resolution fails. `object`: a transient instance's object, kept alive meanwhile.
+  mutating func hold(
+    _ binding: AnyBinding, object: AnyObject?, commit: @escaping () -> Void,
+    abandon: @escaping () -> Void
+  ) {
+    completions.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      $0.held.append(
+        _PendingCompletions.Held(binding: binding, object: object, commit: commit, abandon: abandon))
+    }
+  }
+
+  /// The held creation of `binding` in this resolution, if there is one: its instance is
+  /// already made, so requests in this resolution are served it.
+  func held(_ binding: AnyBinding) -> _PendingCompletions.Held? {
+    guard let completions else { return nil }
+    return completions._withUnsafeGuaranteedRef { queue in
+      queue.held.first { $0.binding === binding }
     }
   }
 
@@ -187,8 +222,40 @@ final class _PendingCompletions {
     let instance: Any
   }
 
+  /// A shared instance made in this resolution, published when it ends
+  /// (``_RootState/hold(_:object:commit:abandon:)``).
+  struct Held {
+    let binding: AnyBinding
+    let object: AnyObject?
+    let commit: () -> Void
+    let abandon: () -> Void
+  }
+
   var items: [Item] = []
   private var taken = 0
+  /// In the order the instances were made.
+  var held: [Held] = []
+
+  /// Publishes every held instance, in the order they were made, and opens their gates.
+  func commitHeld() {
+    let all = held
+    held = []
+    for item in all {
+      item.commit()
+      item.binding.releaseHandedOverGate()
+    }
+  }
+
+  /// Discards every held instance, newest first, and opens their gates: a later request
+  /// makes it again.
+  func abandonHeld() {
+    let all = held
+    held = []
+    for item in all.reversed() {
+      item.abandon()
+      item.binding.releaseHandedOverGate()
+    }
+  }
 
   /// The next step to run, in the order the instances were made.
   func next() -> Item? {
