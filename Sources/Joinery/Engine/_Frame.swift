@@ -266,8 +266,10 @@ struct ResolutionContext: ~Copyable {
       binding, object: object, commit: commit, abandon: abandon)
   }
 
-  /// Whether this resolution made `binding`'s shared instance and holds it unpublished: then
-  /// its requests are served that instance. The object of a held transient instance, if any.
+  /// Whether this resolution made `binding`'s shared instance and holds it unpublished.
+  ///
+  /// Its requests in this resolution are then served that instance; `object` is a held transient
+  /// instance's object.
   func heldCreation(of binding: AnyBinding) -> (isHeld: Bool, object: AnyObject?) {
     guard let frame, let held = frame.pointee.root.pointee.held(binding) else {
       return (false, nil)

@@ -95,15 +95,18 @@ struct _RootState {
   var holdsPublications: Bool { completions != nil }
 
   /// Keeps `binding`'s creation gate, and the publication of the instance it just made, until
-  /// this resolution ends: `commit` publishes it once every step ran, `abandon` discards it if
-  /// the resolution fails. `object`: a transient instance's object, kept alive meanwhile.
+  /// this resolution ends.
+  ///
+  /// `commit` publishes it once every step ran, `abandon` discards it if the resolution
+  /// fails. `object`: a transient instance's object, kept alive meanwhile.
   mutating func hold(
     _ binding: AnyBinding, object: AnyObject?, commit: @escaping () -> Void,
     abandon: @escaping () -> Void
   ) {
     completions.unsafelyUnwrapped._withUnsafeGuaranteedRef {
       $0.held.append(
-        _PendingCompletions.Held(binding: binding, object: object, commit: commit, abandon: abandon))
+        _PendingCompletions.Held(binding: binding, object: object, commit: commit, abandon: abandon)
+      )
     }
   }
 

@@ -149,7 +149,8 @@ struct InitCompletedSharedTests {
           dispose: { _ in disposed.add(1, ordering: .relaxed) }
         ) { Session(serial: made.add(1, ordering: .relaxed).newValue) }
         registrar.initCompleted(Session.self) { _, session in session.completed = true }
-        registrar.bind(Outer.self) { resolver in try Outer(session: resolver.resolve(Session.self)) }
+        registrar.bind(Outer.self) { resolver in try Outer(session: resolver.resolve(Session.self))
+        }
       }
     ).build()
     #expect(throws: ResolutionError.self) { try container.resolve(Outer.self) }
