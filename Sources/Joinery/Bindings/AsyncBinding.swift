@@ -150,11 +150,8 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
         let current = group?.generation ?? 0
         if let shared, lifetimeKind == .persistent || sharedGeneration == current { return shared }
         let made = Task { () async throws -> any Sendable in
-          let instance = try await self.make(resolver)
-          if let disposer = self.disposer {
-            container.disposals.record(self, disposer(instance))
-          }
-          return instance
+          try await self.makeTracked(
+            resolver, recordingIn: container.disposals, path: node, in: container)
         }
         shared = made
         sharedGeneration = current
@@ -184,15 +181,42 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     let creations = scope.asyncCreations
     let made = creations.task(for: self) {
       Task { () async throws -> any Sendable in
-        let instance = try await self.make(resolver)
-        if let disposer = self.disposer { scope.disposals.record(self, disposer(instance)) }
-        return instance
+        try await self.makeTracked(
+          resolver, recordingIn: scope.disposals, path: node, in: container)
       }
     }
     let instance = try await awaitShared(
       made, resolver: resolver, path: path, in: container, creations: creations)
     creations.markMade(self)
     return instance
+  }
+
+  /// Makes an instance whose disposal goes to `list`: a creation `list`'s closer waits for, so
+  /// an instance made while it closes is disposed in order; its request then fails with
+  /// `shutDown` instead of getting it.
+  private func makeTracked(
+    _ resolver: AsyncResolver, recordingIn list: DisposalList, path: AsyncPath,
+    in container: Container
+  ) async throws -> any Sendable {
+    guard let disposer else { return try await make(resolver) }
+    guard list.beginCreation() else { throw closedError(list, path: path, in: container) }
+    defer { list.endCreation() }
+    let instance = try await make(resolver)
+    list.record(self, disposer(instance))
+    if list.isClosed { throw closedError(list, path: path, in: container) }
+    return instance
+  }
+
+  private func closedError(
+    _ list: DisposalList, path: AsyncPath, in container: Container
+  ) -> ResolutionError {
+    let scopeClosed = list !== container.disposals
+    return ResolutionError(
+      .shutDown, requested: key, path: path.steps, binding: info,
+      detail: scopeClosed
+        ? "The scope was closed while its instance was being made: the scope disposed it."
+        : "The container was shut down while its instance was being made: shutdown disposed it.",
+      container: container)
   }
 
   private enum TransientStep {

@@ -145,14 +145,19 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
       try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
         () throws(ResolutionError) -> Bool in
         if isReady { return false }
+        let list = disposals ?? container.disposals
+        let tracked = try beginTrackedCreation(
+          in: list, scopeClosed: disposals != nil, parent: parent, in: container)
+        var handedOver = false
+        defer { if tracked, !handedOver { list.endCreation() } }
         allocateStorage()
         try make(
           maker, into: storage.slot(layout), in: container, parent: parent,
           fallbackTag: fallbackTag)
-        let list = disposals ?? container.disposals
         guard parent.holdsPublications else {
           publishReady()
           recordDisposal(in: list)
+          try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
           return false
         }
         parent.holdUntilEnd(
@@ -160,10 +165,42 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
           commit: {
             self.publishReady()
             self.recordDisposal(in: list)
+            if tracked { list.endCreation() }
           },
-          abandon: { self.abandonInstance(in: list) })
+          abandon: {
+            self.abandonInstance(in: list)
+            if tracked { list.endCreation() }
+          })
+        handedOver = true
         return true
       }
+    }
+  }
+
+  /// For a binding with a disposer, starts a creation that `list`'s closer waits for.
+  ///
+  /// Throws ``ResolutionError/Code/shutDown`` if `list` closed already. Returns whether it
+  /// started one (end it with `list.endCreation()`).
+  private func beginTrackedCreation(
+    in list: DisposalList, scopeClosed: Bool, parent: borrowing ResolutionContext,
+    in container: Container
+  ) throws(ResolutionError) -> Bool {
+    guard disposer != nil else { return false }
+    guard list.beginCreation() else {
+      throw .shutDown(key, scopeClosed: scopeClosed, parent: parent, in: container)
+    }
+    return true
+  }
+
+  /// A creation that ended after its container or scope closed: its instance, recorded, is
+  /// disposed by the closer, so the request fails instead of getting it.
+  private func refuseIfClosedMeanwhile(
+    _ list: DisposalList, tracked: Bool, parent: borrowing ResolutionContext,
+    in container: Container
+  ) throws(ResolutionError) {
+    if tracked, list.isClosed {
+      throw .shutDown(
+        key, scopeClosed: list !== container.disposals, parent: parent, in: container)
     }
   }
 
@@ -294,23 +331,34 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
         }
         dropInstance()
       }
+      let list = container.disposals
+      let tracked = try beginTrackedCreation(
+        in: list, scopeClosed: false, parent: parent, in: container)
+      var handedOver = false
+      defer { if tracked, !handedOver { list.endCreation() } }
       try make(
         maker, into: storage.slot(layout), in: container, parent: parent,
         fallbackTag: fallbackTag)
-      out.initialize(copying: storage)
-      let list = container.disposals
       guard parent.holdsPublications else {
         cell?.withLock { $0.generation = current }
         recordDisposal(in: list)
+        try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
+        out.initialize(copying: storage)
         return false
       }
+      out.initialize(copying: storage)
       parent.holdUntilEnd(
         self,
         commit: {
           self.cell?.withLock { $0.generation = current }
           self.recordDisposal(in: list)
+          if tracked { list.endCreation() }
         },
-        abandon: { self.abandonInstance(in: list) })
+        abandon: {
+          self.abandonInstance(in: list)
+          if tracked { list.endCreation() }
+        })
+      handedOver = true
       return true
     }
   }

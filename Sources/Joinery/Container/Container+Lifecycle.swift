@@ -5,6 +5,12 @@ extension Container {
   /// Afterwards every resolve from the container (and its scopes) throws
   /// ``ResolutionError/Code/shutDown``. Calling it again does nothing.
   ///
+  /// The order: new requests are refused at once; then every scope still open is closed, as
+  /// its ``Scope/close()`` would (a request's connection goes before the pool it came from);
+  /// then, once the creations already under way have ended, the container's own instances are
+  /// disposed newest first. An instance that was still being made is disposed in that order,
+  /// its disposer's failure is thrown with the others, and its request fails with `shutDown`.
+  ///
   /// Every disposer runs even when some throw; the failures are thrown together at the end.
   /// Instances handed over with `bind(_:instance:)` are disposed only if that binding
   /// declares `dispose:`. A child container's instances are the child's: shut it down first.

@@ -33,12 +33,14 @@ public final class Scope: Sendable {
   init(container: Container, cells: [DisposalList.ScopeCell]) {
     self.container = container
     if !cells.isEmpty { disposals.addCells(cells) }
+    // The container's shutdown closes its open scopes first.
+    _ = container.disposals.register(scope: disposals)
   }
 
   deinit {
-    guard !disposals.isClosed, let undisposed = disposals.close(), !undisposed.isEmpty else {
-      return
-    }
+    guard !disposals.isClosed else { return }
+    container.disposals.unregister(scope: disposals)
+    guard let undisposed = disposals.close(), !undisposed.isEmpty else { return }
     container.reportUnclosedScope(
       """
       Joinery: a Scope was released without close(); \(undisposed.count) instance\
@@ -222,6 +224,10 @@ extension Scope {
   /// Disposes the instances this scope made, newest first, each once; later resolves from the
   /// scope throw ``ResolutionError/Code/shutDown``.
   ///
+  /// An instance still being made when `close()` is called is waited for and disposed first
+  /// (its request fails with `shutDown`). The container's ``Container/shutdown()`` closes every
+  /// scope still open before it disposes its own instances.
+  ///
   /// Calling it again does nothing.
   ///
   /// Every disposer runs even when some throw; the failures are thrown together afterwards.
@@ -241,6 +247,7 @@ extension Scope {
   ///
   /// - Throws: ``DisposalError`` listing every disposer that threw.
   public func close() async throws(DisposalError) {
+    defer { container.disposals.unregister(scope: disposals) }
     try await disposals.closeAndDispose()
   }
 

@@ -53,10 +53,19 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var more: [ScopeCell] = []
     /// A scope's async creations of scoped async bindings, made on first use.
     var asyncCreations: AsyncGraphScope?
+    /// Whether the entries were taken for disposal: an instance recorded later is disposed
+    /// at once, on its own.
+    var isDisposing = false
     /// Whether the disposal that closing started has finished.
     var isDisposed = false
     /// Callers of a second `closeAndDispose()`, waiting for the first to finish.
     var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Creations of instances with a disposer under way (``beginCreation()``).
+    var creations = 0
+    /// A closer waiting for those creations to end, so that it disposes them in order.
+    var drained: CheckedContinuation<Void, Never>?
+    /// A container's open scopes: their lists, which its shutdown closes first.
+    var scopes: [ObjectIdentifier: DisposalList] = [:]
 
     func cell(for binding: ObjectIdentifier) -> FactoryBinding? {
       if let first, first.binding == binding { return first.cell }
@@ -131,14 +140,51 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   @inlinable @inline(__always)
   var isClosed: Bool { _loadAcquiring(0) != 0 }
 
+  /// Starts the creation of an instance whose disposal this list will record.
+  ///
+  /// The list's closer waits for it to end (``endCreation()``), so the instance is disposed in
+  /// order with the others. Returns `false`, starting nothing, once the list is closed.
+  func beginCreation() -> Bool {
+    withLock { state in
+      if state.isClosed { return false }
+      state.creations += 1
+      return true
+    }
+  }
+
+  /// Ends a creation started with ``beginCreation()``, after its disposal was recorded.
+  func endCreation() {
+    let closer = withLock { state -> CheckedContinuation<Void, Never>? in
+      state.creations -= 1
+      guard state.creations == 0 else { return nil }
+      defer { state.drained = nil }
+      return state.drained
+    }
+    closer?.resume()
+  }
+
+  /// Registers a scope's list with its container's: shutdown closes it first.
+  func register(scope list: DisposalList) -> Bool {
+    withLock { state in
+      if state.isClosed { return false }
+      state.scopes[ObjectIdentifier(list)] = list
+      return true
+    }
+  }
+
+  /// Removes a scope's list once it closed.
+  func unregister(scope list: DisposalList) {
+    _ = withLock { $0.scopes.removeValue(forKey: ObjectIdentifier(list)) }
+  }
+
   /// Records that `binding` made an instance whose disposal is `run`.
   ///
-  /// An instance whose creation finished after the list was closed (a scope closed, or the
-  /// container shut down, while it was being made) is disposed at once instead, in a task of
-  /// its own: nobody is left to dispose it later.
+  /// An instance recorded after the list's entries were taken for disposal (a creation no
+  /// closer waited for) is disposed at once instead, in a task of its own, and a failure is
+  /// written to standard error: nobody is left to dispose it later.
   func record(_ binding: AnyBinding, _ run: @escaping @Sendable () async throws -> Void) {
     let recorded = withLock { state -> Bool in
-      if state.isClosed { return false }
+      if state.isDisposing { return false }
       state.sequence += 1
       state.entries.append(
         Entry(
@@ -168,32 +214,75 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   /// The sequence number of the last entry recorded so far.
   var mark: Int { withLock { $0.sequence } }
 
-  /// Marks the list closed and takes every entry; `nil` when it was closed already.
+  /// Marks the list closed and takes every entry, without waiting for creations under way.
+  ///
+  /// `nil` when it was closed already. For a scope released without `close()`.
   func close() -> [Entry]? {
+    guard markClosed() != nil else { return nil }
+    return takeEntries()
+  }
+
+  /// Marks the list closed, so nothing new is resolved, created or registered.
+  ///
+  /// Returns the open scopes' lists, or `nil` when it was closed already.
+  private func markClosed() -> [DisposalList]? {
     withLock { state in
       if state.isClosed { return nil }
       state.isClosed = true
       _storeReleasing(0, 1)
+      defer { state.scopes = [:] }
+      return Array(state.scopes.values)
+    }
+  }
+
+  /// Returns once every creation started before the list closed has ended (and recorded its
+  /// disposal).
+  private func untilCreationsEnd() async {
+    await withCheckedContinuation { (closer: CheckedContinuation<Void, Never>) in
+      let done = withLock { state in
+        if state.creations == 0 { return true }
+        state.drained = closer
+        return false
+      }
+      if done { closer.resume() }
+    }
+  }
+
+  private func takeEntries() -> [Entry] {
+    withLock { state in
+      state.isDisposing = true
       defer { state.entries = [] }
       return state.entries
     }
   }
 
-  /// Closes the list and disposes what it held, newest first; a call made while another is
-  /// disposing returns when that one has finished (its failures are thrown to the first
-  /// caller only), and a call made after returns at once.
+  /// Closes the list and disposes what it held, newest first: first every open scope of a
+  /// container (each as its `close()` would), then, once the creations under way ended, its
+  /// own instances, so an instance made late is disposed in order and its failure reported.
+  ///
+  /// A call made while another is disposing returns when that one has finished (its failures
+  /// are thrown to the first caller only), and a call made after returns at once.
   func closeAndDispose() async throws(DisposalError) {
-    guard let entries = close() else {
+    guard let scopes = markClosed() else {
       await untilDisposed()
       return
     }
-    do {
-      try await Self.dispose(entries)
+    var failures: [DisposalError.Failure] = []
+    for scope in scopes {
+      do throws(DisposalError) {
+        try await scope.closeAndDispose()
+      } catch {
+        failures += error.failures
+      }
+    }
+    await untilCreationsEnd()
+    do throws(DisposalError) {
+      try await Self.dispose(takeEntries())
     } catch {
-      finishDisposing()
-      throw error
+      failures += error.failures
     }
     finishDisposing()
+    if !failures.isEmpty { throw DisposalError(failures: failures) }
   }
 
   private func finishDisposing() {

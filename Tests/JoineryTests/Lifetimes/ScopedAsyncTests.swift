@@ -174,7 +174,9 @@ struct ScopedAsyncTests {
     #expect(codes == [.captiveDependency, .asyncDependency])
   }
 
-  @Test("An instance whose creation ends after its scope closed is disposed at once")
+  @Test(
+    "close() waits for a creation under way, disposes its instance, and its request fails with shutDown"
+  )
   func creationOutlivesClose() async throws {
     let (started, proceed, released) = (Gate(), Gate(), Released())
     let container = try ContainerBuilder(
@@ -192,10 +194,14 @@ struct ScopedAsyncTests {
     let scope = container.makeScope()
     let request = Task { try await scope.resolveAsync(Connection.self) }
     await started.wait()
-    try await scope.close()
+    let closing = Task { try await scope.close() }
+    try await Task.sleep(milliseconds: 30)
+    #expect(released.all.isEmpty, "nothing to dispose until the creation ends")
     await proceed.open()
-    _ = try await request.value
-    for _ in 0..<2_000 where released.all.isEmpty { try await Task.sleep(nanoseconds: 1_000_000) }
+    try await closing.value
+    // Disposed by close(), before it returned: not left to a task of its own.
     #expect(released.all == [41])
+    let error = await #expect(throws: ResolutionError.self) { try await request.value }
+    #expect(error?.code == .shutDown)
   }
 }

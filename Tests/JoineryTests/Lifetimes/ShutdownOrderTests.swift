@@ -1,3 +1,4 @@
+import Foundation
 import Joinery
 import Testing
 
@@ -107,6 +108,128 @@ struct DisposalCompletionTests {
     try await container.shutdown()
     #expect(stored.closed.withLock { $0 })
     let error = #expect(throws: ResolutionError.self) { try container.store(Connection()) }
+    #expect(error?.code == .shutDown)
+  }
+}
+
+/// A request-scoped connection leased from the container's pool.
+private final class Lease: Sendable {
+  let pool: Pool
+  init(pool: Pool) { self.pool = pool }
+}
+
+private struct Refused: Error {}
+
+@Suite("Shutdown order: open scopes first, creations under way in order")
+struct ShutdownSequenceTests {
+  @Test("shutdown() closes the open scopes first: a request's lease is disposed before its pool")
+  func scopesCloseFirst() async throws {
+    let journal = Locked<[String]>([])
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(
+          Pool.self, lifetime: .persistent,
+          dispose: { _ in journal.withLock { $0.append("pool") } }, to: Pool.init)
+        registrar.bind(
+          Lease.self, lifetime: .scoped,
+          dispose: { _ in journal.withLock { $0.append("lease") } }, to: Lease.init(pool:))
+      }
+    ).build()
+    let requests = (0..<3).map { _ in container.makeScope() }
+    for scope in requests { _ = try scope.resolve(Lease.self) }
+    try await requests[1].close()  // one request ended normally
+    try await container.shutdown()
+    #expect(journal.withLock { $0 } == ["lease", "lease", "lease", "pool"])
+    // The still-open scopes were closed: they refuse requests, and closing again does nothing.
+    let error = #expect(throws: ResolutionError.self) { try requests[0].resolve(Lease.self) }
+    #expect(error?.code == .shutDown)
+    for scope in requests { try await scope.close() }
+    #expect(journal.withLock { $0.count } == 4)
+  }
+
+  @Test(
+    "A synchronous creation under way at shutdown is disposed before its pool, its disposer's error thrown"
+  )
+  func lateSynchronousCreation() async throws {
+    let journal = Locked<[String]>([])
+    let started = TestAtomic<Int>(0)
+    let proceed = DispatchSemaphore(value: 0)
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(
+          Pool.self, lifetime: .persistent,
+          dispose: { _ in journal.withLock { $0.append("pool") } }, to: Pool.init)
+        registrar.bind(
+          Repository.self, lifetime: .persistent,
+          dispose: { _ in
+            journal.withLock { $0.append("repository") }
+            throw Refused()
+          }
+        ) { resolver in
+          let pool = try resolver.resolve(Pool.self)
+          started.store(1, ordering: .releasing)
+          proceed.wait()
+          return Repository(pool: pool)
+        }
+      }
+    ).build()
+    let outcome = Locked<ResolutionError.Code?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+      do {
+        _ = try container.resolve(Repository.self)
+      } catch {
+        outcome.withLock { $0 = (error as? ResolutionError)?.code }
+      }
+      finished.signal()
+    }.start()
+    while started.load(ordering: .acquiring) == 0 { try await Task.sleep(milliseconds: 1) }
+    let shutdown = Task { try await container.shutdown() }
+    try await Task.sleep(milliseconds: 30)
+    #expect(journal.withLock { $0 }.isEmpty, "shutdown waits for the creation under way")
+    proceed.signal()
+    let error = await #expect(throws: DisposalError.self) { try await shutdown.value }
+    #expect(error?.failures.map(\.key) == [BindingKey(Repository.self)])
+    #expect(journal.withLock { $0 } == ["repository", "pool"])
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        finished.wait()
+        continuation.resume()
+      }
+    }
+    #expect(outcome.withLock { $0 } == .shutDown, "the disposed instance is not handed out")
+  }
+
+  @Test("An async creation under way at shutdown is disposed before its pool")
+  func lateAsyncCreation() async throws {
+    let journal = Locked<[String]>([])
+    let started = TestAtomic<Int>(0)
+    let proceed = TestAtomic<Int>(0)
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(
+          Pool.self, lifetime: .persistent,
+          dispose: { _ in journal.withLock { $0.append("pool") } }, to: Pool.init)
+        registrar.bindAsync(
+          Repository.self, lifetime: .persistent, dependsOn: [],
+          dispose: { _ in journal.withLock { $0.append("repository") } }
+        ) { resolver in
+          let pool = try resolver.resolve(Pool.self)
+          started.store(1, ordering: .releasing)
+          while proceed.load(ordering: .acquiring) == 0 { try await Task.sleep(milliseconds: 1) }
+          return Repository(pool: pool)
+        }
+      }
+    ).build()
+    let request = Task { try await container.resolveAsync(Repository.self) }
+    while started.load(ordering: .acquiring) == 0 { try await Task.sleep(milliseconds: 1) }
+    let shutdown = Task { try await container.shutdown() }
+    try await Task.sleep(milliseconds: 30)
+    #expect(journal.withLock { $0 }.isEmpty, "shutdown waits for the creation under way")
+    proceed.store(1, ordering: .releasing)
+    try await shutdown.value
+    #expect(journal.withLock { $0 } == ["repository", "pool"])
+    let error = await #expect(throws: ResolutionError.self) { try await request.value }
     #expect(error?.code == .shutDown)
   }
 }
