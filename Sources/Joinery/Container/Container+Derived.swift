@@ -7,6 +7,7 @@ extension Container {
   func derived<T>(
     _: T.Type, tag: BindingTag?, parent: borrowing ResolutionContext
   ) -> T? {
+    if T.self == ScopeFactory.self, tag == nil { return ScopeFactory(container: self) as? T }
     guard let derivable = T.self as? any DerivedFromContainer.Type else { return nil }
     let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
     guard binds(wrapped) || binds(BindingKey(wrapped.type)) || bindsWithArguments(wrapped)

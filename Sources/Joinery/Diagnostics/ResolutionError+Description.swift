@@ -154,7 +154,8 @@ extension ResolutionError {
       ]
     case .containerReleased:
       return [
-        "Keep the container alive as long as the instances that hold its Providers or Lazies."
+        "Keep the container alive as long as the instances that hold its Providers, Lazies or "
+          + "ScopeFactory."
       ]
     case .asyncBinding:
       return [

@@ -26,7 +26,8 @@ extension ResolutionError {
   static func containerReleased(_ key: BindingKey) -> ResolutionError {
     unserved(
       .containerReleased, key, parent: .topLevel,
-      detail: "The Provider or Lazy holds its container weakly, and the container is gone.",
+      detail:
+        "The Provider, Lazy or ScopeFactory holds its container weakly, and the container is gone.",
       in: nil)
   }
 

@@ -45,6 +45,8 @@ struct DeclaredGraph {
     for binding in bindings {
       edgeStart.append(edgeList.count)
       for declaredAsWritten in binding.dependencies ?? [] {
+        // Every container serves its scope factory: no binding to find.
+        if declaredAsWritten.key == BindingKey(ScopeFactory.self) { continue }
         // `T?` depends on `T` when it is bound, and on nothing when it is not.
         let optional = declaredAsWritten.key.type as? any _OptionalDependency.Type
         let declared =
