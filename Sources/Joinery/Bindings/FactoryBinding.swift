@@ -220,7 +220,8 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     // The common case: the instance is alive. No cycle is possible (nothing is being built)
-    // and creation's gate is not needed.
+    // and creation's gate is not needed; a longer-lived creation must not keep it, though.
+    try checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: container)
     if copyAlive(into: out) { return }
     try ResolutionContext.outermost(
       parent, in: container, initializing: (out, layout)
@@ -269,6 +270,18 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
         return true
       }
     }
+  }
+
+  /// The captive check for a request that may be served the live instance: a persistent or
+  /// cached creation under way must not keep it, alive or not.
+  ///
+  /// Out of line: outside such a creation it reads one thread-local counter.
+  @usableFromInline @inline(never)
+  func checkAliveCapture(
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?, in container: Container
+  ) throws(ResolutionError) {
+    guard _ThreadState.isCreatingShared else { return }
+    try parent.joined().checkCapture(of: self, fallbackTag: fallbackTag, in: container)
   }
 
   /// A strong reference to the transient instance's object if it is still alive, taken by

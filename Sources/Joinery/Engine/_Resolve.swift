@@ -94,7 +94,8 @@ extension Container {
     of binding: FactoryBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    try Self.building(T.self) { out throws(ResolutionError) in
+    try binding.checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: self)
+    return try Self.building(T.self) { out throws(ResolutionError) in
       if binding.copyAlive(into: _InstanceSlot(address: out, of: T.self), as: T.self) { return }
       try build(binding, into: out, as: T.self, parent, fallbackTag)
     }

@@ -88,6 +88,23 @@ struct RequestIsolationTests {
     try await scope.close()
   }
 
+  @Test("A transient instance requested while a persistent one is made fails, alive or not")
+  func transientUnderPersistent() throws {
+    for aliveFirst in [false, true] {
+      let container = try server { registrar in
+        registrar.bind(Session.self, lifetime: .transient) { Session() }
+        registrar.bind(Settings.self, lifetime: .persistent) { resolver in
+          Settings(session: try resolver.resolve())
+        }
+      }
+      // Held by someone else: the request would be served the live instance.
+      let held = aliveFirst ? try container.resolve(Session.self) : nil
+      let error = #expect(throws: ResolutionError.self) { try container.resolve(Settings.self) }
+      #expect(error?.code == .captiveDependency, "alive: \(aliveFirst)")
+      withExtendedLifetime(held) {}
+    }
+  }
+
   @Test("A cached instance requested while a persistent one is made fails; acknowledged, it works")
   func cachedUnderPersistent() throws {
     let failing = try server { registrar in
