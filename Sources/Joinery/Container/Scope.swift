@@ -366,3 +366,51 @@ extension Container {
     #endif
   }
 }
+
+extension Container {
+  /// Runs one unit of work — a request, a job — in a scope of its own, and closes the scope
+  /// however the work ends: the framework-neutral core of a server's request middleware.
+  ///
+  /// ```swift
+  /// let response = try await container.withScope({ $0.provide(requestInfo) }) { scope in
+  ///   let response = try await next(request, context.with(scope))
+  ///   if scope.hasInstance(of: UnitOfWork.self) {
+  ///     try await scope.resolve(UnitOfWork.self).commit()
+  ///   }
+  ///   return response
+  /// }
+  /// ```
+  ///
+  /// When `work` returns, the scope is closed and a disposer's failure is thrown as a
+  /// ``DisposalError``. When `work` throws, the scope is still closed (disposal rolls back
+  /// what was not committed) and `work`'s error is thrown as it is, so a domain error keeps
+  /// its meaning; a disposer's failure is then written to standard error, not dropped.
+  ///
+  /// - Parameters:
+  ///   - isolation: The caller's actor, inherited: `work` runs there.
+  ///   - provide: Adds the scope's values (``ScopeValues``).
+  ///   - work: The unit of work, given its scope.
+  /// - Returns: What `work` returned.
+  /// - Throws: What `provide` or `work` threw, or a ``DisposalError``.
+  public func withScope<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ provide: (inout ScopeValues) throws -> Void = { _ in },
+    _ work: (Scope) async throws -> Result
+  ) async throws -> Result {
+    let scope = try makeScope(provide)
+    let result: Result
+    do {
+      result = try await work(scope)
+    } catch {
+      do {
+        try await scope.close()
+      } catch let disposal {
+        "Joinery: closing a scope after its work threw (\(error)) failed: \(disposal)"
+          .withCString { joinery_write_error_line($0) }
+      }
+      throw error
+    }
+    try await scope.close()
+    return result
+  }
+}
