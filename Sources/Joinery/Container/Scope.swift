@@ -367,12 +367,13 @@ extension Container {
   }
 }
 
-extension Container {
-  /// Runs one unit of work — a request, a job — in a scope of its own, and closes the scope
-  /// however the work ends: the framework-neutral core of a server's request middleware.
+extension Scope {
+  /// Runs one unit of work — a request, a job — in this scope, then closes the scope however
+  /// the work ends: the framework-neutral core of a server's request middleware.
   ///
   /// ```swift
-  /// let response = try await container.withScope({ $0.provide(requestInfo) }) { scope in
+  /// let scope = try container.makeScope { values in values.provide(requestInfo) }
+  /// return try await scope.run { scope in
   ///   let response = try await next(request, context.with(scope))
   ///   if scope.hasInstance(of: UnitOfWork.self) {
   ///     try await scope.resolve(UnitOfWork.self).commit()
@@ -388,29 +389,26 @@ extension Container {
   ///
   /// - Parameters:
   ///   - isolation: The caller's actor, inherited: `work` runs there.
-  ///   - provide: Adds the scope's values (``ScopeValues``).
-  ///   - work: The unit of work, given its scope.
+  ///   - work: The unit of work, given this scope.
   /// - Returns: What `work` returned.
-  /// - Throws: What `provide` or `work` threw, or a ``DisposalError``.
-  public func withScope<Result>(
+  /// - Throws: What `work` threw, or a ``DisposalError``.
+  public func run<Result>(
     isolation: isolated (any Actor)? = #isolation,
-    _ provide: (inout ScopeValues) throws -> Void = { _ in },
     _ work: (Scope) async throws -> Result
   ) async throws -> Result {
-    let scope = try makeScope(provide)
     let result: Result
     do {
-      result = try await work(scope)
+      result = try await work(self)
     } catch {
       do {
-        try await scope.close()
+        try await close()
       } catch let disposal {
         "Joinery: closing a scope after its work threw (\(error)) failed: \(disposal)"
           .withCString { joinery_write_error_line($0) }
       }
       throw error
     }
-    try await scope.close()
+    try await close()
     return result
   }
 }

@@ -48,14 +48,14 @@ private func container(
   ).build()
 }
 
-@Suite("withScope: a unit of work in a scope of its own, and a factory's own error")
-struct WithScopeTests {
+@Suite("Scope.run: a unit of work in a scope of its own, and a factory's own error")
+struct ScopeRunTests {
   @Test("The work's result is returned and its scope closed: the unit of work is disposed")
   func success() async throws {
     let journal = Locked<[String]>([])
     let container = try container(journal: journal)
     let kept = Locked<Scope?>(nil)
-    let name = try await container.withScope({ $0.provide(RequestInfo(user: "ada")) }) { scope in
+    let name = try await container.makeScope { $0.provide(RequestInfo(user: "ada")) }.run { scope in
       kept.withLock { $0 = scope }
       let handler = try scope.resolve(Handler.self)
       handler.work.commit()
@@ -73,7 +73,7 @@ struct WithScopeTests {
     let journal = Locked<[String]>([])
     let container = try container(journal: journal)
     do {
-      _ = try await container.withScope({ $0.provide(RequestInfo(user: nil)) }) { scope in
+      _ = try await container.makeScope { $0.provide(RequestInfo(user: nil)) }.run { scope in
         _ = try scope.resolve(UnitOfWork.self)
         return try scope.resolve(Handler.self)
       }
@@ -92,7 +92,7 @@ struct WithScopeTests {
     let journal = Locked<[String]>([])
     let container = try container(journal: journal, failingDisposal: true)
     await #expect(throws: Unauthorized.self) {
-      try await container.withScope({ $0.provide(RequestInfo(user: "ada")) }) { scope in
+      try await container.makeScope { $0.provide(RequestInfo(user: "ada")) }.run { scope in
         _ = try scope.resolve(UnitOfWork.self)
         throw Unauthorized()
       }
@@ -105,7 +105,7 @@ struct WithScopeTests {
     let journal = Locked<[String]>([])
     let container = try container(journal: journal, failingDisposal: true)
     let error = await #expect(throws: DisposalError.self) {
-      try await container.withScope({ $0.provide(RequestInfo(user: "ada")) }) { scope in
+      try await container.makeScope { $0.provide(RequestInfo(user: "ada")) }.run { scope in
         try scope.resolve(UnitOfWork.self).commit()
       }
     }
