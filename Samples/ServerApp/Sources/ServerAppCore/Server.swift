@@ -22,7 +22,8 @@ public struct AppRequestContext: RequestContext {
 
 /// One Joinery scope per request: made with the request's values, the unit of work committed
 /// only if the request made one, then closed (which rolls back whatever was not committed).
-/// A resolution error is logged in full — path, bindings, advice — and answered with a bare 500.
+/// A factory's own HTTP error (a refused sign-in) is the answer; any other resolution error is
+/// logged in full — path, bindings, advice — and answered with a bare 500.
 public struct ScopeMiddleware: RouterMiddleware {
   public typealias Context = AppRequestContext
   let container: Container
@@ -35,30 +36,23 @@ public struct ScopeMiddleware: RouterMiddleware {
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    var context = context
     let info = RequestInfo(
-      id: "\(request.headers[.init("x-request-id")!] ?? "-")", path: request.uri.path)
-    let scope = try container.makeScope { values in values.provide(info) }
-    context.scope = scope
+      id: "\(request.headers[.init("x-request-id")!] ?? "-")", path: request.uri.path,
+      user: request.headers[.init("x-user")!])
+    var context = context
+    context.scope = try container.makeScope { values in values.provide(info) }
     do {
-      let response = try await next(request, context)
-      if scope.hasInstance(of: UnitOfWork.self) {
-        try await scope.resolve(UnitOfWork.self).commit()
+      return try await context.scope!.run { scope in
+        let response = try await next(request, context)
+        if scope.hasInstance(of: UnitOfWork.self) {
+          try await scope.resolve(UnitOfWork.self).commit()
+        }
+        return response
       }
-      try await scope.close()
-      return response
-    } catch {
-      // Disposal rolls back the unit of work that was not committed.
-      do {
-        try await scope.close()
-      } catch {
-        context.logger.error("closing the request scope failed: \(error)")
-      }
-      if let error = error as? ResolutionError {
-        context.logger.error("\(String(reflecting: error))")
-        throw HTTPError(.internalServerError)
-      }
-      throw error
+    } catch let error as ResolutionError {
+      if let answer = error.factoryError(as: (any HTTPResponseError).self) { throw answer }
+      context.logger.error("\(String(reflecting: error))")
+      throw HTTPError(.internalServerError)
     }
   }
 }

@@ -39,6 +39,23 @@ struct ServerAppTests {
     #expect(container.isShutDown, "the app's container service shut it down when the test ended")
   }
 
+  @Test("A factory's own HTTP error is the answer: no user, 401; signed in, 200")
+  func factoryErrorReachesTheClient() async throws {
+    let container = try await testContainer()
+    let app = try makeApplication(container: container)
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/orders/signed-in", method: .get) { response in
+        #expect(response.status == .unauthorized)
+      }
+      try await client.execute(
+        uri: "/orders/signed-in", method: .get, headers: [.init("x-user")!: "ada"]
+      ) { response in
+        #expect(response.status == .ok)
+        #expect(String(buffer: response.body) == "signed in as ada")
+      }
+    }
+  }
+
   @Test("A request that never touches the database makes no unit of work and commits nothing")
   func healthMakesNoUnitOfWork() async throws {
     let container = try await testContainer()

@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
 public struct RequestInfo: Sendable {
   public let id: String
   public let path: String
+  /// The signed-in user's name (the `x-user` header: a stand-in for real authentication).
+  public var user: String? = nil
 }
 
 /// The shared infrastructure: the pool (opened asynchronously by `buildAsync()`, closed by

@@ -20,6 +20,17 @@ public struct OrderRepository: Sendable {
   }
 }
 
+/// The user a request is made by: its factory refuses a request without one, with the
+/// `401` the client should get (``ScopeMiddleware`` answers a factory's HTTP error as itself).
+public struct Clerk: Sendable {
+  public let name: String
+
+  public init(request: RequestInfo) throws {
+    guard let user = request.user else { throw HTTPError(.unauthorized, message: "sign in") }
+    name = user
+  }
+}
+
 /// The orders feature: its bindings and its routes.
 public struct OrdersAssembly: Assembly {
   public init() {}
@@ -28,6 +39,7 @@ public struct OrdersAssembly: Assembly {
     // Ephemeral, over the request's scoped unit of work: every repository in one request
     // writes in the same transaction.
     registrar.bind(OrderRepository.self, to: OrderRepository.init(work:database:))
+    registrar.bind(Clerk.self, lifetime: .scoped, to: Clerk.init(request:))
   }
 
   /// The routes, each resolving what it needs from the request's scope.
@@ -40,6 +52,10 @@ public struct OrdersAssembly: Assembly {
       guard !item.isEmpty else { throw HTTPError(.badRequest, message: "an order needs an item") }
       try await context.resolve(OrderRepository.self).place(item: item)
       return .created
+    }
+    // Only for a signed-in clerk: without one, the Clerk factory's 401 is the answer.
+    group.get("signed-in") { _, context -> String in
+      "signed in as \(try context.resolve(Clerk.self).name)"
     }
     // Takes a while: what a request in flight during shutdown looks like.
     group.post("slow") { request, context -> HTTPResponse.Status in
