@@ -238,6 +238,8 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   /// Returns once every creation started before the list closed has ended (and recorded its
   /// disposal).
   private func untilCreationsEnd() async {
+    // The common case, nothing under way, without making a continuation.
+    if withLock({ $0.creations == 0 }) { return }
     await withCheckedContinuation { (closer: CheckedContinuation<Void, Never>) in
       let done = withLock { state in
         if state.creations == 0 { return true }
