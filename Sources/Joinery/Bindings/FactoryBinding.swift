@@ -160,17 +160,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
           try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
           return false
         }
-        parent.holdUntilEnd(
-          self,
-          commit: {
-            self.publishReady()
-            self.recordDisposal(in: list)
-            if tracked { list.endCreation() }
-          },
-          abandon: {
-            self.abandonInstance(in: list)
-            if tracked { list.endCreation() }
-          })
+        holdPublication(in: parent, list: list, tracked: tracked) { self.publishReady() }
         handedOver = true
         return true
       }
@@ -202,6 +192,26 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
       throw .shutDown(
         key, scopeClosed: list !== container.disposals, parent: parent, in: container)
     }
+  }
+
+  /// Hands the instance just made in `storage` to `parent`'s resolution, which publishes it
+  /// (`publish`, then its disposal recorded in `list`) once its `initCompleted` steps ran, or
+  /// discards it if the resolution fails; either ends the tracked creation.
+  private func holdPublication(
+    in parent: borrowing ResolutionContext, list: DisposalList, tracked: Bool,
+    publish: @escaping () -> Void
+  ) {
+    parent.holdUntilEnd(
+      self,
+      commit: {
+        publish()
+        self.recordDisposal(in: list)
+        if tracked { list.endCreation() }
+      },
+      abandon: {
+        self.abandonInstance(in: list)
+        if tracked { list.endCreation() }
+      })
   }
 
   /// Discards the instance in `storage`, made in a resolution that then failed and never
@@ -360,17 +370,9 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
         return false
       }
       out.initialize(copying: storage)
-      parent.holdUntilEnd(
-        self,
-        commit: {
-          self.cell?.withLock { $0.generation = current }
-          self.recordDisposal(in: list)
-          if tracked { list.endCreation() }
-        },
-        abandon: {
-          self.abandonInstance(in: list)
-          if tracked { list.endCreation() }
-        })
+      holdPublication(in: parent, list: list, tracked: tracked) {
+        self.cell?.withLock { $0.generation = current }
+      }
       handedOver = true
       return true
     }
