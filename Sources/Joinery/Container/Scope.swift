@@ -373,14 +373,17 @@ extension Scope {
   ///
   /// ```swift
   /// let scope = try container.makeScope { values in values.provide(requestInfo) }
-  /// return try await scope.run { scope in
-  ///   let response = try await next(request, context.with(scope))
+  /// let response = try await scope.run { scope in
+  ///   let response = try await scope.resolve(OrderHandler.self).handle()
   ///   if scope.hasInstance(of: UnitOfWork.self) {
   ///     try await scope.resolve(UnitOfWork.self).commit()
   ///   }
   ///   return response
   /// }
   /// ```
+  ///
+  /// In a server's middleware the work is the rest of the chain (`next(request, context)`); the
+  /// Server Apps article shows a whole one.
   ///
   /// When `work` returns, the scope is closed and a disposer's failure is thrown as a
   /// ``DisposalError``. When `work` throws, the scope is still closed (disposal rolls back

@@ -12,13 +12,7 @@
 ///
 ///   func run(_ job: Job) async throws {
 ///     let scope = try scopes.makeScope { values in values.provide(job) }
-///     do {
-///       try await scope.resolve(ReportJob.self).run()
-///       try await scope.close()
-///     } catch {
-///       try? await scope.close()
-///       throw error
-///     }
+///     try await scope.run { scope in try await scope.resolve(ReportJob.self).run() }
 ///   }
 /// }
 ///

@@ -3,10 +3,6 @@ import Testing
 
 // A persistent worker that runs each job in a scope of its own, as MS.DI's singletons do with
 // IServiceScopeFactory.
-private struct Job: Sendable {
-  let id: Int
-}
-
 private final class UnitOfWork: Sendable {
   let job: Job
   let committed = Locked(false)
@@ -95,5 +91,67 @@ struct ScopeFactoryTests {
     #expect(throws: ResolutionError.self) {
       try parent.resolve(ScopeFactory.self).makeScope().resolve(Extra.self)
     }
+  }
+}
+
+// ServerApps.md's worker, as the article writes it.
+final class ReportWorker: Sendable {  // persistent
+  let scopes: ScopeFactory
+  init(scopes: ScopeFactory) { self.scopes = scopes }
+
+  func run(_ job: Job) async throws {
+    let scope = try scopes.makeScope { values in values.provide(job) }
+    // Closed however the job ends: its disposers roll back what it left undone.
+    try await scope.run { scope in try await scope.resolve(ReportJob.self).run() }
+  }
+}
+
+struct Job: Sendable {
+  let id: Int
+  var fails = false
+}
+
+private struct JobFailed: Error {}
+
+/// What one job does: reads its job, writes through the job's scoped unit of work.
+final class ReportJob: Sendable {
+  let job: Job
+  let work: ReportWork
+  init(job: Job, work: ReportWork) {
+    self.job = job
+    self.work = work
+  }
+  func run() async throws {
+    if job.fails { throw JobFailed() }
+    work.written.withLock { $0 = job.id }
+  }
+}
+
+final class ReportWork: Sendable {
+  let written = Locked<Int?>(nil)
+}
+
+@Suite("ServerApps.md: the background worker recipe, as written")
+struct ReportWorkerRecipeTests {
+  @Test("Each job runs in its own scope, closed whether the job succeeds or throws")
+  func recipe() async throws {
+    let closed = Locked<[Int?]>([])
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bindScopeValue(Job.self)
+        registrar.bind(
+          ReportWork.self, lifetime: .scoped,
+          dispose: { work in closed.withLock { $0.append(work.written.withLock { $0 }) } },
+          to: ReportWork.init)
+        registrar.bind(ReportJob.self, to: ReportJob.init(job:work:))
+        registrar.bind(ReportWorker.self, lifetime: .persistent, to: ReportWorker.init(scopes:))
+      }
+    ).build()
+    let worker = try container.resolve(ReportWorker.self)
+    try await worker.run(Job(id: 1))
+    await #expect(throws: JobFailed.self) { try await worker.run(Job(id: 2, fails: true)) }
+    try await worker.run(Job(id: 3))
+    // Three scopes, each closed: the failed job's unit of work wrote nothing.
+    #expect(closed.withLock { $0 } == [1, nil, 3])
   }
 }

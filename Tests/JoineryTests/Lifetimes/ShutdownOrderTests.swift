@@ -120,6 +120,13 @@ private final class Lease: Sendable {
 
 private struct Refused: Error {}
 
+/// The container's pool, whose disposal is noted in `journal`.
+private func bindJournaledPool(_ registrar: inout Registrar, _ journal: Locked<[String]>) {
+  registrar.bind(
+    Pool.self, lifetime: .persistent,
+    dispose: { _ in journal.withLock { $0.append("pool") } }, to: Pool.init)
+}
+
 @Suite("Shutdown order: open scopes first, creations under way in order")
 struct ShutdownSequenceTests {
   @Test("shutdown() closes the open scopes first: a request's lease is disposed before its pool")
@@ -127,9 +134,7 @@ struct ShutdownSequenceTests {
     let journal = Locked<[String]>([])
     let container = try ContainerBuilder(
       InlineRegister { registrar in
-        registrar.bind(
-          Pool.self, lifetime: .persistent,
-          dispose: { _ in journal.withLock { $0.append("pool") } }, to: Pool.init)
+        bindJournaledPool(&registrar, journal)
         registrar.bind(
           Lease.self, lifetime: .scoped,
           dispose: { _ in journal.withLock { $0.append("lease") } }, to: Lease.init(pool:))
@@ -156,9 +161,7 @@ struct ShutdownSequenceTests {
     let proceed = DispatchSemaphore(value: 0)
     let container = try ContainerBuilder(
       InlineRegister { registrar in
-        registrar.bind(
-          Pool.self, lifetime: .persistent,
-          dispose: { _ in journal.withLock { $0.append("pool") } }, to: Pool.init)
+        bindJournaledPool(&registrar, journal)
         registrar.bind(
           Repository.self, lifetime: .persistent,
           dispose: { _ in
@@ -207,9 +210,7 @@ struct ShutdownSequenceTests {
     let proceed = TestAtomic<Int>(0)
     let container = try ContainerBuilder(
       InlineRegister { registrar in
-        registrar.bind(
-          Pool.self, lifetime: .persistent,
-          dispose: { _ in journal.withLock { $0.append("pool") } }, to: Pool.init)
+        bindJournaledPool(&registrar, journal)
         registrar.bindAsync(
           Repository.self, lifetime: .persistent, dependsOn: [],
           dispose: { _ in journal.withLock { $0.append("repository") } }
