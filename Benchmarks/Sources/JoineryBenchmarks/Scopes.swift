@@ -34,6 +34,18 @@ enum ScopeContainers {
     ).build()
   }()
 
+  /// The same request with async bindings (`bindAsync`), resolved with `resolveAsync`.
+  static let asyncRoot: Joinery.Container = {
+    try! ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(RequestPool.self, lifetime: .persistent, to: RequestPool.init)
+        registrar.bindAsync(RequestWork.self, lifetime: .scoped, to: RequestWork.init(pool:))
+        registrar.bindAsync(RequestAudit.self, lifetime: .scoped, to: RequestAudit.init(work:))
+        registrar.bindAsync(RequestHandler.self, to: RequestHandler.init(work:audit:))
+      }
+    ).build()
+  }()
+
   /// The same, the way it had to be done before scopes: a child container per request whose
   /// assembly re-declares the request's objects as persistent.
   static let childRoot: Joinery.Container = {
@@ -69,9 +81,11 @@ func awaitClose(_ scope: Joinery.Scope) {
 
 func scopeRows() -> [Row] {
   let root = ScopeContainers.root
+  let asyncRoot = ScopeContainers.asyncRoot
   let childRoot = ScopeContainers.childRoot
   let swinjectRoot = ScopeContainers.swinjectRoot
   let pool = opaque(try! root.resolve(RequestPool.self))
+  _ = try! asyncRoot.resolve(RequestPool.self)
   _ = try! childRoot.resolve(RequestPool.self)
   _ = swinjectRoot.resolve(RequestPool.self)
   return [
@@ -87,6 +101,17 @@ func scopeRows() -> [Row] {
               for _ in 0..<iterations {
                 let scope = root.makeScope()
                 blackHole(try! scope.resolve(RequestHandler.self))
+                try! await scope.close()
+              }
+            }
+          }),
+        Variant(
+          name: "Joinery scope, async bindings",
+          run: { iterations in
+            blockingAsync {
+              for _ in 0..<iterations {
+                let scope = asyncRoot.makeScope()
+                blackHole(try! await scope.resolveAsync(RequestHandler.self))
                 try! await scope.close()
               }
             }

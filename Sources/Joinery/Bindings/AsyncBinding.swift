@@ -29,7 +29,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   private let lock = _Lock.make()
   /// The creation every request of a shared lifetime awaits (persistent, cached; transient while
   /// it runs).
-  private var shared: Task<any Sendable, any Error>?
+  private var shared: AsyncCreation?
   /// For `cached`: the group generation `shared` was started in.
   private var sharedGeneration: UInt = 0
   /// For `transient`: the object of the last instance, while someone holds it.
@@ -64,14 +64,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   func make(
     arguments: any Sendable, in container: Container, path: AsyncPath?
   ) async throws(ResolutionError) -> any Sendable {
-    let node = AsyncPath(binding: self, parent: path)
+    let node = try AsyncPath.enter(self, below: AsyncPath.joining(path), in: container)
     let resolver = AsyncResolver(container: container, path: node)
     guard let argumentMake else { preconditionFailure("an argument binding has a maker") }
-    do {
-      return try await argumentMake(resolver, arguments)
-    } catch {
-      throw wrap(error, resolver: resolver, in: container)
-    }
+    return try await run(node, in: container) { try await argumentMake(resolver, arguments) }
   }
 
   override func link(in container: Container) {
@@ -94,6 +90,11 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   /// The instance for one asynchronous request, according to the lifetime; `scope` is the
   /// ``Scope`` a top-level request (no `path`) was made in.
+  ///
+  /// A shared instance is made by the first request for it, in that request's task, and
+  /// awaited by the others; persistent and cached instances, which outlive the request, are
+  /// made in a task of their own, so that cancelling the request that came first cancels
+  /// nothing the others wait for.
   func resolveAsync(
     in container: Container, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> Any {
@@ -102,70 +103,71 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
         .shutDown, requested: key, path: path?.steps ?? [], binding: info,
         detail: "The container was shut down: its instances were disposed.", container: container)
     }
-    let node = AsyncPath(binding: self, parent: path, requestScope: scope)
+    let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
     let resolver = AsyncResolver(container: container, path: node)
+    let made: Any?
     switch lifetimeKind {
     case .ephemeral:
-      return try await run(resolver, in: container)
+      return try await run(node, in: container) { try await self.make(resolver) }
     case .graph:
-      let made = node.scope.task(for: self) {
-        Task { () async throws -> any Sendable in try await self.make(resolver) }
-      }
-      return try await awaitShared(
-        made, resolver: resolver, path: path, in: container, creations: node.scope)
+      let units = node.scope
+      let (creation, isNew) = units.claim(self)
+      made = try await share(
+        creation, isNew: isNew, node: node, path: path, in: container,
+        forget: { units.forget(self, ifItIs: creation) }
+      ) { try await self.make(resolver) }
     case .transient:
       let step = lock.withLock { () -> TransientStep in
         if let object = alive { return .alive(object) }
-        if let shared { return .await(shared) }
-        let made = Task { () async throws -> any Sendable in try await self.make(resolver) }
+        if let shared { return .share(shared, isNew: false) }
+        let made = AsyncCreation()
         shared = made
-        return .await(made)
+        return .share(made, isNew: true)
       }
-      guard case .await(let made) = step else {
+      guard case .share(let creation, let isNew) = step else {
         if case .alive(let object) = step { return object }
         preconditionFailure("unreachable")
       }
-      let instance = try await awaitShared(made, resolver: resolver, path: path, in: container)
-      let object = Self.object(in: instance)
-      lock.withLock {
-        if shared == made {
-          shared = nil
-          alive = object
+      made = try await share(
+        creation, isNew: isNew, node: node, path: path, in: container,
+        forget: { self.forgetShared(creation) }
+      ) { try await self.make(resolver) }
+      if let instance = made {
+        let object = Self.object(in: instance)
+        lock.withLock {
+          if shared === creation {
+            shared = nil
+            alive = object
+          }
+        }
+        guard object != nil else {
+          throw ResolutionError(
+            .transientValueType, requested: key, path: node.steps, binding: info,
+            detail: """
+              \(key) is transient (weak), but its factory made a \(type(of: instance)), a \
+              value, which cannot be referenced weakly.
+              """,
+            container: container)
         }
       }
-      guard object != nil else {
-        throw ResolutionError(
-          .transientValueType, requested: key, path: node.steps, binding: info,
-          detail: """
-            \(key) is transient (weak), but its factory made a \(type(of: instance)), a value, \
-            which cannot be referenced weakly.
-            """,
-          container: container)
-      }
-      return instance
     case .scoped:
-      return try await scopedInstance(node: node, resolver: resolver, path: path, in: container)
+      made = try await scopedInstance(node: node, resolver: resolver, path: path, in: container)
     case .persistent, .cached:
-      let made = lock.withLock { () -> Task<any Sendable, any Error> in
-        let current = group?.generation ?? 0
-        if let shared, lifetimeKind == .persistent || sharedGeneration == current { return shared }
-        let made = Task { () async throws -> any Sendable in
-          try await self.makeTracked(
-            resolver, recordingIn: container.disposals, path: node, in: container)
-        }
-        shared = made
-        sharedGeneration = current
-        return made
-      }
-      return try await awaitShared(made, resolver: resolver, path: path, in: container)
+      made = try await sharedInstance(
+        in: self, recordingIn: container.disposals, node: node, resolver: resolver, path: path,
+        in: container)
     }
+    // A creation abandoned by a cancelled request: start over (this request may make it).
+    guard let made else { return try await resolveAsync(in: container, path: path, scope: scope) }
+    return made
   }
 
-  /// The instance of the request's scope: its creation is started once per scope and awaited
-  /// by every request in it; the scope disposes it.
+  /// The instance of the request's scope: kept by the scope's copy of this binding (its
+  /// cell), which makes it once, as a persistent binding does, but inline in the first
+  /// request's task; the scope disposes it.
   private func scopedInstance(
     node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
-  ) async throws(ResolutionError) -> any Sendable {
+  ) async throws(ResolutionError) -> Any? {
     guard let scope = node.requestScope else {
       throw ResolutionError(
         .scopeRequired, requested: key, path: node.steps, binding: info,
@@ -178,17 +180,47 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
         .shutDown, requested: key, path: node.steps, binding: info,
         detail: "The scope was closed: its instances were disposed.", container: container)
     }
-    let creations = scope.asyncCreations
-    let made = creations.task(for: self) {
-      Task { () async throws -> any Sendable in
-        try await self.makeTracked(
-          resolver, recordingIn: scope.disposals, path: node, in: container)
+    let cell = scope.disposals.asyncCell(for: self) { fresh() as! AsyncBinding }
+    if cell.isReady { return cell.storage.loadAny(layout) }
+    return try await sharedInstance(
+      in: cell, recordingIn: scope.disposals, node: node, resolver: resolver, path: path,
+      in: container)
+  }
+
+  /// The instance `cell` keeps (this binding for persistent and cached, a scope's copy for
+  /// scoped): made once by the request that finds none, published for lock-free reads, and
+  /// awaited by the requests that come while it is made.
+  ///
+  /// Persistent and cached instances outlive the request that happens to come first, so they
+  /// are made in a task of their own; a scope's instance is made inline.
+  private func sharedInstance(
+    in cell: AsyncBinding, recordingIn list: DisposalList, node: AsyncPath,
+    resolver: AsyncResolver, path: AsyncPath?, in container: Container
+  ) async throws(ResolutionError) -> (any Sendable)? {
+    let (creation, isNew) = cell.lock.withLock { () -> (AsyncCreation, Bool) in
+      let current = cell.group?.generation ?? 0
+      if let shared = cell.shared, lifetimeKind != .cached || cell.sharedGeneration == current {
+        return (shared, false)
       }
+      let made = AsyncCreation()
+      cell.shared = made
+      cell.sharedGeneration = current
+      return (made, true)
     }
-    let instance = try await awaitShared(
-      made, resolver: resolver, path: path, in: container, creations: creations)
-    creations.markMade(self)
-    return instance
+    let make = { () async throws -> any Sendable in
+      let instance = try await self.makeTracked(resolver, recordingIn: list, path: node, in: container)
+      if self.lifetimeKind != .cached { cell.publish(instance) }
+      return instance
+    }
+    let forget = { cell.forgetShared(creation) }
+    guard isNew, lifetimeKind == .scoped else {
+      if isNew {
+        Task { _ = await creation.run({ try await node.running(make) }, forget: forget) }
+      }
+      return try await awaitCreation(creation, node: node, path: path, in: container)
+    }
+    return try await share(
+      creation, isNew: true, node: node, path: path, in: container, forget: forget, make: make)
   }
 
   /// Makes an instance whose disposal goes to `list`: a creation `list`'s closer waits for, so
@@ -221,32 +253,50 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   private enum TransientStep {
     case alive(AnyObject)
-    case await(Task<any Sendable, any Error>)
+    case share(AsyncCreation, isNew: Bool)
   }
 
   /// The class instance an instance is or wraps, if any.
-  private static func object(in instance: any Sendable) -> AnyObject? {
+  private static func object(in instance: Any) -> AnyObject? {
     type(of: instance as Any) is AnyObject.Type ? instance as AnyObject : nil
   }
 
-  /// Awaits a creation other requests may share, refusing a wait that closes a ring of async
-  /// creations in different tasks (which would never end).
-  ///
-  /// `creations` holds the creation when a unit of work (a graph, a scope) does, to forget a
-  /// failed one there.
-  private func awaitShared(
-    _ shared: Task<any Sendable, any Error>, resolver: AsyncResolver, path: AsyncPath?,
-    in container: Container, creations: AsyncGraphScope? = nil
-  ) async throws(ResolutionError) -> any Sendable {
+  /// Forgets the shared creation if it is still `creation` (it failed or was abandoned).
+  private func forgetShared(_ creation: AsyncCreation) {
+    lock.withLock { if shared === creation { shared = nil } }
+  }
+
+  /// A creation other requests may share: made here, in this request's task, when this request
+  /// claimed it (`isNew`), else awaited. `nil` when it was abandoned by a cancelled request.
+  private func share(
+    _ creation: AsyncCreation, isNew: Bool, node: AsyncPath, path: AsyncPath?,
+    in container: Container, forget: () -> Void,
+    make: () async throws -> any Sendable
+  ) async throws(ResolutionError) -> (any Sendable)? {
+    guard isNew else {
+      return try await awaitCreation(creation, node: node, path: path, in: container)
+    }
+    switch await creation.run({ try await node.running(make) }, forget: forget) {
+    case .success(let instance): return instance
+    case .failure(let error): throw wrap(error, path: node, in: container)
+    }
+  }
+
+  /// Awaits a creation another request makes, refusing a wait that closes a ring of async
+  /// creations in different tasks (which would never end). `nil` when the creation was
+  /// abandoned by a cancelled request.
+  private func awaitCreation(
+    _ creation: AsyncCreation, node: AsyncPath, path: AsyncPath?, in container: Container
+  ) async throws(ResolutionError) -> (any Sendable)? {
+    if let ended = creation.ended { return try outcome(ended, node: node, in: container) }
     // The creations on this request's path wait for this one: refuse a wait that closes a ring
     // with creations in other tasks, which would never end.
     let waiters = path?.bindings ?? []
     if !waiters.isEmpty {
       if let ring = container.asyncWaits.beginWaiting(waiters, for: self) {
-        let steps = resolver.path?.steps ?? []
         let chain = ring.map(\.description).joined(separator: " → ")
         throw ResolutionError(
-          .cycle, requested: key, path: steps, binding: info,
+          .cycle, requested: key, path: node.steps, binding: info,
           detail: """
             Awaiting \(key) would never end: async creations in different tasks await each \
             other in a ring (\(chain)), so this one stops instead.
@@ -255,13 +305,18 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       }
     }
     defer { if !waiters.isEmpty { container.asyncWaits.endWaiting(waiters, for: self) } }
-    do {
-      return try await shared.value
-    } catch {
-      // Forget a failed creation so that the next request tries again.
-      lock.withLock { if self.shared == shared { self.shared = nil } }
-      creations?.forget(self, ifItIs: shared)
-      throw wrap(error, resolver: resolver, in: container)
+    return try outcome(await creation.outcome, node: node, in: container)
+  }
+
+  /// What a request that awaited a creation gets: the instance, the creation's error, or `nil`
+  /// to start over when a cancelled request abandoned it.
+  private func outcome(
+    _ outcome: AsyncCreation.Outcome, node: AsyncPath, in container: Container
+  ) throws(ResolutionError) -> (any Sendable)? {
+    switch outcome {
+    case .made(let instance): return instance
+    case .failed(let error): throw wrap(error, path: node, in: container)
+    case .abandoned: return nil
     }
   }
 
@@ -281,22 +336,23 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// The published persistent instance, if there is one.
   func publishedInstance() -> Any? { isReady ? storage.loadAny(layout) : nil }
 
+  /// Runs a factory as `node`'s, wrapping its error.
   private func run(
-    _ resolver: AsyncResolver, in container: Container
+    _ node: AsyncPath, in container: Container, _ make: () async throws -> any Sendable
   ) async throws(ResolutionError) -> any Sendable {
     do {
-      return try await make(resolver)
+      return try await node.running(make)
     } catch {
-      throw wrap(error, resolver: resolver, in: container)
+      throw wrap(error, path: node, in: container)
     }
   }
 
   private func wrap(
-    _ error: any Error, resolver: AsyncResolver, in container: Container
+    _ error: any Error, path: AsyncPath, in container: Container
   ) -> ResolutionError {
     if let error = error as? ResolutionError { return error }
     return ResolutionError(
-      .factoryFailed, requested: key, path: resolver.path?.steps ?? [], binding: info,
+      .factoryFailed, requested: key, path: path.steps, binding: info,
       underlyingError: error, container: container)
   }
 }

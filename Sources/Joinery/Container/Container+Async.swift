@@ -155,7 +155,9 @@ extension Container {
   func resolveAsync<T: Sendable, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> T {
-    let scope = path?.requestScope ?? scope
+    // A request made while an async factory runs in this task joins its chain.
+    let path = AsyncPath.joining(path)
+    let scope = scope ?? path?.requestScope
     let boxed = tag.map { BindingTag($0) }
     var found = owner(of: BindingKey(T.self, boxed: boxed)).map {
       ($0, BindingKey(T.self, boxed: boxed))
@@ -221,13 +223,13 @@ extension Container {
       if T.self == binding.key.type { return binding.storage.load(as: T.self) }
       if let instance = binding.publishedInstance() as? T { return instance }
     }
+    let path = AsyncPath.joining(path)
     if let path, path.contains(binding) {
       let steps = path.steps + [ResolutionStep(requested: binding.key, binding: binding.info)]
       throw ResolutionError(
         .cycle, requested: binding.key, path: steps, binding: binding.info, container: self)
     }
     let instance = try await binding.resolveAsync(in: self, path: path, scope: scope)
-    if binding.lifetimeKind == .persistent { binding.publish(instance) }
     // Made by this binding's maker, which returns its bound type.
     return instance as! T
   }

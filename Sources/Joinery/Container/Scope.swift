@@ -66,13 +66,10 @@ public final class Scope: Sendable {
     out.initialize(copying: cell.storage)
   }
 
-  /// The creations of the scope's `scoped` async instances.
-  var asyncCreations: AsyncGraphScope { disposals.asyncCreations }
-
   /// Whether this scope has made (or was given) the instance of the scoped binding for `key`.
   func hasInstance(for key: BindingKey) -> Bool {
     guard let binding = container.owner(of: key)?.table.binding(for: key) else { return false }
-    if binding.isAsync { return disposals.hasMadeAsync(binding) }
+    if binding.isAsync { return disposals.existingAsyncCell(for: binding)?.isReady ?? false }
     return disposals.existingCell(for: ObjectIdentifier(binding))?.isReady ?? false
   }
 }

@@ -80,6 +80,29 @@ extension _AtomicWordsHolder {
     }
   }
 
+  /// The object word `index` holds, made by `make` for the first caller: never more than one
+  /// (a loser of the race releases its own). The word holds the whole address, no flags.
+  func _lazyObject<T: AnyObject>(_ index: Int, make: () -> T) -> T {
+    let word = _atomicWord(index)
+    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
+      return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+    }
+    let made = Unmanaged.passRetained(make())
+    if joinery_compare_exchange(word, 0, UInt(bitPattern: made.toOpaque())) {
+      return made.takeUnretainedValue()
+    }
+    made.release()
+    let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)).unsafelyUnwrapped
+    return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+  }
+
+  /// Releases the object in word `index`, if one was made: from the holder's `deinit`.
+  func _releaseLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) {
+    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index))) {
+      Unmanaged<T>.fromOpaque(existing).release()
+    }
+  }
+
   /// Checks, in debug builds, that `words` (the holder's first stored property) is where the
   /// methods above look.
   func _checkAtomicWordsLayout(_ words: UnsafeMutableRawPointer) {

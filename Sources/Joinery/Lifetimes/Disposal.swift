@@ -51,8 +51,8 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var first: ScopeCell?
     var second: ScopeCell?
     var more: [ScopeCell] = []
-    /// A scope's async creations of scoped async bindings, made on first use.
-    var asyncCreations: AsyncGraphScope?
+    /// A scope's copies of the scoped async bindings it used, as for synchronous ones.
+    var asyncCells: [(binding: ObjectIdentifier, cell: AsyncBinding)] = []
     /// Whether the entries were taken for disposal: an instance recorded later is disposed
     /// at once, on its own.
     var isDisposing = false
@@ -105,19 +105,21 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     withLock { $0.cell(for: binding) }
   }
 
-  /// A scope's async creations, made on first use.
-  var asyncCreations: AsyncGraphScope {
-    withLock { state in
-      if let existing = state.asyncCreations { return existing }
-      let made = AsyncGraphScope()
-      state.asyncCreations = made
+  /// The scope cell of the async `binding`, made by `make` on first use.
+  func asyncCell(for binding: AsyncBinding, make: () -> AsyncBinding) -> AsyncBinding {
+    let id = ObjectIdentifier(binding)
+    return withLock { state in
+      if let existing = state.asyncCells.first(where: { $0.binding == id }) { return existing.cell }
+      let made = make()
+      state.asyncCells.append((id, made))
       return made
     }
   }
 
-  /// Whether the async creation of `binding` finished in this scope.
-  func hasMadeAsync(_ binding: AnyBinding) -> Bool {
-    withLock { $0.asyncCreations }?.hasMade(binding) ?? false
+  /// The scope cell of the async `binding`, if one was made.
+  func existingAsyncCell(for binding: AnyBinding) -> AsyncBinding? {
+    let id = ObjectIdentifier(binding)
+    return withLock { state in state.asyncCells.first(where: { $0.binding == id })?.cell }
   }
 
   /// Adds cells made before the scope is used (its provided values).

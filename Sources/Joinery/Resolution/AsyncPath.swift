@@ -1,25 +1,77 @@
-/// The chain of asynchronous requests, for error paths and cycle detection.
+/// The chain of asynchronous requests, for error paths, cycle detection and the depth limit.
 ///
-/// Unlike synchronous frames it lives on the heap, because it must survive suspensions.
+/// Unlike synchronous frames it lives on the heap, because it must survive suspensions. While a
+/// binding's factory runs, its node is the task's ``current`` one, so a request the factory
+/// makes through a captured container (or from a child task) joins the chain, as a synchronous
+/// request made inside a factory joins that factory's frames.
+// The atomic words are touched only through `_AtomicWordsHolder`; everything else is `let`.
 @usableFromInline
-final class AsyncPath: Sendable {
+final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
+  /// Word 0: 1 once the binding's factory has returned (a task it left behind is then not part
+  /// of the chain). Word 1, on the first node: the graph unit, made on first use.
+  private final var finishedWord: UInt = 0
+  private final var graphWord: UInt = 0
   let binding: AnyBinding
   let parent: AsyncPath?
   let depth: Int
-  /// The `graph` instances of the top-level `resolveAsync` this path belongs to.
-  let scope: AsyncGraphScope
+  /// One bit per binding on the path (see `_Frame.memberBit`): a binding whose bit is clear is
+  /// not on it, so the cycle test walks the path only on a hit.
+  let members: UInt64
+  /// The first node of the chain; `nil` on the first node itself.
+  private let first: AsyncPath?
   /// The ``Scope`` the top-level request was made in, where `scoped` bindings have their
   /// instances; `nil` outside any scope.
   let requestScope: Scope?
+  /// The node of the factory running in this task, if any.
+  @TaskLocal static var current: AsyncPath?
 
-  /// A node for `binding` below `parent`; a top-level node (no parent) starts a new graph, in
-  /// `requestScope` when the request was made in one.
-  init(binding: AnyBinding, parent: AsyncPath?, requestScope: Scope? = nil) {
+  /// The node of the running factory a request made without one joins.
+  static func joining(_ path: AsyncPath?) -> AsyncPath? {
+    if let path { return path }
+    guard let current, current._loadAcquiring(0) == 0 else { return nil }
+    return current
+  }
+
+  private init(binding: AnyBinding, parent: AsyncPath?, requestScope: Scope?) {
     self.binding = binding
     self.parent = parent
     depth = (parent?.depth ?? 0) + 1
-    scope = parent?.scope ?? AsyncGraphScope()
-    self.requestScope = parent?.requestScope ?? requestScope
+    members = (parent?.members ?? 0) | _Frame.memberBit(binding)
+    first = parent.map { $0.first ?? $0 }
+    self.requestScope = requestScope ?? parent?.requestScope
+    _checkAtomicWordsLayout(&finishedWord)
+  }
+
+  deinit {
+    if first == nil { _releaseLazyObject(1, as: AsyncGraphScope.self) }
+  }
+
+  /// The `graph` instances of the top-level `resolveAsync` this path belongs to, made on first
+  /// use (most resolutions have none).
+  var scope: AsyncGraphScope {
+    (first ?? self)._lazyObject(1) { AsyncGraphScope() }
+  }
+
+  /// A node for `binding` below `parent`, in `requestScope` when the request was made in one
+  /// (else in the parent's); refused past the container's depth limit.
+  static func enter(
+    _ binding: AnyBinding, below parent: AsyncPath?, requestScope: Scope? = nil,
+    in container: Container
+  ) throws(ResolutionError) -> AsyncPath {
+    let node = AsyncPath(binding: binding, parent: parent, requestScope: requestScope)
+    if node.depth > container.maximumDepth {
+      throw ResolutionError(
+        .depthLimitExceeded, requested: binding.key, path: node.steps, binding: binding.info,
+        detail: "The chain is more than \(container.maximumDepth) bindings deep.",
+        container: container)
+    }
+    return node
+  }
+
+  /// Runs `body` (the binding's factory) as the task's current node.
+  func running<R>(_ body: () async throws -> R) async throws -> R {
+    defer { _storeReleasing(0, 1) }
+    return try await Self.$current.withValue(self) { try await body() }
   }
 
   var steps: [ResolutionStep] {
@@ -44,6 +96,7 @@ final class AsyncPath: Sendable {
   }
 
   func contains(_ binding: AnyBinding) -> Bool {
+    if members & _Frame.memberBit(binding) == 0 { return false }
     var current: AsyncPath? = self
     while let node = current {
       if node.binding === binding { return true }

@@ -1,0 +1,215 @@
+import Foundation
+import Joinery
+import Testing
+
+// What the synchronous engine guarantees, held to on the async path: a depth limit, cycles
+// seen through a captured container, waits across tasks (`async let` included) that never
+// deadlock, and creations that need no task of their own.
+
+private final class Link: Sendable {
+  let next: Link?
+  init(next: Link?) { self.next = next }
+}
+private final class Loop: Sendable {}
+private final class Hub: Sendable {}
+private final class Spoke: Sendable {}
+private final class Slow: Sendable {}
+private final class Unit: Sendable {
+  let serial: Int
+  init(serial: Int) { self.serial = serial }
+}
+
+/// Runs `body` in a task of its own and waits at most `seconds` for it: `nil` when it has not
+/// finished by then (it is left running, as a deadlocked task cannot be stopped).
+private func finishing<R: Sendable>(
+  within seconds: Double, _ body: @escaping @Sendable () async -> R
+) async throws -> R? {
+  let result = Locked<R?>(nil)
+  let done = TestAtomic<Bool>(false)
+  Task {
+    let value = await body()
+    result.withLock { $0 = value }
+    done.store(true, ordering: .releasing)
+  }
+  let deadline = Instant.inSeconds(seconds)
+  while !done.load(ordering: .acquiring) && Instant.now < deadline {
+    try await Task.sleep(milliseconds: 2)
+  }
+  return result.withLock { $0 }
+}
+
+@Suite("The async path keeps the synchronous engine's guarantees")
+struct AsyncEngineParityTests {
+  @Test(
+    "An async chain deeper than the limit stops with depthLimitExceeded",
+    arguments: [Lifetime.ephemeral, .graph, .persistent])
+  func depthLimit(lifetime: Lifetime) async throws {
+    var builder = ContainerBuilder(
+      Bindings { registrar in
+        // An endless chain: Link(tag: n) awaits Link(tag: n + 1).
+        for level in 0..<200 {
+          registrar.bindAsync(Link.self, tag: level, lifetime: .init(lifetime)) { resolver in
+            Link(next: try await resolver.resolveAsync(Link.self, tag: (level + 1) % 200))
+          }
+        }
+      })
+    builder.maximumResolutionDepth = 50
+    let container = try builder.buildOrRecord()
+    let outcome = try await finishing(within: 20) { () -> ResolutionError? in
+      do throws(ResolutionError) {
+        _ = try await container.resolveAsync(Link.self, tag: 0)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let finished = try #require(outcome, "still running after 20 s")
+    let error = try #require(finished)
+    // A persistent chain over 200 tags wraps around to tag 0: a cycle at depth 201, but the
+    // limit of 50 stops it first.
+    #expect(error.code == .depthLimitExceeded)
+    #expect(error.path.count == 51)
+    #expect(error.debugDescription.contains("more than 50 bindings deep"))
+  }
+
+  @Test("An async factory awaiting its own type through a captured container throws cycle")
+  func selfAwaitThroughContainer() async throws {
+    for lifetime in [Lifetime.ephemeral, .persistent, .graph] {
+      let box = ContainerBox()
+      let container = try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bindAsync(Loop.self, lifetime: .init(lifetime)) { _ in
+            try await box.container!.resolveAsync(Loop.self)
+          }
+          registrar.bindAsync(Hub.self) { resolver in
+            _ = try await resolver.resolveAsync(Loop.self)
+            return Hub()
+          }
+        }
+      ).buildOrRecord()
+      box.container = container
+      defer { box.container = nil }
+      let outcome = try await finishing(within: 10) { () -> ResolutionError? in
+        do throws(ResolutionError) {
+          _ = try await container.resolveAsync(Hub.self)
+          return nil
+        } catch {
+          return error
+        }
+      }
+      let finished = try #require(outcome, "\(lifetime): still running after 10 s")
+      let error = try #require(finished, "\(lifetime): no error")
+      #expect(error.code == .cycle, "\(lifetime)")
+      // The captured container's request joins the chain that made it.
+      #expect(error.path.map(\.requested.typeName) == ["Hub", "Loop", "Loop"], "\(lifetime)")
+    }
+  }
+
+  @Test("A task a factory leaves behind resolves as a new request, not inside the finished chain")
+  func taskLeftBehind() async throws {
+    let box = ContainerBox()
+    let later = Locked<Task<Hub, any Error>?>(nil)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Hub.self, lifetime: .persistent) { _ in
+          let hub = Hub()
+          later.withLock {
+            $0 = Task {
+              try await Task.sleep(milliseconds: 20)
+              return try await box.container!.resolveAsync(Hub.self)
+            }
+          }
+          return hub
+        }
+      }
+    ).buildOrRecord()
+    box.container = container
+    defer { box.container = nil }
+    let hub = try await container.resolveAsync(Hub.self)
+    let task = try #require(later.withLock { $0 })
+    #expect(try await task.value === hub)
+  }
+
+  @Test("Two async singletons awaiting each other from two tasks, one with async let, throw")
+  func asyncLetRing() async throws {
+    // Spoke's creation (task 2) starts, then Hub's (task 1). Hub awaits Spoke and, a moment
+    // later, Slow, each in an `async let`; then Spoke awaits Hub. Both of Hub's waits count:
+    // forgetting the first (Hub → Spoke) would let Spoke wait for Hub forever.
+    let spokeStarted = TestAtomic<Bool>(false)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Slow.self, lifetime: .persistent) { _ in
+          try await Task.sleep(milliseconds: 400)
+          return Slow()
+        }
+        registrar.bindAsync(Hub.self, lifetime: .persistent) { resolver in
+          async let spoke = resolver.resolveAsync(Spoke.self)
+          async let slow: Slow = {
+            try await Task.sleep(milliseconds: 20)
+            return try await resolver.resolveAsync(Slow.self)
+          }()
+          _ = try await (spoke, slow)
+          return Hub()
+        }
+        registrar.bindAsync(Spoke.self, lifetime: .persistent) { resolver in
+          spokeStarted.store(true, ordering: .releasing)
+          try await Task.sleep(milliseconds: 100)
+          _ = try await resolver.resolveAsync(Hub.self)
+          return Spoke()
+        }
+      }
+    ).buildOrRecord()
+    let outcome = try await finishing(within: 10) { () -> [ResolutionError.Code?] in
+      let spoke = Task { () -> ResolutionError.Code? in
+        do throws(ResolutionError) {
+          _ = try await container.resolveAsync(Spoke.self)
+          return nil
+        } catch {
+          return error.code
+        }
+      }
+      while !spokeStarted.load(ordering: .acquiring) { try? await Task.sleep(milliseconds: 1) }
+      let hub = Task { () -> ResolutionError.Code? in
+        do throws(ResolutionError) {
+          _ = try await container.resolveAsync(Hub.self)
+          return nil
+        } catch {
+          return error.code
+        }
+      }
+      return [await hub.value, await spoke.value]
+    }
+    let codes = try #require(outcome, "deadlocked: still waiting after 10 s")
+    // The wait that closes the ring (Spoke → Hub) is refused; Hub then fails through Spoke.
+    #expect(codes == [.cycle, .cycle])
+  }
+
+  @Test("Cancelling the first request in a scope does not fail the others waiting for its instance")
+  func scopedCancellation() async throws {
+    let made = TestAtomic<Int>(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Unit.self, lifetime: .scoped) { _ in
+          let serial = made.add(1, ordering: .relaxed).newValue
+          try await Task.sleep(milliseconds: 50)
+          return Unit(serial: serial)
+        }
+      }
+    ).buildOrRecord()
+    let scope = container.makeScope()
+    let first = Task { try await scope.resolveAsync(Unit.self) }
+    while made.load(ordering: .relaxed) == 0 { try await Task.sleep(milliseconds: 1) }
+    let second = Task { try await scope.resolveAsync(Unit.self) }
+    try await Task.sleep(milliseconds: 5)
+    first.cancel()
+    let unit = try await second.value
+    #expect(try await scope.resolveAsync(Unit.self) === unit)
+    if (try? await first.value) == nil {
+      // The first request's creation stopped with it; the waiting one made its own.
+      #expect(unit.serial == 2)
+    } else {
+      #expect(unit.serial == 1)
+    }
+    try await scope.close()
+  }
+}
