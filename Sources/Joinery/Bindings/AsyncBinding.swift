@@ -114,8 +114,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       let (creation, isNew) = units.claim(self)
       made = try await share(
         creation, isNew: isNew, node: node, path: path, in: container,
-        forget: { units.forget(self, ifItIs: creation) }
-      ) { try await self.make(resolver) }
+        forget: { units.forget(self, ifItIs: creation) }, make: { try await self.make(resolver) })
     case .transient:
       let step = lock.withLock { () -> TransientStep in
         if let object = alive { return .alive(object) }
@@ -130,8 +129,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       }
       made = try await share(
         creation, isNew: isNew, node: node, path: path, in: container,
-        forget: { self.forgetShared(creation) }
-      ) { try await self.make(resolver) }
+        forget: { self.forgetShared(creation) }, make: { try await self.make(resolver) })
       if let instance = made {
         let object = Self.object(in: instance)
         lock.withLock {
@@ -208,7 +206,8 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       return (made, true)
     }
     let make = { () async throws -> any Sendable in
-      let instance = try await self.makeTracked(resolver, recordingIn: list, path: node, in: container)
+      let instance = try await self.makeTracked(
+        resolver, recordingIn: list, path: node, in: container)
       if self.lifetimeKind != .cached { cell.publish(instance) }
       return instance
     }
@@ -266,8 +265,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     lock.withLock { if shared === creation { shared = nil } }
   }
 
-  /// A creation other requests may share: made here, in this request's task, when this request
-  /// claimed it (`isNew`), else awaited. `nil` when it was abandoned by a cancelled request.
+  /// A creation other requests may share: made here when this request claimed it, else awaited.
+  ///
+  /// A new creation (`isNew`) runs in this request's task. `nil` when a cancelled request
+  /// abandoned the creation this one awaited.
   private func share(
     _ creation: AsyncCreation, isNew: Bool, node: AsyncPath, path: AsyncPath?,
     in container: Container, forget: () -> Void,
@@ -282,9 +283,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     }
   }
 
-  /// Awaits a creation another request makes, refusing a wait that closes a ring of async
-  /// creations in different tasks (which would never end). `nil` when the creation was
-  /// abandoned by a cancelled request.
+  /// Awaits a creation another request makes, refusing a wait that could never end.
+  ///
+  /// The wait is refused when it closes a ring of async creations in different tasks. `nil`
+  /// when the creation was abandoned by a cancelled request.
   private func awaitCreation(
     _ creation: AsyncCreation, node: AsyncPath, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> (any Sendable)? {

@@ -80,8 +80,9 @@ extension _AtomicWordsHolder {
     }
   }
 
-  /// The object word `index` holds, made by `make` for the first caller: never more than one
-  /// (a loser of the race releases its own). The word holds the whole address, no flags.
+  /// The object word `index` holds, made by `make` for the first caller: never more than one.
+  ///
+  /// A loser of the race releases its own. The word holds the whole address, no flags.
   func _lazyObject<T: AnyObject>(_ index: Int, make: () -> T) -> T {
     let word = _atomicWord(index)
     if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {

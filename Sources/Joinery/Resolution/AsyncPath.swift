@@ -7,8 +7,10 @@
 // The atomic words are touched only through `_AtomicWordsHolder`; everything else is `let`.
 @usableFromInline
 final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
-  /// Word 0: 1 once the binding's factory has returned (a task it left behind is then not part
-  /// of the chain). Word 1, on the first node: the graph unit, made on first use.
+  /// Word 0: 1 once the binding's factory has returned.
+  ///
+  /// A task the factory left behind is then not part of the chain. Word 1, on the first node:
+  /// the graph unit, made on first use.
   private final var finishedWord: UInt = 0
   private final var graphWord: UInt = 0
   let binding: AnyBinding
