@@ -1,18 +1,24 @@
 /// A binding whose factory is `async`. Resolved only with ``Container/resolveAsync(_:)``; a
 /// synchronous resolve that reaches it throws ``ResolutionError/Code/asyncBinding``.
 ///
-/// Every lifetime behaves as it does for a synchronous binding:
-/// - `persistent`: the first request starts an unstructured task that every concurrent request
-///   awaits, so cancelling one waiter cancels neither the creation nor the other waiters. A
-///   failed creation is forgotten and the next request tries again. Once created, the instance
-///   is published in `storage` and read without a lock or a task.
+/// Every lifetime behaves as it does for a synchronous binding. A shared instance is made once
+/// (an ``AsyncCreation``): the request that finds none makes it, the requests that come while
+/// it runs await it without a task of their own, and a failed creation is forgotten so that
+/// the next request tries again.
+/// - `persistent`: made in a task of its own, so that cancelling the request that came first
+///   cancels neither the creation nor the other waiters. Once made, the instance is published
+///   in `storage` and read without a lock or a task.
 /// - `cached`: as persistent, until its cache group is reset; the next request then creates anew.
-/// - `transient`: concurrent requests share one creation; afterwards only a weak reference is
-///   kept, so the instance is shared while someone holds it.
+/// - `transient`: concurrent requests share one creation, made inline; afterwards only a weak
+///   reference is kept, so the instance is shared while someone holds it.
 /// - `graph`: one instance per top-level `resolveAsync`, shared by everything it awaits.
-/// - `scoped`: one instance per ``Scope``, started once and awaited by every request in the
-///   scope (``Scope/resolveAsync(_:)``), disposed by ``Scope/close()``.
+/// - `scoped`: one instance per ``Scope``, kept by the scope's copy of the binding (its cell,
+///   as for a synchronous scoped binding), made inline by the first request in the scope and
+///   disposed by ``Scope/close()``.
 /// - `ephemeral`: a new instance for every request.
+///
+/// An inline creation whose request is cancelled is *abandoned*: the requests awaiting it start
+/// over, and one of them makes the instance.
 // `shared`, `sharedGeneration`, `alive` and `storage` are written holding `lock`; `storage` is
 // published by `isReady`.
 final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
@@ -333,6 +339,16 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       publishReady()
       // `shared` stays: a request that saw no instance a moment ago still gets this one from it.
     }
+  }
+
+  /// The instance a request in `scope` gets without waiting: a built persistent one, or the
+  /// open scope's made instance of a scoped binding.
+  func madeInstance(in scope: Scope?) -> Any? {
+    if isReady { return storage.loadAny(layout) }
+    guard lifetimeKind == .scoped, let scope, !scope.isClosed,
+      let cell = scope.disposals.existingAsyncCell(for: self), cell.isReady
+    else { return nil }
+    return cell.storage.loadAny(layout)
   }
 
   /// The published persistent instance, if there is one.

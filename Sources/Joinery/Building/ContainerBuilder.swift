@@ -218,7 +218,7 @@ public struct ContainerBuilder: Sendable {
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
       do throws(ResolutionError) {
-        _ = try await container.awaitInstance(of: binding, as: Any.self, path: nil)
+        _ = try await container.awaitInstance(of: binding, path: nil)
       } catch {
         findings.append(Self.eagerCreationFailed(binding, error))
       }

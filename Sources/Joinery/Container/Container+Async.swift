@@ -15,7 +15,7 @@ extension Container {
     try checkOpen(T.self)
     // A built persistent instance, sync or async, is read in place: no task, no suspension.
     if let built = builtInstance(T.self) { return built }
-    return try await resolveAsync(T.self, tag: _NoTag?.none, matching: .exact, path: nil)
+    return try await resolveAsync(T.self, tag: nil, matching: .exact, path: nil)
   }
 
   /// Resolves a tagged binding that may be asynchronous, falling back to the untagged one as
@@ -36,7 +36,7 @@ extension Container {
     matching: TagMatching = .allowingFallback
   ) async throws(ResolutionError) -> T {
     try checkOpen(T.self)
-    return try await resolveAsync(T.self, tag: tag, matching: matching, path: nil)
+    return try await resolveAsync(T.self, tag: BindingTag(tag), matching: matching, path: nil)
   }
 
   /// Every contribution to the multi-binding of `type`, awaiting the async ones, in the order
@@ -59,7 +59,8 @@ extension Container {
     var instances: [T] = []
     for (container, contribution) in contributions(to: T.self, tag: BindingTag(optional: tag)) {
       if let async = contribution as? AsyncBinding {
-        instances.append(try await container.awaitInstance(of: async, as: T.self, path: nil))
+        // Made by a contribution of `T`.
+        instances.append(try await container.awaitInstance(of: async, path: nil) as! T)
       } else {
         instances.append(
           try container.instance(of: contribution, as: T.self, parent: .topLevel, fallbackTag: nil))
@@ -148,61 +149,75 @@ extension Container {
 
   /// The asynchronous resolve behind every public form: finds the binding (tagged, then the
   /// untagged fallback, in this container or the nearest ancestor) and awaits it if it is
-  /// async, directly or through a forward.
+  /// async, directly or through a forward; a synchronous one resolves in place.
   ///
   /// `scope` is the ``Scope`` a top-level request was made in; below the top, `path` knows it.
+  /// Generic only at its edges: the search and the wait are written once, for every type.
   @usableFromInline
-  func resolveAsync<T: Sendable, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag?, matching: TagMatching, path: AsyncPath?, scope: Scope? = nil
+  func resolveAsync<T: Sendable>(
+    _ type: T.Type, tag: BindingTag?, matching: TagMatching, path: AsyncPath?,
+    scope: Scope? = nil
   ) async throws(ResolutionError) -> T {
     // A request made while an async factory runs in this task joins its chain.
     let path = AsyncPath.joining(path)
     let scope = scope ?? path?.requestScope
-    let boxed = tag.map { BindingTag($0) }
-    var found = owner(of: BindingKey(T.self, boxed: boxed)).map {
-      ($0, BindingKey(T.self, boxed: boxed))
-    }
-    if found == nil, boxed != nil, matching.allowsFallback {
-      found = owner(of: BindingKey(T.self)).map { ($0, BindingKey(T.self)) }
-    }
-    guard let (owner, key) = found, let binding = owner.table.binding(for: key) else {
-      // Nothing async to await: the synchronous resolve reports what is missing.
+    guard let (owner, binding) = asyncBinding(for: T.self, tag: tag, matching: matching) else {
+      // Nothing async to await: the synchronous resolve serves it or reports what is missing.
       return try resolveSynchronously(
         T.self, tag: tag, matching: matching, scope: scope, path: path)
     }
     if let async = binding as? AsyncBinding {
-      return try await owner.awaitInstance(of: async, as: T.self, path: path, scope: scope)
+      // Made by a binding of `T`; already made (built, or this scope's) without suspending.
+      if let made = async.madeInstance(in: scope) { return made as! T }
+      return try await owner.awaitInstance(of: async, path: path, scope: scope) as! T
     }
-    if let forward = binding as? ForwardingBinding, let target = forward.target as? AsyncBinding {
-      let instance = try await (forward.ancestor ?? owner).awaitInstance(
-        of: target, as: Any.self, path: path, scope: scope)
-      guard let converted = instance as? T else {
-        throw ResolutionError(
-          .forwardingTypeMismatch, requested: forward.key, path: path?.steps ?? [],
-          binding: forward.info,
-          detail: """
-            The target made a \(TypeName.of(Swift.type(of: instance))), which is not a \
-            \(forward.key.typeName).
-            """,
-          container: owner)
-      }
-      return converted
+    let forward = binding as! ForwardingBinding
+    let instance = try await (forward.ancestor ?? owner).awaitInstance(
+      of: forward.target as! AsyncBinding, path: path, scope: scope)
+    guard let converted = instance as? T else {
+      throw ResolutionError(
+        .forwardingTypeMismatch, requested: forward.key, path: path?.steps ?? [],
+        binding: forward.info,
+        detail: """
+          The target made a \(TypeName.of(Swift.type(of: instance))), which is not a \
+          \(forward.key.typeName).
+          """,
+        container: owner)
     }
-    return try resolveSynchronously(
-      T.self, tag: tag, matching: matching, scope: scope, path: path)
+    return converted
+  }
+
+  /// The binding that serves a request for `type` with its container, when it is async or
+  /// forwards to an async one.
+  private func asyncBinding(
+    for type: Any.Type, tag: BindingTag?, matching: TagMatching
+  ) -> (Container, AnyBinding)? {
+    var key = BindingKey(type, boxed: tag)
+    var owner = owner(of: key)
+    if owner == nil, tag != nil, matching.allowsFallback {
+      key = BindingKey(type)
+      owner = self.owner(of: key)
+    }
+    guard let owner, let binding = owner.table.binding(for: key) else { return nil }
+    if binding is AsyncBinding { return (owner, binding) }
+    guard let forward = binding as? ForwardingBinding, forward.target is AsyncBinding else {
+      return nil
+    }
+    return (owner, forward)
   }
 
   /// A synchronous resolve, in `scope` when the request was made in one; an error is reported
   /// with the async `path` above it, as a synchronous resolution reports its whole chain.
-  func resolveSynchronously<T, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag?, matching: TagMatching, scope: Scope?, path: AsyncPath? = nil
+  func resolveSynchronously<T>(
+    _ type: T.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?,
+    path: AsyncPath? = nil
   ) throws(ResolutionError) -> T {
     let parent = scope.map { ResolutionContext.topLevel(in: $0) } ?? .topLevel
     do {
       if let path, hasGraphBindings {
         // One async resolution is one graph: its synchronous resolves share their instances.
         return try _GraphMemory.resolve(
-          T.self, tag: tag.map { BindingTag($0) }, matching: matching, in: self, scope: scope,
+          T.self, tag: tag, matching: matching, in: self, scope: scope,
           memory: path.scope.synchronousGraph()
         ).value
       }
@@ -215,26 +230,17 @@ extension Container {
   }
 
   /// Awaits an async binding's instance, reading a built persistent one in place.
-  func awaitInstance<T>(
-    of binding: AsyncBinding, as _: T.Type, path: AsyncPath?, scope: Scope? = nil
-  ) async throws(ResolutionError) -> T {
+  func awaitInstance(
+    of binding: AsyncBinding, path: AsyncPath?, scope: Scope? = nil
+  ) async throws(ResolutionError) -> Any {
     // A built persistent instance never changes: read it without a lock, a task or a path.
-    if binding.isReady {
-      if T.self == binding.key.type { return binding.storage.load(as: T.self) }
-      if let instance = binding.publishedInstance() as? T { return instance }
-    }
+    if binding.isReady { return binding.storage.loadAny(binding.layout) }
     let path = AsyncPath.joining(path)
     if let path, path.contains(binding) {
       let steps = path.steps + [ResolutionStep(requested: binding.key, binding: binding.info)]
       throw ResolutionError(
         .cycle, requested: binding.key, path: steps, binding: binding.info, container: self)
     }
-    let instance = try await binding.resolveAsync(in: self, path: path, scope: scope)
-    // Made by this binding's maker, which returns its bound type.
-    return instance as! T
+    return try await binding.resolveAsync(in: self, path: path, scope: scope)
   }
 }
-
-/// The tag type of an untagged request.
-@usableFromInline
-enum _NoTag: Hashable, Sendable {}

@@ -193,7 +193,7 @@ private final class VerificationRun {
 
   func createAsynchronously(_ binding: AsyncBinding) async {
     do throws(ResolutionError) {
-      _ = try await copy.awaitInstance(of: binding, as: Any.self, path: nil, scope: scope)
+      _ = try await copy.awaitInstance(of: binding, path: nil, scope: scope)
       verified.append(binding.key)
     } catch  where error.code == .scopeValueMissing {
       skipped.append(binding.info)

@@ -172,7 +172,7 @@ extension Scope {
   ) async throws(ResolutionError) -> T {
     try checkOpen(T.self)
     return try await container.resolveAsync(
-      T.self, tag: _NoTag?.none, matching: .exact, path: nil, scope: self)
+      T.self, tag: nil, matching: .exact, path: nil, scope: self)
   }
 
   /// Resolves a tagged binding that may be asynchronous, in this scope, falling back to the
@@ -194,7 +194,7 @@ extension Scope {
   ) async throws(ResolutionError) -> T {
     try checkOpen(T.self)
     return try await container.resolveAsync(
-      T.self, tag: tag, matching: matching, path: nil, scope: self)
+      T.self, tag: BindingTag(tag), matching: matching, path: nil, scope: self)
   }
 
   /// Whether this scope holds the instance of the scoped binding of `type` (made by a resolve,

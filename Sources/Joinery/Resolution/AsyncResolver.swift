@@ -20,7 +20,7 @@ public struct AsyncResolver: Sendable {
   /// - Throws: ``ResolutionError``.
   public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
     try container.resolveSynchronously(
-      T.self, tag: _NoTag?.none, matching: .exact, scope: path?.requestScope, path: path)
+      T.self, tag: nil, matching: .exact, scope: path?.requestScope, path: path)
   }
 
   /// Resolves a tagged synchronous binding, falling back to the untagged one.
@@ -40,7 +40,7 @@ public struct AsyncResolver: Sendable {
     matching: TagMatching = .allowingFallback
   ) throws(ResolutionError) -> T {
     try container.resolveSynchronously(
-      T.self, tag: tag, matching: matching, scope: path?.requestScope, path: path)
+      T.self, tag: BindingTag(tag), matching: matching, scope: path?.requestScope, path: path)
   }
 
   /// Resolves a binding that may be asynchronous.
@@ -54,7 +54,7 @@ public struct AsyncResolver: Sendable {
   /// - Throws: ``ResolutionError``, with the asynchronous path.
   public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
   {
-    try await container.resolveAsync(T.self, tag: _NoTag?.none, matching: .exact, path: path)
+    try await container.resolveAsync(T.self, tag: nil, matching: .exact, path: path)
   }
 
   /// Resolves a tagged binding that may be asynchronous, falling back to the untagged one.
@@ -73,6 +73,6 @@ public struct AsyncResolver: Sendable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback
   ) async throws(ResolutionError) -> T {
-    try await container.resolveAsync(T.self, tag: tag, matching: matching, path: path)
+    try await container.resolveAsync(T.self, tag: BindingTag(tag), matching: matching, path: path)
   }
 }
