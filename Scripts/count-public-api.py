@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Counts the public declarations of the Joinery module from its symbol graph.
+
+Run after `swift package dump-symbol-graph --minimum-access-level public`. Every declared
+symbol counts (types, members, operators, extensions on other modules' types); symbols the
+compiler synthesizes (protocol default implementations) do not.
+
+    python3 Scripts/count-public-api.py            # the count, and the names by kind
+    python3 Scripts/count-public-api.py --ceiling  # fails if the count is above .ci/public-api-ceiling
+
+The ceiling only goes down: lower it in the commit that removes declarations (issue 26 aims
+at 250).
+"""
+import collections
+import glob
+import json
+import os
+import sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+files = glob.glob(os.path.join(root, ".build", "*", "symbolgraph", "Joinery.symbols.json"))
+files += glob.glob(os.path.join(root, ".build", "*", "symbolgraph", "Joinery@*.symbols.json"))
+if not files:
+    sys.exit("no symbol graph: run `swift package dump-symbol-graph --minimum-access-level public`")
+
+declarations = []
+for path in files:
+    with open(path) as file:
+        for symbol in json.load(file)["symbols"]:
+            if "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
+                continue
+            declarations.append(
+                (symbol["kind"]["identifier"], ".".join(symbol["pathComponents"])))
+
+names = {name for _, name in declarations}
+kinds = collections.Counter(kind for kind, _ in declarations)
+print(f"Joinery: {len(declarations)} public declarations under {len(names)} names")
+for kind, count in kinds.most_common():
+    print(f"  {count:4} {kind}")
+
+if "--ceiling" in sys.argv:
+    with open(os.path.join(root, ".ci", "public-api-ceiling")) as file:
+        ceiling = int(file.read().split()[0])
+    if len(declarations) > ceiling:
+        sys.exit(
+            f"{len(declarations)} public declarations, above the ceiling of {ceiling} "
+            "(.ci/public-api-ceiling): remove one for each you add, or say why in the commit "
+            "that raises it.")
+    print(f"within the ceiling of {ceiling}")
