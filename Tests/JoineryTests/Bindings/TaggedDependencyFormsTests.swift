@@ -39,8 +39,50 @@ private func tagged(_ extra: @escaping @Sendable (inout Registrar) -> Void) thro
   ).build()
 }
 
+private final class Clock: Sendable {}
+private final class Ledger: Sendable {}
+private final class Report: Sendable {
+  let cache: Cache
+  init(clock: Clock, ledger: Ledger, cache: Cache) { self.cache = cache }
+}
+
 @Suite("Tagged dependencies on every autowired form")
 struct TaggedDependencyFormsTests {
+  @Test("The article's recipe: one tagged parameter among untagged ones, checked by build()")
+  func oneTaggedAmongMany() throws {
+    @Sendable func report(_ registrar: inout Registrar) {
+      // As TagsAndFallback.md writes it.
+      registrar.bind(
+        Report.self,
+        dependsOn: [
+          BindingKey(Clock.self), BindingKey(Ledger.self), BindingKey(Cache.self, tag: Store.disk),
+        ]
+      ) { resolver in
+        Report(
+          clock: try resolver.resolve(), ledger: try resolver.resolve(),
+          cache: try resolver.resolve(tag: Store.disk))
+      }
+    }
+    let container = try tagged { registrar in
+      registrar.bind(Clock.self, lifetime: .persistent) { Clock() }
+      registrar.bind(Ledger.self, lifetime: .persistent) { Ledger() }
+      report(&registrar)
+    }
+    #expect(try container.resolve(Report.self).cache.store == .disk)
+    // Without the tagged cache, build() refuses the graph before anything runs.
+    let error = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        InlineRegister { registrar in
+          registrar.bind(Clock.self, lifetime: .persistent) { Clock() }
+          registrar.bind(Ledger.self, lifetime: .persistent) { Ledger() }
+          registrar.bind(Cache.self, tag: Store.memory) { Cache(.memory) }
+          report(&registrar)
+        }
+      ).build()
+    }
+    #expect(error?.description.contains("Cache") == true)
+  }
+
   @Test("contribute(_:to:dependencies:) resolves each parameter with its tag")
   func contribution() throws {
     let container = try tagged { registrar in
