@@ -104,6 +104,9 @@ public func makeApplication(
     configuration: .init(address: .hostname("127.0.0.1", port: configuration.port)),
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
     logger: logger)
+  // Services stop in reverse order: the server first, then the container (its disposers may
+  // still use the event log), then the event log.
+  app.addServices(try container.resolve(EventLog.self))
   if shutsDownContainer {
     app.addServices(ContainerService(container: container, logger: logger))
   }

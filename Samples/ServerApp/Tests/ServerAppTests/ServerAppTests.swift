@@ -12,7 +12,10 @@ private func testContainer() async throws -> Container {
     .overriding { registrar in
       registrar.bindAsync(
         Database.self, lifetime: .persistent(eager: true), dispose: { await $0.close() }
-      ) { _ in try await Database.connect(url: "memory://tests") }
+      ) { resolver in
+        try await Database.connect(
+          url: "memory://tests", events: try resolver.resolve(EventLog.self))
+      }
     }
     .buildAsync()
 }
@@ -91,9 +94,10 @@ struct ServerAppTests {
   /// while all 8 are in flight. Returns their statuses.
   private func shutDownWithRequestsInFlight(
     containerServiceFirst: Bool
-  ) async throws -> (statuses: [HTTPResponse.Status], journal: [String]) {
+  ) async throws -> (statuses: [HTTPResponse.Status], journal: [String], events: EventLog) {
     let container = try await testContainer()
     let database = try await container.resolveAsync(Database.self)
+    let events = try container.resolve(EventLog.self)
     let (ports, port) = AsyncStream.makeStream(of: Int.self)
     let logger = Logger(label: "test")
     let app = try makeApplication(
@@ -125,21 +129,28 @@ struct ServerAppTests {
         return statuses
       }
       try await tasks.waitForAll()
-      return (statuses, await database.journal)
+      return (statuses, await database.journal, events)
     }
   }
 
   @Test("Graceful shutdown: the server drains its requests, then the container closes the pool")
   func gracefulShutdownOrder() async throws {
-    let (statuses, journal) = try await shutDownWithRequestsInFlight(containerServiceFirst: true)
+    let (statuses, journal, events) = try await shutDownWithRequestsInFlight(
+      containerServiceFirst: true)
     #expect(statuses == Array(repeating: .created, count: 8))
     #expect(journal.filter { $0 == "commit" }.count == 8)
     #expect(journal.last == "close")
+    // The event log, a `run()` service listed before the container's, stops after it: the
+    // pool's disposer could still use it.
+    #expect(
+      await events.events == ["event log running", "database closed", "event log stopped"])
+    #expect(await events.lost.isEmpty)
   }
 
   @Test("The trap: a container service listed after the server closes the pool under the requests")
   func wrongShutdownOrder() async throws {
-    let (statuses, journal) = try await shutDownWithRequestsInFlight(containerServiceFirst: false)
+    let (statuses, journal, _) = try await shutDownWithRequestsInFlight(
+      containerServiceFirst: false)
     #expect(statuses.allSatisfy { $0 == .internalServerError })
     #expect(!journal.contains("commit"))
   }

@@ -16,15 +16,17 @@ public actor Database {
   public private(set) var journal: [String] = []
   private var nextID = 1
 
-  /// Connects to the database, as a real pool's `connect` would.
-  public static func connect(url: String) async throws -> Database {
+  /// Connects to the database, as a real pool's `connect` would; `events` hears of its close.
+  public static func connect(url: String, events: EventLog? = nil) async throws -> Database {
     try await Task.sleep(for: .milliseconds(5))
-    return Database(url: url)
+    return Database(url: url, events: events)
   }
 
   public nonisolated let url: String
-  private init(url: String) {
+  private let events: EventLog?
+  private init(url: String, events: EventLog?) {
     self.url = url
+    self.events = events
     journal.append("open")
   }
 
@@ -52,9 +54,10 @@ public actor Database {
   }
 
   /// Closes the pool: every later query fails.
-  public func close() {
+  public func close() async {
     isOpen = false
     journal.append("close")
+    await events?.record("database closed")
   }
 }
 

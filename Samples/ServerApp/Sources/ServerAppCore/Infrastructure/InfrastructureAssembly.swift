@@ -31,10 +31,12 @@ public struct InfrastructureAssembly: Assembly {
 
   public func register(in registrar: inout Registrar) {
     registrar.bind(ServerConfiguration.self, instance: configuration)
+    // A service of the service group (`run()`, no `close()`): made here, run and stopped there.
+    registrar.bind(EventLog.self, lifetime: .persistent, to: EventLog.init)
     registrar.bindAsync(
       Database.self, lifetime: .persistent(eager: true), dispose: { await $0.close() },
-      to: { (configuration: ServerConfiguration) in
-        try await Database.connect(url: configuration.databaseURL)
+      to: { (configuration: ServerConfiguration, events: EventLog) in
+        try await Database.connect(url: configuration.databaseURL, events: events)
       })
     registrar.bindScopeValue(RequestInfo.self)
     registrar.bind(
