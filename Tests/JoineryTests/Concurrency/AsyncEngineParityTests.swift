@@ -212,4 +212,48 @@ struct AsyncEngineParityTests {
     }
     try await scope.close()
   }
+
+  @Test("Many tasks in one scope share one async instance; cancelled ones never fail the others")
+  func scopedRace() async throws {
+    for round in 0..<max(Stress.rounds / 20, 50) {
+      let made = TestAtomic<Int>(0)
+      let disposed = TestAtomic<Int>(0)
+      let container = try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bindAsync(
+            Unit.self, lifetime: .scoped, dispose: { _ in disposed.add(1, ordering: .relaxed) }
+          ) { _ in
+            // Throws if the task making it is cancelled: the creation is then abandoned.
+            try await Task.sleep(nanoseconds: 200_000)
+            return Unit(serial: made.add(1, ordering: .relaxed).newValue)
+          }
+          registrar.bindAsync(Hub.self) { resolver in
+            _ = try await resolver.resolveAsync(Unit.self)
+            return Hub()
+          }
+        }
+      ).buildOrRecord()
+      let scope = container.makeScope()
+      let barrier = TaskBarrier(parties: 8)
+      let tasks = (0..<8).map { index in
+        Task { () -> ObjectIdentifier? in
+          await barrier.arriveAndWait()
+          if index.isMultiple(of: 2) { _ = try? await scope.resolveAsync(Hub.self) }
+          return try? ObjectIdentifier(await scope.resolveAsync(Unit.self))
+        }
+      }
+      for index in stride(from: 0, to: 8, by: 4) { tasks[index].cancel() }
+      var results: [Int: ObjectIdentifier?] = [:]
+      for (index, task) in tasks.enumerated() { results[index] = await task.value }
+      let kept = Set(results.values.compactMap { $0 })
+      #expect(kept.count == 1, "round \(round): \(kept.count) instances in one scope")
+      for (index, result) in results where !index.isMultiple(of: 4) {
+        #expect(result != nil, "round \(round): request \(index) was not cancelled, but failed")
+      }
+      try await scope.close()
+      // Only the creation that succeeded was recorded, and the scope disposed it once.
+      #expect(made.load(ordering: .relaxed) == 1, "round \(round)")
+      #expect(disposed.load(ordering: .relaxed) == 1, "round \(round)")
+    }
+  }
 }
