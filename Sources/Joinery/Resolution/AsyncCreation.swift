@@ -7,7 +7,8 @@
 /// forgets a failed or abandoned creation before it ends, so a request that sees it abandoned
 /// starts over and may make the instance itself: a cancelled request never hands its
 /// cancellation to the requests waiting for it.
-final class AsyncCreation: Sendable {
+// `state` is reached only holding `lock`.
+final class AsyncCreation: @unchecked Sendable {
   enum Outcome: Sendable {
     case made(any Sendable)
     case failed(any Error)
@@ -19,11 +20,17 @@ final class AsyncCreation: Sendable {
     var waiters: [CheckedContinuation<Outcome, Never>] = []
   }
 
-  private let state = Protected(State())
+  private let lock = _Lock.make()
+  // Reached only holding `lock`, which already makes every access exclusive.
+  @exclusivity(unchecked) private var state = State()
+
+  private func withState<R>(_ body: (inout State) -> R) -> R {
+    lock.withLock { body(&state) }
+  }
 
   /// Ends the creation and resumes every request awaiting it.
   func end(_ outcome: Outcome) {
-    let waiters = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
+    let waiters = withState { state -> [CheckedContinuation<Outcome, Never>] in
       state.outcome = outcome
       defer { state.waiters = [] }
       return state.waiters
@@ -32,14 +39,14 @@ final class AsyncCreation: Sendable {
   }
 
   /// The outcome if the creation has ended, without waiting.
-  var ended: Outcome? { state.withLock { $0.outcome } }
+  var ended: Outcome? { withState { $0.outcome } }
 
   /// The outcome, once the creation has ended.
   var outcome: Outcome {
     get async {
-      if let ended = state.withLock({ $0.outcome }) { return ended }
+      if let ended = withState({ $0.outcome }) { return ended }
       return await withCheckedContinuation { waiter in
-        let ended = state.withLock { state -> Outcome? in
+        let ended = withState { state -> Outcome? in
           if let outcome = state.outcome { return outcome }
           state.waiters.append(waiter)
           return nil
