@@ -21,6 +21,9 @@ private final class Unit: Sendable {
 
 /// Runs `body` in a task of its own and waits at most `seconds` for it: `nil` when it has not
 /// finished by then (it is left running, as a deadlocked task cannot be stopped).
+///
+/// The wait is long on purpose: a deadlock never ends, while the whole suite under
+/// ThreadSanitizer on two cores can starve the cooperative pool for many seconds.
 private func finishing<R: Sendable>(
   within seconds: Double, _ body: @escaping @Sendable () async -> R
 ) async throws -> R? {
@@ -55,7 +58,7 @@ struct AsyncEngineParityTests {
       })
     builder.maximumResolutionDepth = 50
     let container = try builder.buildOrRecord()
-    let outcome = try await finishing(within: 20) { () -> ResolutionError? in
+    let outcome = try await finishing(within: 90) { () -> ResolutionError? in
       do throws(ResolutionError) {
         _ = try await container.resolveAsync(Link.self, tag: 0)
         return nil
@@ -63,7 +66,7 @@ struct AsyncEngineParityTests {
         return error
       }
     }
-    let finished = try #require(outcome, "still running after 20 s")
+    let finished = try #require(outcome, "still running after 90 s")
     let error = try #require(finished)
     // A persistent chain over 200 tags wraps around to tag 0: a cycle at depth 201, but the
     // limit of 50 stops it first.
@@ -89,7 +92,7 @@ struct AsyncEngineParityTests {
       ).buildOrRecord()
       box.container = container
       defer { box.container = nil }
-      let outcome = try await finishing(within: 10) { () -> ResolutionError? in
+      let outcome = try await finishing(within: 90) { () -> ResolutionError? in
         do throws(ResolutionError) {
           _ = try await container.resolveAsync(Hub.self)
           return nil
@@ -97,7 +100,7 @@ struct AsyncEngineParityTests {
           return error
         }
       }
-      let finished = try #require(outcome, "\(lifetime): still running after 10 s")
+      let finished = try #require(outcome, "\(lifetime): still running after 90 s")
       let error = try #require(finished, "\(lifetime): no error")
       #expect(error.code == .cycle, "\(lifetime)")
       // The captured container's request joins the chain that made it.
@@ -159,7 +162,7 @@ struct AsyncEngineParityTests {
         }
       }
     ).buildOrRecord()
-    let outcome = try await finishing(within: 10) { () -> [ResolutionError.Code?] in
+    let outcome = try await finishing(within: 90) { () -> [ResolutionError.Code?] in
       let spoke = Task { () -> ResolutionError.Code? in
         do throws(ResolutionError) {
           _ = try await container.resolveAsync(Spoke.self)
@@ -179,7 +182,7 @@ struct AsyncEngineParityTests {
       }
       return [await hub.value, await spoke.value]
     }
-    let codes = try #require(outcome, "deadlocked: still waiting after 10 s")
+    let codes = try #require(outcome, "deadlocked: still waiting after 90 s")
     // The wait that closes the ring (Spoke → Hub) is refused; Hub then fails through Spoke.
     #expect(codes == [.cycle, .cycle])
   }
