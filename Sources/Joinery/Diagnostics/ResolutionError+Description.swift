@@ -196,8 +196,11 @@ extension ResolutionError {
     case .shutDown:
       return [
         "Resolve only before `shutdown()` (or `close()` of the scope): shut the container down "
-          + "after everything that uses it has stopped (in a ServiceGroup, list it before the "
-          + "services that use it, so it stops after them)."
+          + "after everything that uses it has stopped, the HTTP server's requests included.",
+        "With swift-service-lifecycle (Hummingbird): list the container's service before the "
+          + "services that use it, so the group stops it after them.",
+        "With Vapor: call `container.shutdown()` after `app.asyncShutdown()` returns, not in a "
+          + "LifecycleHandler (Vapor runs those before its server stops).",
       ]
     case .noCurrentContainer:
       return [

@@ -142,6 +142,10 @@ struct DisposalTests {
     ] {
       #expect(error?.code == .shutDown)
       #expect(error?.description.contains("after the container was shut down") == true)
+      // Advice for the two frameworks the Server Apps article covers.
+      let advice = error?.debugDescription ?? ""
+      #expect(advice.contains("list the container's service before the services that use it"))
+      #expect(advice.contains("after `app.asyncShutdown()` returns, not in a LifecycleHandler"))
     }
     let asyncError = await #expect(throws: ResolutionError.self) {
       try await container.resolveAsync(Repository.self)
