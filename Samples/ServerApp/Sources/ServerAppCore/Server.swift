@@ -44,8 +44,9 @@ public struct ScopeMiddleware: RouterMiddleware {
     do {
       return try await context.scope!.run { scope in
         let response = try await next(request, context)
+        // `resolveAsync` serves the unit of work whether it is bound with `bind` or `bindAsync`.
         if scope.hasInstance(of: UnitOfWork.self) {
-          try await scope.resolve(UnitOfWork.self).commit()
+          try await scope.resolveAsync(UnitOfWork.self).commit()
         }
         return response
       }

@@ -21,7 +21,7 @@ public struct ScopeMiddleware: AsyncMiddleware {
     do {
       return try await scope.run { scope in
         let response = try await next.respond(to: request)
-        if scope.hasInstance(of: Draft.self) { try await scope.resolve(Draft.self).save() }
+        if scope.hasInstance(of: Draft.self) { try await scope.resolveAsync(Draft.self).save() }
         return response
       }
     } catch let error as ResolutionError {
