@@ -12,9 +12,8 @@
 /// - `transient`: concurrent requests share one creation, made inline; afterwards only a weak
 ///   reference is kept, so the instance is shared while someone holds it.
 /// - `graph`: one instance per top-level `resolveAsync`, shared by everything it awaits.
-/// - `scoped`: one instance per ``Scope``, kept by the scope's copy of the binding (its cell,
-///   as for a synchronous scoped binding), made inline by the first request in the scope and
-///   disposed by ``Scope/close()``.
+/// - `scoped`: one instance per ``Scope``, kept in the scope's own state (`DisposalList`),
+///   made inline by the first request in the scope and disposed by ``Scope/close()``.
 /// - `ephemeral`: a new instance for every request.
 ///
 /// An inline creation whose request is cancelled is *abandoned*: the requests awaiting it start
@@ -155,23 +154,52 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
         }
       }
     case .scoped:
-      made = try await scopedInstance(node: node, resolver: resolver, path: path, in: container)
+      let scope = try requestScope(of: node, in: container)
+      switch scope.disposals.claimAsync(ObjectIdentifier(self)) {
+      case .made(let instance):
+        return instance
+      case .await(let rendezvous):
+        made = try await awaitCreation(rendezvous, node: node, path: path, in: container)
+      case .make:
+        return try await makeHere(in: scope, resolver: resolver, node: node, in: container)
+      }
     case .persistent, .cached:
-      made = try await sharedInstance(
-        in: self, recordingIn: container.disposals, node: node, resolver: resolver, path: path,
-        in: container)
+      let (creation, isNew) = lock.withLock { () -> (AsyncCreation, Bool) in
+        let current = group?.generation ?? 0
+        if let shared, lifetimeKind == .persistent || sharedGeneration == current {
+          return (shared, false)
+        }
+        let made = AsyncCreation()
+        shared = made
+        sharedGeneration = current
+        return (made, true)
+      }
+      if isNew {
+        // Outlives this request: made in a task of its own, awaited like any other request.
+        let disposals = container.disposals
+        Task {
+          _ = await creation.run(
+            {
+              try await node.running {
+                let instance = try await self.makeTracked(
+                  resolver, recordingIn: disposals, path: node, in: container)
+                if self.lifetimeKind == .persistent { self.publish(instance) }
+                return instance
+              }
+            }, forget: { self.forgetShared(creation) })
+        }
+      }
+      made = try await awaitCreation(creation, node: node, path: path, in: container)
     }
     // A creation abandoned by a cancelled request: start over (this request may make it).
     guard let made else { return try await resolveAsync(in: container, path: path, scope: scope) }
     return made
   }
 
-  /// The instance of the request's scope: kept by the scope's copy of this binding (its
-  /// cell), which makes it once, as a persistent binding does, but inline in the first
-  /// request's task; the scope disposes it.
-  private func scopedInstance(
-    node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
-  ) async throws(ResolutionError) -> Any? {
+  /// The scope a scoped request was made in, open.
+  private func requestScope(
+    of node: AsyncPath, in container: Container
+  ) throws(ResolutionError) -> Scope {
     guard let scope = node.requestScope else {
       throw ResolutionError(
         .scopeRequired, requested: key, path: node.steps, binding: info,
@@ -184,53 +212,33 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
         .shutDown, requested: key, path: node.steps, binding: info,
         detail: "The scope was closed: its instances were disposed.", container: container)
     }
-    let cell = scope.disposals.asyncCell(for: self) { fresh() as! AsyncBinding }
-    if cell.isReady { return cell.storage.loadAny(layout) }
-    return try await sharedInstance(
-      in: cell, recordingIn: scope.disposals, node: node, resolver: resolver, path: path,
-      in: container)
+    return scope
   }
 
-  /// The instance `cell` keeps (this binding for persistent and cached, a scope's copy for
-  /// scoped): made once by the request that finds none, published for lock-free reads, and
-  /// awaited by the requests that come while it is made.
-  ///
-  /// Persistent and cached instances outlive the request that happens to come first, so they
-  /// are made in a task of their own; a scope's instance is made inline.
-  private func sharedInstance(
-    in cell: AsyncBinding, recordingIn list: DisposalList, node: AsyncPath,
-    resolver: AsyncResolver, path: AsyncPath?, in container: Container
-  ) async throws(ResolutionError) -> (any Sendable)? {
-    let (creation, isNew) = cell.lock.withLock { () -> (AsyncCreation, Bool) in
-      let current = cell.group?.generation ?? 0
-      if let shared = cell.shared, lifetimeKind != .cached || cell.sharedGeneration == current {
-        return (shared, false)
+  /// Makes the scope's instance in this request's task, as `node`'s factory; the scope keeps
+  /// it (and disposes it), and the requests that came meanwhile get it, or the failure.
+  @inline(__always)
+  private func makeHere(
+    in scope: Scope, resolver: AsyncResolver, node: AsyncPath, in container: Container
+  ) async throws(ResolutionError) -> Any {
+    let list = scope.disposals
+    let id = ObjectIdentifier(self)
+    do {
+      let instance = try await node.running {
+        try await self.makeTracked(resolver, recordingIn: list, path: node, in: container)
       }
-      let made = AsyncCreation()
-      cell.shared = made
-      cell.sharedGeneration = current
-      return (made, true)
-    }
-    let make = { () async throws -> any Sendable in
-      let instance = try await self.makeTracked(
-        resolver, recordingIn: list, path: node, in: container)
-      if self.lifetimeKind != .cached { cell.publish(instance) }
+      list.endAsync(id, instance: instance)?.end(.made(instance))
       return instance
+    } catch {
+      list.endAsync(id, instance: nil)?.end(Task.isCancelled ? .abandoned : .failed(error))
+      throw wrap(error, path: node, in: container)
     }
-    let forget = { cell.forgetShared(creation) }
-    guard isNew, lifetimeKind == .scoped else {
-      if isNew {
-        Task { _ = await creation.run({ try await node.running(make) }, forget: forget) }
-      }
-      return try await awaitCreation(creation, node: node, path: path, in: container)
-    }
-    return try await share(
-      creation, isNew: true, node: node, path: path, in: container, forget: forget, make: make)
   }
 
   /// Makes an instance whose disposal goes to `list`: a creation `list`'s closer waits for, so
   /// an instance made while it closes is disposed in order; its request then fails with
   /// `shutDown` instead of getting it.
+  @inline(__always)
   private func makeTracked(
     _ resolver: AsyncResolver, recordingIn list: DisposalList, path: AsyncPath,
     in container: Container
@@ -273,8 +281,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   /// A creation other requests may share: made here when this request claimed it, else awaited.
   ///
-  /// A new creation (`isNew`) runs in this request's task. `nil` when a cancelled request
-  /// abandoned the creation this one awaited.
+  /// `nil` when a cancelled request abandoned the creation this one awaited.
   private func share(
     _ creation: AsyncCreation, isNew: Bool, node: AsyncPath, path: AsyncPath?,
     in container: Container, forget: () -> Void,
@@ -283,6 +290,15 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     guard isNew else {
       return try await awaitCreation(creation, node: node, path: path, in: container)
     }
+    return try await makeShared(creation, node: node, in: container, forget: forget, make)
+  }
+
+  /// Makes a claimed creation in this request's task, as `node`'s factory, and ends it.
+  @inline(__always)
+  private func makeShared(
+    _ creation: AsyncCreation, node: AsyncPath, in container: Container, forget: () -> Void,
+    _ make: () async throws -> any Sendable
+  ) async throws(ResolutionError) -> any Sendable {
     switch await creation.run({ try await node.running(make) }, forget: forget) {
     case .success(let instance): return instance
     case .failure(let error): throw wrap(error, path: node, in: container)
@@ -345,10 +361,8 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// open scope's made instance of a scoped binding.
   func madeInstance(in scope: Scope?) -> Any? {
     if isReady { return storage.loadAny(layout) }
-    guard lifetimeKind == .scoped, let scope, !scope.isClosed,
-      let cell = scope.disposals.existingAsyncCell(for: self), cell.isReady
-    else { return nil }
-    return cell.storage.loadAny(layout)
+    guard lifetimeKind == .scoped, let scope, !scope.isClosed else { return nil }
+    return scope.disposals.asyncInstance(of: self)
   }
 
   /// The published persistent instance, if there is one.

@@ -263,16 +263,30 @@ extension Registrar {
     collector.add(binding)
   }
 
-  private mutating func addAsync<T: Sendable>(
+  @usableFromInline
+  mutating func addAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false,
     factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
+    addAsync(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
+      dependencies: dependencies, metadata: metadata, disposer: disposer,
+      contributes: contributes, maker: { resolver in try await factory(resolver) })
+  }
+
+  @usableFromInline
+  mutating func addAsync<T: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
+    location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
+    disposer: Disposer? = nil, contributes: Bool = false,
+    maker: @escaping @Sendable (AsyncResolver) async throws -> any Sendable
+  ) {
     let binding = AsyncBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime, location: location,
       registerType: registerType, isOverride: isOverride || isOverriding,
-      layout: ValueLayout(of: T.self), make: { resolver in try await factory(resolver) })
+      layout: ValueLayout(of: T.self), make: maker)
     binding.dependencies = dependencies
     binding.metadata = metadata
     binding.disposer = disposer

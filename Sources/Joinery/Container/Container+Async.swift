@@ -152,8 +152,9 @@ extension Container {
   /// async, directly or through a forward; a synchronous one resolves in place.
   ///
   /// `scope` is the ``Scope`` a top-level request was made in; below the top, `path` knows it.
-  /// Generic only at its edges: the search and the wait are written once, for every type.
-  @usableFromInline
+  /// Generic only at its edges, and inlined there: the search and the wait are written once,
+  /// for every type.
+  @inlinable
   func resolveAsync<T: Sendable>(
     _ type: T.Type, tag: BindingTag?, matching: TagMatching, path: AsyncPath?,
     scope: Scope? = nil
@@ -161,53 +162,94 @@ extension Container {
     // A request made while an async factory runs in this task joins its chain.
     let path = AsyncPath.joining(path)
     let scope = scope ?? path?.requestScope
-    guard let (owner, binding) = asyncBinding(for: T.self, tag: tag, matching: matching) else {
+    switch asyncLookup(T.self, tag: tag, matching: matching, scope: scope) {
+    case .synchronous:
       // Nothing async to await: the synchronous resolve serves it or reports what is missing.
       return try resolveSynchronously(
         T.self, tag: tag, matching: matching, scope: scope, path: path)
+    case .made(let instance):
+      // Made by a binding of `T` (built, or this scope's): no suspension.
+      return instance as! T
+    case .pending(let pending):
+      let instance = try await awaitPending(pending, path: path, scope: scope)
+      if let converted = instance as? T { return converted }
+      throw pending.mismatch(instance, path: path)
     }
-    if let async = binding as? AsyncBinding {
-      // Made by a binding of `T`; already made (built, or this scope's) without suspending.
-      if let made = async.madeInstance(in: scope) { return made as! T }
-      return try await owner.awaitInstance(of: async, path: path, scope: scope) as! T
-    }
-    let forward = binding as! ForwardingBinding
-    let instance = try await (forward.ancestor ?? owner).awaitInstance(
-      of: forward.target as! AsyncBinding, path: path, scope: scope)
-    guard let converted = instance as? T else {
-      throw ResolutionError(
-        .forwardingTypeMismatch, requested: forward.key, path: path?.steps ?? [],
-        binding: forward.info,
+  }
+
+  /// What an async request finds, without suspending.
+  @usableFromInline
+  enum AsyncLookup {
+    /// No async binding serves it.
+    case synchronous
+    case made(Any)
+    case pending(PendingAsync)
+  }
+
+  /// An async binding to await, directly or through a forward.
+  @usableFromInline
+  struct PendingAsync {
+    let owner: Container
+    let binding: AsyncBinding
+    let forward: ForwardingBinding?
+
+    /// The error for a forward whose target made something else.
+    @usableFromInline
+    func mismatch(_ instance: Any, path: AsyncPath?) -> ResolutionError {
+      let key = forward?.key ?? binding.key
+      return ResolutionError(
+        .forwardingTypeMismatch, requested: key, path: path?.steps ?? [],
+        binding: forward?.info ?? binding.info,
         detail: """
           The target made a \(TypeName.of(Swift.type(of: instance))), which is not a \
-          \(forward.key.typeName).
+          \(key.typeName).
           """,
         container: owner)
     }
-    return converted
   }
 
-  /// The binding that serves a request for `type` with its container, when it is async or
-  /// forwards to an async one.
-  private func asyncBinding(
-    for type: Any.Type, tag: BindingTag?, matching: TagMatching
-  ) -> (Container, AnyBinding)? {
-    var key = BindingKey(type, boxed: tag)
-    var owner = owner(of: key)
-    if owner == nil, tag != nil, matching.allowsFallback {
-      key = BindingKey(type)
-      owner = self.owner(of: key)
+  /// The async binding that serves a request for `type` (through a forward, perhaps), or its
+  /// instance when it is made already.
+  @usableFromInline
+  func asyncLookup(
+    _ type: Any.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?
+  ) -> AsyncLookup {
+    var found = bindingAndOwner(for: BindingKey(type, boxed: tag))
+    if found == nil, tag != nil, matching.allowsFallback {
+      found = bindingAndOwner(for: BindingKey(type))
     }
-    guard let owner, let binding = owner.table.binding(for: key) else { return nil }
-    if binding is AsyncBinding { return (owner, binding) }
-    guard let forward = binding as? ForwardingBinding, forward.target is AsyncBinding else {
-      return nil
+    guard let (binding, owner) = found else { return .synchronous }
+    if let async = binding as? AsyncBinding {
+      if let made = async.madeInstance(in: scope) { return .made(made) }
+      return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
     }
-    return (owner, forward)
+    guard let forward = binding as? ForwardingBinding, let target = forward.target as? AsyncBinding
+    else { return .synchronous }
+    return .pending(
+      PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: forward))
+  }
+
+  /// The binding of `key` and the container that holds it: this one or the nearest ancestor.
+  private func bindingAndOwner(for key: BindingKey) -> (AnyBinding, Container)? {
+    var current: Container? = self
+    while let container = current {
+      if let binding = container.table.binding(for: key) { return (binding, container) }
+      current = container.parentContainer
+    }
+    return nil
+  }
+
+  /// Awaits a pending async binding's instance.
+  @usableFromInline
+  func awaitPending(
+    _ pending: PendingAsync, path: AsyncPath?, scope: Scope?
+  ) async throws(ResolutionError) -> Any {
+    try await pending.owner.awaitInstance(of: pending.binding, path: path, scope: scope)
   }
 
   /// A synchronous resolve, in `scope` when the request was made in one; an error is reported
   /// with the async `path` above it, as a synchronous resolution reports its whole chain.
+  @usableFromInline
   func resolveSynchronously<T>(
     _ type: T.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?,
     path: AsyncPath? = nil
@@ -230,6 +272,7 @@ extension Container {
   }
 
   /// Awaits an async binding's instance, reading a built persistent one in place.
+  @inline(__always)
   func awaitInstance(
     of binding: AsyncBinding, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> Any {

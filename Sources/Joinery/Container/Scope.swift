@@ -69,7 +69,7 @@ public final class Scope: Sendable {
   /// Whether this scope has made (or was given) the instance of the scoped binding for `key`.
   func hasInstance(for key: BindingKey) -> Bool {
     guard let binding = container.owner(of: key)?.table.binding(for: key) else { return false }
-    if binding.isAsync { return disposals.existingAsyncCell(for: binding)?.isReady ?? false }
+    if binding.isAsync { return disposals.asyncInstance(of: binding) != nil }
     return disposals.existingCell(for: ObjectIdentifier(binding))?.isReady ?? false
   }
 }
@@ -167,6 +167,7 @@ extension Scope {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; with code ``ResolutionError/Code/shutDown`` after
   ///   ``close()``.
+  @inlinable
   public func resolveAsync<T: Sendable>(
     _ type: T.Type = T.self
   ) async throws(ResolutionError) -> T {
@@ -188,6 +189,7 @@ extension Scope {
   ///   - matching: Whether the untagged binding may serve the request.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``.
+  @inlinable
   public func resolveAsync<T: Sendable>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback

@@ -51,8 +51,39 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var first: ScopeCell?
     var second: ScopeCell?
     var more: [ScopeCell] = []
-    /// A scope's copies of the scoped async bindings it used, as for synchronous ones.
-    var asyncCells: [(binding: ObjectIdentifier, cell: AsyncBinding)] = []
+    /// A scope's instances of scoped async bindings, and their creations under way: the first
+    /// two inline (their bindings' identities apart, so that finding one reads no slot), since
+    /// most scopes use few.
+    var asyncIDs: (ObjectIdentifier?, ObjectIdentifier?) = (nil, nil)
+    var asyncInline = (AsyncSlot(), AsyncSlot())
+    var asyncMore: [(binding: ObjectIdentifier, slot: AsyncSlot)] = []
+
+    /// Runs `body` on the slot of `binding`, made empty on first use.
+    mutating func withAsyncSlot<R>(
+      _ binding: ObjectIdentifier, _ body: (inout AsyncSlot) -> R
+    ) -> R {
+      if asyncIDs.0 == binding { return body(&asyncInline.0) }
+      if asyncIDs.1 == binding { return body(&asyncInline.1) }
+      if asyncIDs.0 == nil {
+        asyncIDs.0 = binding
+        return body(&asyncInline.0)
+      }
+      if asyncIDs.1 == nil {
+        asyncIDs.1 = binding
+        return body(&asyncInline.1)
+      }
+      if let index = asyncMore.firstIndex(where: { $0.binding == binding }) {
+        return body(&asyncMore[index].slot)
+      }
+      asyncMore.append((binding, AsyncSlot()))
+      return body(&asyncMore[asyncMore.count - 1].slot)
+    }
+
+    func asyncInstance(of binding: ObjectIdentifier) -> Any? {
+      if asyncIDs.0 == binding { return asyncInline.0.instance }
+      if asyncIDs.1 == binding { return asyncInline.1.instance }
+      return asyncMore.first { $0.binding == binding }?.slot.instance
+    }
     /// Whether the entries were taken for disposal: an instance recorded later is disposed
     /// at once, on its own.
     var isDisposing = false
@@ -105,21 +136,59 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     withLock { $0.cell(for: binding) }
   }
 
-  /// The scope cell of the async `binding`, made by `make` on first use.
-  func asyncCell(for binding: AsyncBinding, make: () -> AsyncBinding) -> AsyncBinding {
-    let id = ObjectIdentifier(binding)
-    return withLock { state in
-      if let existing = state.asyncCells.first(where: { $0.binding == id }) { return existing.cell }
-      let made = make()
-      state.asyncCells.append((id, made))
-      return made
+  /// A scope's instance of a scoped async binding, and its creation: made by the first request
+  /// for it, in that request's task; the requests that come meanwhile wait on `rendezvous`,
+  /// which the first of them sets up.
+  struct AsyncSlot {
+    var instance: Any?
+    var isMaking = false
+    var rendezvous: AsyncCreation?
+  }
+
+  /// What a request for a scope's async instance does.
+  enum AsyncClaim {
+    case made(Any)
+    case await(AsyncCreation)
+    /// Make it: this request claimed the creation (end it with ``endAsync(_:instance:)``).
+    case make
+  }
+
+  /// Finds the scope's instance of the async `binding`, or the creation to wait for, or claims
+  /// the creation for the caller.
+  func claimAsync(_ binding: ObjectIdentifier) -> AsyncClaim {
+    withLock { state in
+      state.withAsyncSlot(binding) { slot in
+        if let instance = slot.instance { return .made(instance) }
+        guard slot.isMaking else {
+          slot.isMaking = true
+          return .make
+        }
+        if let rendezvous = slot.rendezvous { return .await(rendezvous) }
+        let rendezvous = AsyncCreation()
+        slot.rendezvous = rendezvous
+        return .await(rendezvous)
+      }
     }
   }
 
-  /// The scope cell of the async `binding`, if one was made.
-  func existingAsyncCell(for binding: AnyBinding) -> AsyncBinding? {
+  /// Ends a creation ``claimAsync(_:)`` gave the caller: keeps `instance` (`nil` when it
+  /// failed, so that the next request tries again) and returns what the requests that came
+  /// meanwhile wait on.
+  func endAsync(_ binding: ObjectIdentifier, instance: Any?) -> AsyncCreation? {
+    withLock { state in
+      state.withAsyncSlot(binding) { slot in
+        slot.instance = instance
+        slot.isMaking = false
+        defer { slot.rendezvous = nil }
+        return slot.rendezvous
+      }
+    }
+  }
+
+  /// The scope's instance of the async `binding`, if it was made.
+  func asyncInstance(of binding: AnyBinding) -> Any? {
     let id = ObjectIdentifier(binding)
-    return withLock { state in state.asyncCells.first(where: { $0.binding == id })?.cell }
+    return withLock { $0.asyncInstance(of: id) }
   }
 
   /// Adds cells made before the scope is used (its provided values).

@@ -62,6 +62,7 @@ final class AsyncCreation: @unchecked Sendable {
   ///
   /// `forget` removes the creation from its store; it runs before a failed or abandoned
   /// creation ends, so that nobody who sees the end finds it still stored.
+  @inline(__always)
   func run(
     _ make: () async throws -> any Sendable, forget: () -> Void
   ) async -> Result<any Sendable, any Error> {

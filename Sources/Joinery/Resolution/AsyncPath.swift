@@ -23,11 +23,12 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   private let first: AsyncPath?
   /// The ``Scope`` the top-level request was made in, where `scoped` bindings have their
   /// instances; `nil` outside any scope.
-  let requestScope: Scope?
+  @usableFromInline let requestScope: Scope?
   /// The node of the factory running in this task, if any.
   @TaskLocal static var current: AsyncPath?
 
   /// The node of the running factory a request made without one joins.
+  @usableFromInline
   static func joining(_ path: AsyncPath?) -> AsyncPath? {
     if let path { return path }
     guard let current, current._loadAcquiring(0) == 0 else { return nil }
@@ -71,6 +72,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   /// Runs `body` (the binding's factory) as the task's current node.
+  @inline(__always)
   func running<R>(_ body: () async throws -> R) async throws -> R {
     defer { _storeReleasing(0, 1) }
     return try await Self.$current.withValue(self) { try await body() }

@@ -6,8 +6,8 @@
 /// }
 /// ```
 public struct AsyncResolver: Sendable {
-  let container: Container
-  let path: AsyncPath?
+  @usableFromInline let container: Container
+  @usableFromInline let path: AsyncPath?
 
   /// Resolves a synchronous binding.
   ///
@@ -52,6 +52,7 @@ public struct AsyncResolver: Sendable {
   /// - Parameter type: The type to resolve.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``, with the asynchronous path.
+  @inlinable
   public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
   {
     try await container.resolveAsync(T.self, tag: nil, matching: .exact, path: path)
