@@ -365,8 +365,6 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     return scope.disposals.asyncInstance(of: self)
   }
 
-  /// The published persistent instance, if there is one.
-  func publishedInstance() -> Any? { isReady ? storage.loadAny(layout) : nil }
 
   /// Runs a factory as `node`'s, wrapping its error.
   private func run(
