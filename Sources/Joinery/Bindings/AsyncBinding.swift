@@ -365,7 +365,6 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     return scope.disposals.asyncInstance(of: self)
   }
 
-
   /// Runs a factory as `node`'s, wrapping its error.
   private func run(
     _ node: AsyncPath, in container: Container, _ make: () async throws -> any Sendable
