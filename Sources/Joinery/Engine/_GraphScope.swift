@@ -271,12 +271,14 @@ final class _PendingCompletions {
 /// The `graph` instances of one top-level resolution that do not live on its stack: beyond the
 /// first four when a `graph` binding is at the top (``_RootState/graphSlots``), else all of them.
 ///
-/// One allocation holds ``capacity`` instances inline (when they fit an ``_InstanceBuffer``); a
-/// larger graph chains another scope. Instances never move once stored.
+/// One allocation holds ``capacity`` instances inline (when they fit an ``_InstanceBuffer``). A
+/// larger graph adds an ``_GraphOverflow``: chunks that double in size, and an index by binding,
+/// so storing and finding an instance costs the same with 5 or 50,000 of them, and nothing walks
+/// a chain. Instances never move once stored.
 final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphScope.Slot> {
   struct Header {
     var count = 0
-    var next: _GraphScope?
+    var overflow: _GraphOverflow?
   }
 
   struct Slot {
@@ -296,8 +298,8 @@ final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphScope.Slot> {
   deinit {
     withUnsafeMutablePointers { header, slots in
       Self.destroy(slots, count: header.pointee.count)
-      // Slots hold no references of their own, and the header is a stored property that the
-      // base class destroys.
+      // Slots hold no references of their own, and the header (with the overflow, which
+      // destroys its own slots) is a stored property that the base class destroys.
     }
   }
 
@@ -353,28 +355,144 @@ final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphScope.Slot> {
 
   func instance(for binding: AnyBinding) -> UnsafeRawPointer? {
     let wanted = Unmanaged.passUnretained(binding).toOpaque()
-    let (found, next): (UnsafeRawPointer?, _GraphScope?) = withUnsafeMutablePointers {
-      header, slots in
+    return withUnsafeMutablePointers { header, slots in
+      if let overflow = header.pointee.overflow { return overflow.instance(for: wanted) }
       for index in 0..<header.pointee.count where slots[index].binding.toOpaque() == wanted {
-        return (UnsafeRawPointer(slots[index].instance), nil)
+        return UnsafeRawPointer(slots[index].instance)
       }
-      return (nil, header.pointee.next)
+      return nil
     }
-    return found ?? next?.instance(for: binding)
   }
 
   func store(copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: _Copier) {
     // Everything through the raw pointers: no dynamic exclusivity checks on the header.
-    let next: _GraphScope? = withUnsafeMutablePointers { header, slots in
-      if header.pointee.count == Self.capacity {
-        if header.pointee.next == nil { header.pointee.next = _GraphScope.make() }
-        return header.pointee.next
+    withUnsafeMutablePointers { header, slots in
+      if header.pointee.count < Self.capacity {
+        Self.initialize(slots + header.pointee.count, copyOf: value, for: binding, copy: copy)
+        header.pointee.count += 1
+        return
       }
-      Self.initialize(slots + header.pointee.count, copyOf: value, for: binding, copy: copy)
-      header.pointee.count += 1
-      return nil
+      let overflow: _GraphOverflow
+      if let existing = header.pointee.overflow {
+        overflow = existing
+      } else {
+        overflow = _GraphOverflow()
+        for index in 0..<header.pointee.count { overflow.index(slots + index) }
+        header.pointee.overflow = overflow
+      }
+      overflow.store(copyOf: value, for: binding, copy: copy)
     }
-    next?.store(copyOf: value, for: binding, copy: copy)
+  }
+
+  /// Calls `body` with each initialized slot, in the order they were stored.
+  func forEachSlot(_ body: (UnsafeMutablePointer<Slot>) -> Void) {
+    let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
+      for index in 0..<header.pointee.count { body(slots + index) }
+      return header.pointee.overflow
+    }
+    overflow?.forEachSlot(body)
+  }
+}
+
+/// The `graph` instances of a resolution past a ``_GraphScope``'s inline ones, and an index of
+/// every instance of the scope by binding.
+///
+/// Slots live in chunks, each twice the size of the one before, so none ever moves and a graph
+/// of `n` instances takes about `log2(n)` allocations. The index is an open-addressing table of
+/// binding identities at most half full, rebuilt twice as large when it would not be.
+final class _GraphOverflow {
+  private struct Entry {
+    var binding: UnsafeMutableRawPointer?
+    var instance: UnsafeMutableRawPointer?
+  }
+
+  private var chunks: [(slots: UnsafeMutablePointer<_GraphScope.Slot>, capacity: Int)] = []
+  /// Initialized slots in the last chunk.
+  private var lastCount = 0
+  private var entries: UnsafeMutablePointer<Entry>
+  private var mask: Int
+  private var indexed = 0
+
+  init() {
+    mask = 15
+    entries = .allocate(capacity: mask + 1)
+    entries.initialize(repeating: Entry(), count: mask + 1)
+  }
+
+  deinit {
+    for (index, chunk) in chunks.enumerated() {
+      _GraphScope.destroy(
+        chunk.slots, count: index == chunks.count - 1 ? lastCount : chunk.capacity)
+      chunk.slots.deallocate()
+    }
+    entries.deallocate()
+  }
+
+  @inline(__always)
+  private static func bucket(_ binding: UnsafeMutableRawPointer, mask: Int) -> Int {
+    // Fibonacci hashing of the object address, whose low bits are always zero.
+    let bits = UInt(bitPattern: Int(bitPattern: binding)) &* 0x9E37_79B9_7F4A_7C15
+    return Int(truncatingIfNeeded: bits >> 32) & mask
+  }
+
+  func instance(for binding: UnsafeMutableRawPointer) -> UnsafeRawPointer? {
+    var bucket = Self.bucket(binding, mask: mask)
+    while let key = entries[bucket].binding {
+      if key == binding { return UnsafeRawPointer(entries[bucket].instance) }
+      bucket = (bucket &+ 1) & mask
+    }
+    return nil
+  }
+
+  /// Adds `slot`'s instance to the index; an earlier instance of the same binding stays the one
+  /// found.
+  func index(_ slot: UnsafeMutablePointer<_GraphScope.Slot>) {
+    if (indexed + 1) * 2 > mask + 1 { grow() }
+    insert(binding: slot.pointee.binding.toOpaque(), instance: slot.pointee.instance)
+  }
+
+  private func insert(binding: UnsafeMutableRawPointer, instance: UnsafeMutableRawPointer?) {
+    var bucket = Self.bucket(binding, mask: mask)
+    while let key = entries[bucket].binding {
+      if key == binding { return }
+      bucket = (bucket &+ 1) & mask
+    }
+    entries[bucket] = Entry(binding: binding, instance: instance)
+    indexed += 1
+  }
+
+  private func grow() {
+    let (old, oldCount) = (entries, mask + 1)
+    mask = oldCount * 2 - 1
+    entries = .allocate(capacity: mask + 1)
+    entries.initialize(repeating: Entry(), count: mask + 1)
+    indexed = 0
+    for bucket in 0..<oldCount {
+      if let binding = old[bucket].binding {
+        insert(binding: binding, instance: old[bucket].instance)
+      }
+    }
+    old.deallocate()
+  }
+
+  func store(copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: _Copier) {
+    if chunks.isEmpty || lastCount == chunks[chunks.count - 1].capacity {
+      let capacity = chunks.last.map { $0.capacity * 2 } ?? _GraphScope.capacity * 2
+      chunks.append((.allocate(capacity: capacity), capacity))
+      lastCount = 0
+    }
+    let slot = chunks[chunks.count - 1].slots + lastCount
+    _GraphScope.initialize(slot, copyOf: value, for: binding, copy: copy)
+    lastCount += 1
+    index(slot)
+  }
+
+  func forEachSlot(_ body: (UnsafeMutablePointer<_GraphScope.Slot>) -> Void) {
+    for (index, chunk) in chunks.enumerated() {
+      for offset in 0..<(index == chunks.count - 1 ? lastCount : chunk.capacity) {
+        body(chunk.slots + offset)
+      }
+    }
   }
 }
 
@@ -503,10 +621,7 @@ extension _RootState {
     if let graphSlots {
       for index in 0..<graphCount { visit(graphSlots + index) }
     }
-    var scope = graph?.takeUnretainedValue()
-    while let current = scope {
-      scope = current.forEachSlot(visit)
-    }
+    graph?._withUnsafeGuaranteedRef { $0.forEachSlot(visit) }
   }
 }
 
@@ -515,15 +630,5 @@ extension ResolutionContext {
   /// `Lazy` made in it; `nil` for a request made outside any resolution.
   func graphMemory() -> _GraphMemory? {
     joined().frame?.pointee.root.pointee.graphMemory()
-  }
-}
-
-extension _GraphScope {
-  /// Calls `body` with each initialized slot of this scope; returns the next scope of the chain.
-  func forEachSlot(_ body: (UnsafeMutablePointer<Slot>) -> Void) -> _GraphScope? {
-    withUnsafeMutablePointers { header, slots in
-      for index in 0..<header.pointee.count { body(slots + index) }
-      return header.pointee.next
-    }
   }
 }
