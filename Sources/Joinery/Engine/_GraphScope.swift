@@ -430,9 +430,9 @@ final class _GraphOverflow {
 
   @inline(__always)
   private static func bucket(_ binding: UnsafeMutableRawPointer, mask: Int) -> Int {
-    // Fibonacci hashing of the object address, whose low bits are always zero.
-    let bits = UInt(bitPattern: Int(bitPattern: binding)) &* 0x9E37_79B9_7F4A_7C15
-    return Int(truncatingIfNeeded: bits >> 32) & mask
+    // Object addresses are 16-byte aligned: drop the zero bits, and fold higher ones in.
+    let address = UInt(bitPattern: binding)
+    return Int(truncatingIfNeeded: (address &>> 4) ^ (address &>> 13)) & mask
   }
 
   func instance(for binding: UnsafeMutableRawPointer) -> UnsafeRawPointer? {
