@@ -214,6 +214,10 @@ def argument_overloads(n):
     values = f"({', '.join(names)})" if n > 1 else names[0]
     resolve_params = ", ".join(
         (f"arguments {names[i]}: {p}" if i == 0 else f"_ {names[i]}: {p}") for i, p in enumerate(params))
+    isolation = "isolation: isolated (any Actor)? = #isolation"
+    isolated_params = f"    _ type: T.Type = T.self, {resolve_params}, {isolation}"
+    if len(isolated_params) > 100:
+        isolated_params = f"    _ type: T.Type = T.self, {resolve_params},\n    {isolation}"
     return f'''
 extension Registrar {{
   /// Binds `type` to a factory that takes {n} runtime argument{"s" if n > 1 else ""}; the fixed-arity form of the
@@ -258,16 +262,18 @@ extension Container {{
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-{argument_docs(n)}  /// - Returns: A new instance.
+{argument_docs(n)}  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolve<{generics}>(
-    _ type: T.Type = T.self, {resolve_params}
+{isolated_params}
   ) throws(ResolutionError) -> T {{
     try _Arguments.with({values}) {{ arguments throws(ResolutionError) -> T in
       try resolve(
         T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: {signature}.self,
-        arguments: arguments, parent: .topLevel)
+        arguments: arguments, parent: .topLevel(isolation))
     }}
   }}
 }}

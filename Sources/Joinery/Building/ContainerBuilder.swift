@@ -1,7 +1,7 @@
 /// Composes registers and freezes them into a ``Container``.
 ///
 /// Add the production assemblies, optionally override some bindings (in tests, or for a
-/// variant), and call ``build()``. The builder is a value: building twice gives two independent
+/// variant), and call ``build(isolation:)``. The builder is a value: building twice gives two independent
 /// containers, and a builder copied into each test can be overridden differently by each.
 ///
 /// ```swift
@@ -191,16 +191,21 @@ public struct ContainerBuilder: Sendable {
   /// }
   /// ```
   ///
+  /// Eager persistent bindings are created before it returns; a main-actor one
+  /// (`bindMainActor`) when the caller is isolated to the main actor, as an app's startup code
+  /// and a `@MainActor` test are.
+  ///
+  /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`).
   /// - Returns: A new, independent container.
   /// - Throws: ``BuildError`` listing every problem found — duplicates, missing dependencies,
   ///   cycles and captive dependencies among declared dependencies, invalid forwards, weak
   ///   lifetimes on value types, eager factories that failed — each with its register and
   ///   source location.
-  public func build() throws(BuildError) -> Container {
-    try build(parent: nil)
+  public func build(isolation: isolated (any Actor)? = #isolation) throws(BuildError) -> Container {
+    try build(parent: nil, isolation: isolation)
   }
 
-  /// Builds the container as ``build()`` does, then creates the eager persistent bindings whose
+  /// Builds the container as ``build(isolation:)`` does, then creates the eager persistent bindings whose
   /// factories are `async` (which `build()` cannot await) before returning it.
   ///
   /// ```swift
@@ -208,10 +213,14 @@ public struct ContainerBuilder: Sendable {
   /// // The eager async database pool is open now.
   /// ```
   ///
+  /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`): the build runs
+  ///   there, so eager main-actor bindings are created when it is the main actor.
   /// - Returns: A new, independent container, every eager binding created.
-  /// - Throws: ``BuildError`` as ``build()`` does, and for an eager async factory that failed.
-  public func buildAsync() async throws(BuildError) -> Container {
-    let container = try build(parent: nil, awaitsEagerAsync: true)
+  /// - Throws: ``BuildError`` as ``build(isolation:)`` does, and for an eager async factory that failed.
+  public func buildAsync(
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws(BuildError) -> Container {
+    let container = try build(parent: nil, awaitsEagerAsync: true, isolation: isolation)
     var findings: [Diagnostic] = []
     let eager = container.all.compactMap { $0 as? AsyncBinding }.filter {
       $0.lifetime.kind == .persistent && $0.lifetime.isEager
@@ -229,8 +238,11 @@ public struct ContainerBuilder: Sendable {
 
   /// Builds a container whose lookups continue in `parent` (a child container).
   ///
-  /// `awaitsEagerAsync`: whether the caller creates the eager async bindings (`buildAsync`).
-  func build(parent: Container?, awaitsEagerAsync: Bool = false) throws(BuildError) -> Container {
+  /// `awaitsEagerAsync`: whether the caller creates the eager async bindings (`buildAsync`);
+  /// `isolation`: the caller's, with which eager bindings are created.
+  func build(
+    parent: Container?, awaitsEagerAsync: Bool = false, isolation: (any Actor)?
+  ) throws(BuildError) -> Container {
     let collector = BindingCollector()
     for register in registers {
       collector.collect(register, overriding: false, defaultLifetime: defaultLifetime.lifetime)
@@ -305,7 +317,7 @@ public struct ContainerBuilder: Sendable {
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
       do throws(ResolutionError) {
         try (binding as? FactoryBinding)?.create(
-          in: container, parent: .topLevel, fallbackTag: nil)
+          in: container, parent: .topLevel(isolation), fallbackTag: nil)
       } catch {
         findings.append(Self.eagerCreationFailed(binding, error))
       }

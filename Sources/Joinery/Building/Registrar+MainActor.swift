@@ -2,10 +2,11 @@ extension Registrar {
   /// Binds a type whose factory must run on the main actor — typically a `@MainActor` class
   /// with an isolated initializer — without a `nonisolated init`.
   ///
-  /// Resolve it with ``Container/resolveOnMainActor(_:)``: synchronously on the main actor,
-  /// with `await` anywhere else (the factory then runs on the main actor). Any resolve that
-  /// reaches the factory off the main thread throws ``ResolutionError/Code/mainActorRequired``;
-  /// it never traps. A built persistent instance is returned anywhere (main-actor classes are
+  /// Resolve it with a plain `resolve` from main-actor code (the caller's isolation is passed
+  /// implicitly), or with ``Container/resolveOnMainActor(_:)``: synchronously on the main
+  /// actor, with `await` anywhere else (the factory then runs on the main actor). A resolve
+  /// from code not isolated to the main actor, off the main thread, that reaches the factory
+  /// throws ``ResolutionError/Code/mainActorRequired``; it never traps. A built persistent instance is returned anywhere (main-actor classes are
   /// `Sendable`).
   ///
   /// ```swift

@@ -1,7 +1,7 @@
 /// What an assembly declares its bindings with.
 ///
 /// A registrar is lent to ``DependencyRegister/register(in:)`` and cannot be copied or kept. It
-/// only declares: nothing can be resolved until ``ContainerBuilder/build()`` has frozen the
+/// only declares: nothing can be resolved until ``ContainerBuilder/build(isolation:)`` has frozen the
 /// whole graph.
 ///
 /// ```swift
@@ -428,7 +428,7 @@ public struct Registrar: ~Copyable {
   }
 
   /// Adds one element to the multi-binding of `type`: every contribution is kept (none is a
-  /// duplicate), and ``Container/resolveAll(_:)`` returns them in assembly order, then
+  /// duplicate), and ``Container/resolveAll(_:isolation:)`` returns them in assembly order, then
   /// registration order.
   ///
   /// ```swift

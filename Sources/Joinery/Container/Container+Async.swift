@@ -40,7 +40,7 @@ extension Container {
   }
 
   /// Every contribution to the multi-binding of `type`, awaiting the async ones, in the order
-  /// ``resolveAll(_:)`` gives (the root's first, then each child's; assembly order, then
+  /// ``resolveAll(_:isolation:)`` gives (the root's first, then each child's; assembly order, then
   /// registration order).
   ///
   /// ```swift

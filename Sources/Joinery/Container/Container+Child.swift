@@ -32,14 +32,19 @@ extension Container {
   /// `build()`'s checks run for the child's bindings, with what the ancestors bind counting as
   /// present.
   ///
-  /// - Parameter registers: The child's assemblies; their bindings may shadow the parent's.
+  /// - Parameters:
+  ///   - registers: The child's assemblies; their bindings may shadow the parent's.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): the child's eager
+  ///     main-actor bindings are created when it is the main actor.
   /// - Returns: The child container.
   /// - Throws: ``BuildError`` with every problem in the child's bindings.
-  public func makeChild(_ registers: any DependencyRegister...) throws(BuildError) -> Container {
-    try makeChild(registers)
+  public func makeChild(
+    _ registers: any DependencyRegister..., isolation: isolated (any Actor)? = #isolation
+  ) throws(BuildError) -> Container {
+    try makeChild(registers, isolation: isolation)
   }
 
-  /// Derives a child container from an array of registers, as ``makeChild(_:)-(DependencyRegister...)``
+  /// Derives a child container from an array of registers, as the variadic `makeChild(_:)`
   /// does from a list.
   ///
   /// ```swift
@@ -47,14 +52,18 @@ extension Container {
   /// let session = try app.makeChild(features)
   /// ```
   ///
-  /// - Parameter registers: The child's assemblies.
+  /// - Parameters:
+  ///   - registers: The child's assemblies.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`).
   /// - Returns: The child container.
   /// - Throws: ``BuildError`` with every problem in the child's bindings.
-  public func makeChild(_ registers: [any DependencyRegister]) throws(BuildError) -> Container {
+  public func makeChild(
+    _ registers: [any DependencyRegister], isolation: isolated (any Actor)? = #isolation
+  ) throws(BuildError) -> Container {
     var builder = ContainerBuilder()
     for register in registers { builder.add(register) }
     builder.maximumResolutionDepth = maximumDepth
     builder.defaultLifetime = defaultLifetime
-    return try builder.build(parent: self)
+    return try builder.build(parent: self, isolation: isolation)
   }
 }

@@ -6,12 +6,17 @@ extension Container {
   /// for plugin in try container.resolveAll(Plugin.self) { plugin.start() }
   /// ```
   ///
-  /// - Parameter type: The element type.
+  /// - Parameters:
+  ///   - type: The element type.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
-  public func resolveAll<T>(_ type: T.Type = T.self) throws(ResolutionError) -> [T] {
+  public func resolveAll<T>(_ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation)
+    throws(ResolutionError) -> [T]
+  {
     try checkOpen(T.self)
-    return try resolveAll(T.self, tag: nil as BindingTag?, parent: .topLevel)
+    return try resolveAll(T.self, tag: nil as BindingTag?, parent: .topLevel(isolation))
   }
 
   /// Returns one instance from every contribution to the multi-binding of `type` with `tag`.
@@ -23,13 +28,16 @@ extension Container {
   /// - Parameters:
   ///   - type: The element type.
   ///   - tag: The tag the contributions were made with.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: The instances, in contribution order.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   public func resolveAll<T>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> [T] {
     try checkOpen(T.self)
-    return try resolveAll(T.self, tag: BindingTag(tag), parent: .topLevel)
+    return try resolveAll(T.self, tag: BindingTag(tag), parent: .topLevel(isolation))
   }
 
   func resolveAll<T>(
@@ -121,19 +129,27 @@ extension Container {
   /// let logger = try container.resolve(audit)
   /// ```
   ///
-  /// - Parameter key: A key made directly or returned by ``keys(for:tag:where:)``.
+  /// - Parameters:
+  ///   - key: A key made directly or returned by ``keys(for:tag:where:)``.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``.
-  public func resolve<T>(_ key: Key<T>) throws(ResolutionError) -> T {
+  public func resolve<T>(_ key: Key<T>, isolation: isolated (any Actor)? = #isolation)
+    throws(ResolutionError) -> T
+  {
     try checkOpen(T.self)
     if let index = key.contributionIndex {
       guard
         let contribution = contributions[ObjectIdentifier(T.self)]?
           .first(where: { $0.contributionIndex == index })
-      else { throw .missing(key.binding, triedFallback: false, parent: .topLevel, in: self) }
-      return try instance(of: contribution, as: T.self, parent: .topLevel, fallbackTag: nil)
+      else {
+        throw .missing(key.binding, triedFallback: false, parent: .topLevel(isolation), in: self)
+      }
+      return try instance(
+        of: contribution, as: T.self, parent: .topLevel(isolation), fallbackTag: nil)
     }
-    guard let tag = key.binding.tag else { return try resolve(T.self) }
-    return try resolve(T.self, tag: tag)
+    guard let tag = key.binding.tag else { return try resolve(T.self, isolation: isolation) }
+    return try resolve(T.self, tag: tag, isolation: isolation)
   }
 }

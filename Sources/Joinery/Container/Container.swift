@@ -1,4 +1,4 @@
-/// An immutable, thread-safe object graph made by ``ContainerBuilder/build()``.
+/// An immutable, thread-safe object graph made by ``ContainerBuilder/build(isolation:)``.
 ///
 /// A container is the only thing your app keeps: it is `Sendable`, takes no new bindings after it
 /// is built, and owns its persistent and cached instances. Releasing the last reference to it
@@ -29,7 +29,7 @@ public final class Container: Sendable {
   let mainActorMarker = AnyBinding(
     key: BindingKey(Void.self), lifetime: .ephemeral, location: BindingLocation(),
     registerType: Void.self, isOverride: false, layout: ValueLayout(of: Void.self))
-  /// The container this one was derived from with ``makeChild(_:)``, if any.
+  /// The container this one was derived from with `makeChild(_:)`, if any.
   @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]
   let waits = WaitRegistry()

@@ -82,14 +82,19 @@ extension Scope {
   /// let work = try scope.resolve(UnitOfWork.self)
   /// ```
   ///
-  /// - Parameter type: The type to resolve; inferred from context when omitted.
+  /// - Parameters:
+  ///   - type: The type to resolve; inferred from context when omitted.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; with code ``ResolutionError/Code/shutDown`` after
   ///   ``close()``.
   @inlinable
-  public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
+  public func resolve<T>(_ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation)
+    throws(ResolutionError) -> T
+  {
     try checkOpen(T.self)
-    return try container.resolve(T.self, parent: .topLevel(in: self))
+    return try container.resolve(T.self, parent: .topLevel(in: self, isolation))
   }
 
   /// Returns the instance bound to `type` under `tag`, in this scope, falling back to the
@@ -103,15 +108,18 @@ extension Scope {
   ///   - type: The type to resolve.
   ///   - tag: The tag.
   ///   - matching: Whether the untagged binding may serve the request.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolve<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
-    matching: TagMatching = .allowingFallback
+    matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
     try checkOpen(T.self)
-    return try container.resolve(T.self, tag: tag, matching: matching, parent: .topLevel(in: self))
+    return try container.resolve(
+      T.self, tag: tag, matching: matching, parent: .topLevel(in: self, isolation))
   }
 
   /// Returns a new instance from a binding that takes runtime arguments, its dependencies
@@ -124,16 +132,19 @@ extension Scope {
   /// - Parameters:
   ///   - type: The type to resolve.
   ///   - arguments: The runtime arguments.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolve<T, each Argument>(
-    _ type: T.Type = T.self, arguments: repeat each Argument
+    _ type: T.Type = T.self, arguments: repeat each Argument,
+    isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
     try checkOpen(T.self)
     return try container.resolve(
       T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-      arguments: repeat each arguments, parent: .topLevel(in: self))
+      arguments: repeat each arguments, parent: .topLevel(in: self, isolation))
   }
 
   /// Returns the instance bound to `type` in this scope, or `nil` when nothing is bound.
@@ -142,13 +153,18 @@ extension Scope {
   /// let tracer = try scope.resolveIfBound(Tracer.self)
   /// ```
   ///
-  /// - Parameter type: The type to resolve.
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: The instance, or `nil`.
   /// - Throws: ``ResolutionError`` when a binding exists and fails.
   @inlinable
-  public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
+  public func resolveIfBound<T>(
+    _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T? {
     try checkOpen(T.self)
-    return try container.resolveIfBound(T.self, parent: .topLevel(in: self))
+    return try container.resolveIfBound(T.self, parent: .topLevel(in: self, isolation))
   }
 
   /// Resolves a binding that may be asynchronous, in this scope: a `scoped` async binding gives

@@ -1,4 +1,4 @@
-/// The error ``ContainerBuilder/build()`` throws: every problem found, at once.
+/// The error ``ContainerBuilder/build(isolation:)`` throws: every problem found, at once.
 ///
 /// ```swift
 /// do {

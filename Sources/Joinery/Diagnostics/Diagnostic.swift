@@ -1,4 +1,4 @@
-/// One finding of ``ContainerBuilder/build()``: a problem in the declared graph, with the
+/// One finding of ``ContainerBuilder/build(isolation:)``: a problem in the declared graph, with the
 /// bindings involved, where they were declared, and how to fix it.
 ///
 /// Errors fail the build together in one ``BuildError``; warnings are kept in
@@ -56,8 +56,8 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let captiveDependency = Code(name: "captiveDependency", rank: 60)
     /// An eager persistent binding failed when `build()` created it.
     public static let eagerCreationFailed = Code(name: "eagerCreationFailed", rank: 90)
-    /// An eager persistent binding with an async factory, which only ``ContainerBuilder/buildAsync()``
-    /// creates at start-up (a warning from ``ContainerBuilder/build()``).
+    /// An eager persistent binding with an async factory, which only ``ContainerBuilder/buildAsync(isolation:)``
+    /// creates at start-up (a warning from ``ContainerBuilder/build(isolation:)``).
     public static let eagerAsyncBinding = Code(name: "eagerAsyncBinding", rank: 95)
     /// An override that replaces nothing (a warning).
     public static let overrideWithoutTarget = Code(name: "overrideWithoutTarget", rank: 100)

@@ -66,8 +66,8 @@ extension ResolutionError {
       return "\(requested) was requested with no container in scope."
     case .mainActorRequired:
       return
-        "\(requested) is bound to the main actor, and was requested neither on the main thread "
-        + "nor through resolveOnMainActor."
+        "\(requested) is bound to the main actor, and was requested from code that is not "
+        + "isolated to the main actor, off the main thread."
     case .asyncBinding:
       return "\(requested) has an async factory, and was requested synchronously."
     case .scopeRequired:
@@ -164,8 +164,8 @@ extension ResolutionError {
       ]
     case .mainActorRequired:
       return [
-        "Resolve it with container.resolveOnMainActor(\(name).self): synchronous on the main "
-          + "actor, `try await` from anywhere else.",
+        "Resolve it from main-actor code (a @MainActor function or type), or with "
+          + "`try await container.resolveOnMainActor(\(name).self)` from anywhere else.",
         "Or bind it with bind(_:…) if its initializer needs no main actor.",
       ]
     case .scopeRequired:

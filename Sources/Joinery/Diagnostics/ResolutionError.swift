@@ -50,7 +50,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     public static let noCurrentContainer = Code("noCurrentContainer")
     /// A synchronous resolve reached a binding with an `async` factory.
     public static let asyncBinding = Code("asyncBinding")
-    /// A main-actor binding's factory was reached off the main thread.
+    /// A main-actor binding's factory was reached from code not isolated to the main actor,
+    /// off the main thread.
     public static let mainActorRequired = Code("mainActorRequired")
     /// A ``Provider`` or ``Lazy`` was used after its container was released.
     public static let containerReleased = Code("containerReleased")

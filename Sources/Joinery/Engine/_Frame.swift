@@ -131,7 +131,7 @@ extension _Frame {
   @inline(__always)
   static func enter<R>(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>?,
-    in container: Container, scope: Unmanaged<Scope>? = nil,
+    in container: Container, scope: Unmanaged<Scope>? = nil, onMainActor: Bool = false,
     graphSlots: Bool = false, _ body: (UnsafePointer<_Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     if let parent = parent ?? _ThreadState.runningFrame {
@@ -152,7 +152,9 @@ extension _Frame {
         try body(pointer)
       }
     }
-    return try _RootState.resolution(scope: scope, graphSlots: graphSlots) {
+    return try _RootState.resolution(
+      onMainActor: onMainActor, scope: scope, graphSlots: graphSlots
+    ) {
       rootPointer throws(ResolutionError) in
       var frame = _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
@@ -207,38 +209,63 @@ extension _Frame {
 struct ResolutionContext: ~Copyable {
   /// The innermost frame of the chain, or `nil` for a top-level request.
   @usableFromInline let frame: UnsafePointer<_Frame>?
-  /// The scope a top-level request was made in (``Scope/resolve(_:)``); a chain keeps its scope
+  /// The scope a top-level request was made in (``Scope/resolve(_:isolation:)``); a chain keeps its scope
   /// in its root state.
   ///
   /// Not retained: the caller holds the scope for the whole request.
   @usableFromInline let requestScope: Unmanaged<Scope>?
+  /// The actor a top-level request's caller is statically isolated to (its `#isolation`), if
+  /// any: a resolution it starts runs on the main actor when that actor is the main actor.
+  @usableFromInline let callerIsolation: ObjectIdentifier?
 
   @inlinable
   init(frame: UnsafePointer<_Frame>?) {
     self.frame = frame
     requestScope = nil
+    callerIsolation = nil
   }
 
   @inlinable
-  init(frame: UnsafePointer<_Frame>?, scope: Unmanaged<Scope>?) {
+  init(
+    frame: UnsafePointer<_Frame>?, scope: Unmanaged<Scope>?,
+    callerIsolation: ObjectIdentifier? = nil
+  ) {
     self.frame = frame
     requestScope = scope
+    self.callerIsolation = callerIsolation
   }
 
-  /// The context of a request made outside any factory.
+  /// The context of a request made outside any factory, by a caller with no isolation.
   @inlinable
   static var topLevel: ResolutionContext { ResolutionContext(frame: nil) }
 
-  /// The context of a top-level request made in `scope`.
-  @inlinable
-  static func topLevel(in scope: Scope) -> ResolutionContext {
-    ResolutionContext(frame: nil, scope: Unmanaged.passUnretained(scope))
+  /// The context of a request made outside any factory by a caller isolated to `isolation`.
+  @inlinable @inline(__always)
+  static func topLevel(_ isolation: (any Actor)?) -> ResolutionContext {
+    ResolutionContext(frame: nil, scope: nil, callerIsolation: isolation.map(ObjectIdentifier.init))
+  }
+
+  /// The context of a top-level request made in `scope` by a caller isolated to `isolation`.
+  @inlinable @inline(__always)
+  static func topLevel(in scope: Scope, _ isolation: (any Actor)? = nil) -> ResolutionContext {
+    ResolutionContext(
+      frame: nil, scope: Unmanaged.passUnretained(scope),
+      callerIsolation: isolation.map(ObjectIdentifier.init))
   }
 
   /// This context, or, for a top-level request, the chain running on this thread, if any.
   @inline(__always)
   func joined() -> ResolutionContext {
-    ResolutionContext(frame: frame ?? _ThreadState.runningFrame, scope: requestScope)
+    ResolutionContext(
+      frame: frame ?? _ThreadState.runningFrame, scope: requestScope,
+      callerIsolation: callerIsolation)
+  }
+
+  /// Whether a resolution this context starts runs on the main actor: its caller is isolated to
+  /// the main actor.
+  var callerIsOnMainActor: Bool {
+    guard let callerIsolation else { return false }
+    return callerIsolation == ObjectIdentifier(MainActor.shared)
   }
 
   /// The scope scoped bindings are resolved in: the request's, or its chain's; `nil` outside
@@ -316,8 +343,8 @@ struct ResolutionContext: ~Copyable {
   /// What the innermost frame's request asked for.
   var requested: BindingKey { frame.map { $0.pointee.step.requested } ?? BindingKey(Void.self) }
 
-  /// Whether the resolution runs on the main actor: it started in `resolveOnMainActor`, or it
-  /// runs on the main thread (a plain `resolve` called from main-actor code).
+  /// Whether the resolution runs on the main actor: it started in `resolveOnMainActor` or from a
+  /// caller isolated to the main actor, or it runs on the main thread.
   var isOnMainActor: Bool {
     (frame?.pointee.root.pointee.isOnMainActor ?? false) || _ThreadState.isOnMainActor
   }
@@ -347,7 +374,7 @@ struct ResolutionContext: ~Copyable {
   ) throws(ResolutionError) -> R {
     try _Frame.enter(
       binding, fallbackTag: fallbackTag, parent: frame, in: container, scope: requestScope,
-      graphSlots: graphSlots
+      onMainActor: callerIsolation != nil && callerIsOnMainActor, graphSlots: graphSlots
     ) { entered throws(ResolutionError) -> R in
       try body(ResolutionContext(frame: entered))
     }

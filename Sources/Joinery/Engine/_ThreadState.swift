@@ -29,9 +29,11 @@ enum _ThreadState {
   }
 
   /// Whether the caller runs on the process's main thread: synchronous code there runs on the
-  /// main actor, whether or not its caller said so. (Where the main thread has handed the main
-  /// queue to another thread, as `dispatchMain()` does on Linux, main-actor code elsewhere is not
-  /// recognized and must use `resolveOnMainActor`; no public API tells it apart without a trap.)
+  /// main actor, whether or not its caller said so.
+  ///
+  /// The caller's static isolation
+  /// (``ResolutionContext/callerIsolation``) decides first; this covers callers that cannot
+  /// pass it, such as an `@Injected` property's getter.
   static var isOnMainActor: Bool { joinery_is_main_thread() != 0 }
 
   /// Runs `body` with `frame` as the calling thread's running frame.

@@ -86,7 +86,7 @@ public final class Injected<Value> {
   @inlinable
   public var wrappedValue: Value {
     do {
-      return try get()
+      return try get(isolation: nil)
     } catch {
       stop(error)
     }
@@ -106,14 +106,20 @@ public final class Injected<Value> {
   /// let feed = try screen.$feed.get()
   /// ```
   ///
+  /// Reading `wrappedValue` cannot know its caller's isolation; `get()` can. Where main-actor
+  /// code may run off the main thread (a `@MainActor` test on Linux), read a main-actor
+  /// binding's property with `try $property.get()`.
+  ///
+  /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor
+  ///   binding may be made when it is the main actor.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; ``ResolutionError/Code/noCurrentContainer`` when no
   ///   container is named or current, ``ResolutionError/Code/containerReleased`` when the named
   ///   one is gone.
   @inlinable
-  public func get() throws(ResolutionError) -> Value {
+  public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {
     if _loadAcquiring(0) != 0, let value { return value }
-    return try resolveOnce()
+    return try resolveOnce(isolation)
   }
 
   /// Resolves under the wrapper's lock, so threads reading first at once resolve once.
@@ -123,21 +129,21 @@ public final class Injected<Value> {
   /// property from the factory it is running (a cycle). It resolves without the lock instead,
   /// which reports the cycle, if there is one, with its path.
   @usableFromInline @inline(never)
-  func resolveOnce() throws(ResolutionError) -> Value {
+  func resolveOnce(_ isolation: isolated (any Actor)?) throws(ResolutionError) -> Value {
     if _ThreadState.isResolving {
-      guard lock.tryLock() else { return try resolve() }
+      guard lock.tryLock() else { return try resolve(isolation) }
     } else {
       lock.lock()
     }
     defer { lock.unlock() }
     if let value { return value }
-    let made = try resolve()
+    let made = try resolve(isolation)
     value = made
     _storeReleasing(0, 1)
     return made
   }
 
-  private func resolve() throws(ResolutionError) -> Value {
+  private func resolve(_ isolation: isolated (any Actor)?) throws(ResolutionError) -> Value {
     let key = BindingKey(Value.self, boxed: tag)
     let container: Container
     if hasExplicitContainer {
@@ -149,8 +155,8 @@ public final class Injected<Value> {
       }
       container = current
     }
-    if let tag { return try container.resolve(Value.self, tag: tag) }
-    return try container.resolve(Value.self)
+    if let tag { return try container.resolve(Value.self, tag: tag, isolation: isolation) }
+    return try container.resolve(Value.self, isolation: isolation)
   }
 }
 

@@ -1,4 +1,4 @@
-/// Thrown by a main-actor factory reached off the main thread; becomes a ``ResolutionError``
+/// Thrown by a main-actor factory reached off the main actor; becomes a ``ResolutionError``
 /// with code ``ResolutionError/Code/mainActorRequired`` and the path.
 struct MainActorRequired: Error, CustomStringConvertible {
   let key: BindingKey

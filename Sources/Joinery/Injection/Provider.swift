@@ -57,13 +57,15 @@ public struct Provider<Value>: Sendable {
   /// let store = try messages.get()
   /// ```
   ///
+  /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor
+  ///   binding may be made when it is the main actor.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/containerReleased``.
-  public func get() throws(ResolutionError) -> Value {
-    if isScoped { return try get(in: try madeInScope()) }
+  public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {
+    if isScoped { return try get(in: try madeInScope(), isolation: isolation) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
-    if let tag { return try container.resolve(Value.self, tag: tag) }
-    return try container.resolve(Value.self)
+    if let tag { return try container.resolve(Value.self, tag: tag, isolation: isolation) }
+    return try container.resolve(Value.self, isolation: isolation)
   }
 
   /// Resolves the binding now in `scope`: the scope's instance of a scoped binding.
@@ -74,13 +76,17 @@ public struct Provider<Value>: Sendable {
   /// func canEdit(in request: Scope) throws -> Bool { try user.get(in: request).isEditor }
   /// ```
   ///
-  /// - Parameter scope: The scope to resolve in; it must belong to this provider's container
-  ///   or a child of it.
+  /// - Parameters:
+  ///   - scope: The scope to resolve in; it must belong to this provider's container or a
+  ///     child of it.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`).
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; ``ResolutionError/Code/shutDown`` if the scope is closed.
-  public func get(in scope: Scope) throws(ResolutionError) -> Value {
-    if let tag { return try scope.resolve(Value.self, tag: tag) }
-    return try scope.resolve(Value.self)
+  public func get(
+    in scope: Scope, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> Value {
+    if let tag { return try scope.resolve(Value.self, tag: tag, isolation: isolation) }
+    return try scope.resolve(Value.self, isolation: isolation)
   }
 
   /// The scope this provider was made in, or the error for one that is gone.
@@ -103,7 +109,7 @@ extension Provider {
   func get(
     inGraph graph: _GraphMemory?
   ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
-    guard let graph, !_ThreadState.isResolving else { return (try get(), false) }
+    guard let graph, !_ThreadState.isResolving else { return (try get(isolation: nil), false) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
     let scope = isScoped ? try madeInScope() : nil
     if let scope { try scope.checkOpen(Value.self) }

@@ -50,16 +50,18 @@ extension Container {
   /// - Parameters:
   ///   - type: The type to resolve.
   ///   - a1: The first runtime argument.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolve<T, A1>(
-    _ type: T.Type = T.self, arguments a1: A1
+    _ type: T.Type = T.self, arguments a1: A1, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
     try _Arguments.with(a1) { arguments throws(ResolutionError) -> T in
       try resolve(
         T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: A1.self,
-        arguments: arguments, parent: .topLevel)
+        arguments: arguments, parent: .topLevel(isolation))
     }
   }
 }
@@ -136,16 +138,19 @@ extension Container {
   ///   - type: The type to resolve.
   ///   - a1: The first runtime argument.
   ///   - a2: The second runtime argument.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolve<T, A1, A2>(
-    _ type: T.Type = T.self, arguments a1: A1, _ a2: A2
+    _ type: T.Type = T.self, arguments a1: A1, _ a2: A2,
+    isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
     try _Arguments.with((a1, a2)) { arguments throws(ResolutionError) -> T in
       try resolve(
         T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: (A1, A2).self,
-        arguments: arguments, parent: .topLevel)
+        arguments: arguments, parent: .topLevel(isolation))
     }
   }
 }
@@ -224,16 +229,19 @@ extension Container {
   ///   - a1: The first runtime argument.
   ///   - a2: The second runtime argument.
   ///   - a3: The third runtime argument.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolve<T, A1, A2, A3>(
-    _ type: T.Type = T.self, arguments a1: A1, _ a2: A2, _ a3: A3
+    _ type: T.Type = T.self, arguments a1: A1, _ a2: A2, _ a3: A3,
+    isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
     try _Arguments.with((a1, a2, a3)) { arguments throws(ResolutionError) -> T in
       try resolve(
         T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: (A1, A2, A3).self,
-        arguments: arguments, parent: .topLevel)
+        arguments: arguments, parent: .topLevel(isolation))
     }
   }
 }

@@ -1,0 +1,108 @@
+import Joinery
+import Testing
+
+@MainActor
+private final class Panel {
+  static let made = Locked(0)
+  let number: Int
+  init() {
+    number = Self.made.withLock { count in
+      count += 1
+      return count
+    }
+  }
+}
+
+@MainActor
+private final class Window {
+  let panel: Panel
+  init(panel: Panel) { self.panel = panel }
+}
+
+/// A main-actor `Window` (ephemeral) over a main-actor `Panel` (persistent, eager when asked).
+private struct Screens: Assembly {
+  var eager = false
+  func register(in registrar: inout Registrar) {
+    registrar.bindMainActor(Panel.self, lifetime: .persistent(eager: eager)) { _ in Panel() }
+    registrar.bindMainActor(Window.self, to: Window.init(panel:))
+  }
+}
+
+/// An actor that is not the main actor: a caller isolated to it is not on the main actor.
+private actor Worker {
+  func outcome(_ container: Container) -> ResolutionError.Code? {
+    do throws(ResolutionError) {
+      _ = try container.resolve(Window.self)
+      return nil
+    } catch {
+      return error.code
+    }
+  }
+}
+
+/// The caller's isolation, known statically, decides whether main-actor factories may run,
+/// not the thread: Swift Testing runs `@MainActor` tests off the main thread on Linux
+/// (`dispatchMain()` hands the main queue to a worker), where these failed before.
+@Suite("Main-actor bindings follow the caller's isolation")
+struct MainActorIsolationTests {
+  @Test("A plain resolve from main-actor code makes main-actor bindings")
+  @MainActor
+  func plainResolve() throws {
+    let container = try ContainerBuilder(Screens()).build()
+    let window = try container.resolve(Window.self)
+    #expect(window.panel === (try container.resolve(Panel.self)))
+    let tagged: Window = try container.resolve(tag: "any")
+    #expect(tagged.panel === window.panel)
+    #expect(try container.resolveIfBound(Window.self)?.panel === window.panel)
+  }
+
+  @Test("build() from main-actor code creates an eager main-actor persistent")
+  @MainActor
+  func eagerBuild() throws {
+    let before = Panel.made.withLock { $0 }
+    let container = try ContainerBuilder(Screens(eager: true)).build()
+    #expect(Panel.made.withLock { $0 } == before + 1)
+    #expect(container.hasInstance(of: Panel.self))
+    let child = try container.makeChild(Bindings { _ in })
+    #expect(try child.resolve(Window.self).panel === (try container.resolve(Panel.self)))
+  }
+
+  @Test("buildAsync() from main-actor code creates an eager main-actor persistent")
+  @MainActor
+  func eagerBuildAsync() async throws {
+    let container = try await ContainerBuilder(Screens(eager: true)).buildAsync()
+    #expect(container.hasInstance(of: Panel.self))
+  }
+
+  @Test("A scope, a Provider and @Injected's get() resolve from main-actor code")
+  @MainActor
+  func otherReceivers() async throws {
+    let container = try ContainerBuilder(Screens()).build()
+    let scope = container.makeScope()
+    let panel = try scope.resolve(Panel.self)
+    let provider: Provider<Window> = try container.resolve()
+    #expect(try provider.get().panel === panel)
+    let injected = Injected<Window>(from: container)
+    #expect(try injected.get().panel === panel)
+    try await scope.close()
+  }
+
+  @Test("Off the main actor, a caller isolated to another actor gets mainActorRequired")
+  func otherActorThrows() async throws {
+    let container = try ContainerBuilder(Screens()).build()
+    #expect(await Worker().outcome(container) == .mainActorRequired)
+  }
+
+  @Test("A build() off the main actor reports the eager main-actor binding, without trapping")
+  func eagerBuildOffMainActor() async throws {
+    let outcome = await Stress.onThread { () -> String in
+      do throws(BuildError) {
+        _ = try ContainerBuilder(Screens(eager: true)).build()
+        return "built"
+      } catch {
+        return error.debugDescription
+      }
+    }
+    #expect(outcome?.contains("mainActorRequired") == true, "\(outcome ?? "")")
+  }
+}
