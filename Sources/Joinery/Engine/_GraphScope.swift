@@ -207,6 +207,9 @@ struct _RootState {
   /// Destroys this resolution's `graph` instances, if it made any.
   @inline(__always)
   mutating func endGraph() {
+    _internalCheck(
+      graphSlots == nil ? graphCount == 0 : graphCount <= _GraphScope.capacity,
+      "graph slots on the stack overrun")
     if graphCount > 0 || graph != nil { destroyGraph() }
   }
 
@@ -384,6 +387,23 @@ final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphScope.Slot> {
     }
   }
 
+  /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): the inline slots, then the
+  /// overflow's, every instance found by its binding.
+  func _checkInvariants() {
+    let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
+      _internalCheck(header.pointee.count <= Self.capacity, "inline slots overrun")
+      _internalCheck(
+        header.pointee.overflow == nil || header.pointee.count == Self.capacity,
+        "an overflow before the inline slots are full")
+      return header.pointee.overflow
+    }
+    overflow?._checkInvariants()
+    forEachSlot { slot in
+      _internalCheck(
+        instance(for: slot.pointee.binding.takeUnretainedValue()) != nil, "an instance not found")
+    }
+  }
+
   /// Calls `body` with each initialized slot, in the order they were stored.
   func forEachSlot(_ body: (UnsafeMutablePointer<Slot>) -> Void) {
     let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
@@ -420,6 +440,9 @@ final class _GraphOverflow {
   }
 
   deinit {
+    #if JOINERY_INTERNAL_CHECKS
+      _checkInvariants()
+    #endif
     for (index, chunk) in chunks.enumerated() {
       _GraphScope.destroy(
         chunk.slots, count: index == chunks.count - 1 ? lastCount : chunk.capacity)
@@ -485,6 +508,34 @@ final class _GraphOverflow {
     _GraphScope.initialize(slot, copyOf: value, for: binding, copy: copy)
     lastCount += 1
     index(slot)
+    _internalCheck(
+      instance(for: slot.pointee.binding.toOpaque()) != nil, "a stored instance is not indexed")
+  }
+
+  /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): chunks that double, an index
+  /// at most half full of distinct bindings, and every stored binding found through it.
+  func _checkInvariants() {
+    let capacity = mask + 1
+    _internalCheck(capacity >= 16 && capacity & mask == 0, "index capacity \(capacity)")
+    _internalCheck(indexed * 2 <= capacity, "index more than half full")
+    var keys = Set<UnsafeMutableRawPointer>()
+    for bucket in 0..<capacity {
+      if let binding = entries[bucket].binding {
+        _internalCheck(keys.insert(binding).inserted, "a binding indexed twice")
+      }
+    }
+    _internalCheck(keys.count == indexed, "\(indexed) indexed, \(keys.count) in the index")
+    for (index, chunk) in chunks.enumerated() {
+      _internalCheck(
+        chunk.capacity == _GraphScope.capacity * 2 << index, "chunk \(index) does not double")
+    }
+    _internalCheck(
+      chunks.isEmpty ? lastCount == 0 : lastCount <= chunks[chunks.count - 1].capacity,
+      "last chunk count")
+    forEachSlot { slot in
+      _internalCheck(
+        instance(for: slot.pointee.binding.toOpaque()) != nil, "a stored instance is not indexed")
+    }
   }
 
   func forEachSlot(_ body: (UnsafeMutablePointer<_GraphScope.Slot>) -> Void) {

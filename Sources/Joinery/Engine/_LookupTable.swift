@@ -57,6 +57,44 @@ struct _BindingTable: @unchecked Sendable {
     ownedEntries = owned
     self.mask = mask
     memory = TableMemory(slots: slots)
+    #if JOINERY_INTERNAL_CHECKS
+      _checkInvariants(bindingCount: groups.starts.count)
+    #endif
+  }
+
+  /// Checks the table's contract (see ``_internalCheck(_:_:file:line:)``): a power-of-two
+  /// capacity at most three quarters full, every type once, reachable by probing from its home
+  /// slot, and served by an untagged binding of that type or by one of the table's entries.
+  ///
+  /// `bindingCount`: how many types were bound.
+  func _checkInvariants(bindingCount: Int? = nil) {
+    let capacity = mask + 1
+    _internalCheck(capacity >= 8 && capacity & mask == 0, "capacity \(capacity)")
+    var seen = Set<UInt>()
+    let entries = Set(
+      ownedEntries.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) })
+    for index in 0..<capacity where slots[index].identity != 0 {
+      let slot = slots[index]
+      _internalCheck(seen.insert(slot.identity).inserted, "a type in two slots (\(index))")
+      var probe = Self.home(ofAddress: slot.identity, mask: mask)
+      while probe != index {
+        _internalCheck(slots[probe].identity != 0, "slot \(index) is past an empty slot")
+        probe = (probe &+ 1) & mask
+      }
+      if slot.value & 1 == 1 {
+        _internalCheck(entries.contains(slot.value & ~1), "slot \(index): an entry not owned")
+      } else {
+        let binding = untaggedBinding(at: index)?.takeUnretainedValue()
+        _internalCheck(
+          binding.map {
+            UInt(bitPattern: ObjectIdentifier($0.key.type)) == slot.identity && $0.key.tag == nil
+              && $0.key.argumentTypes == nil
+          } ?? false, "slot \(index) is served by another type's or a tagged binding")
+      }
+    }
+    _internalCheck(seen.count * 4 <= capacity * 3, "more than three quarters full")
+    _internalCheck(bindingCount.map { $0 == seen.count } ?? true, "types lost")
+    _internalCheck(entries.count == ownedEntries.count && entries.count <= seen.count, "entries")
   }
 
   /// Robin Hood insertion: a type further from its home slot takes the place of one nearer to

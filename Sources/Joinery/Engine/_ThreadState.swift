@@ -44,7 +44,12 @@ enum _ThreadState {
     let state = joinery_thread().unsafelyUnwrapped
     let saved = state.pointee.resolution
     state.pointee.resolution = UnsafeRawPointer(frame)
-    defer { state.pointee.resolution = saved }
+    defer {
+      _internalCheck(
+        state.pointee.resolution == UnsafeRawPointer(frame),
+        "a nested resolution left its frame running")
+      state.pointee.resolution = saved
+    }
     return try body()
   }
 
