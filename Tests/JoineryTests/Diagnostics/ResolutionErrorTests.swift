@@ -23,6 +23,21 @@ private struct AppAssembly: Assembly {
 
 @Suite("Resolution errors")
 struct ResolutionErrorTests {
+  /// Validation and Diagnostics: "a plain `catch` already has a ResolutionError", as written.
+  @Test("A plain catch around a resolve has the typed ResolutionError")
+  func plainCatchIsTyped() async throws {
+    final class Counter {}
+    let container = try ContainerBuilder().build()
+    var seen: (ResolutionError.Code, [String])?
+    do {
+      _ = try container.resolve(Counter.self)
+    } catch {
+      seen = (error.code, error.path.map(\.requested.typeName))
+    }
+    #expect(seen?.0 == .missingBinding)
+    #expect(seen?.1 == ["Counter"])
+  }
+
   @Test("A missing binding names the type, the path, the bindings on it and near misses")
   func missingReport() throws {
     let container = try ContainerBuilder(AppAssembly()).buildOrRecord()
