@@ -252,7 +252,7 @@ extension Registrar {{
   }}
 }}
 
-extension Container {{
+extension Resolving where Self: ~Copyable {{
   /// Returns a new instance from a binding that takes {n} runtime argument{"s" if n > 1 else ""}; the fixed-arity form
   /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
@@ -266,39 +266,16 @@ extension Container {{
   ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<{generics}>(
 {isolated_params}
   ) throws(ResolutionError) -> T {{
-    try _Arguments.with({values}) {{ arguments throws(ResolutionError) -> T in
-      try resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: {signature}.self,
-        arguments: arguments, parent: .topLevel(isolation))
-    }}
-  }}
-}}
-
-extension Resolver {{
-  /// Returns a new instance from a binding that takes {n} runtime argument{"s" if n > 1 else ""}; the fixed-arity form
-  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
-  ///
-  /// ```swift
-  /// let download = try resolver.resolve(Download.self, arguments: url)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-{argument_docs(n)}  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolve<{generics}>(
-    _ type: T.Type = T.self, {resolve_params}
-  ) throws(ResolutionError) -> T {{
-    try withContainer {{ container throws(ResolutionError) -> T in
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer {{ container throws(ResolutionError) in
       try _Arguments.with({values}) {{ arguments throws(ResolutionError) -> T in
         try container.resolve(
           T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-          signature: {signature}.self, arguments: arguments, parent: context)
+          signature: {signature}.self, arguments: arguments, parent: point.context)
       }}
     }}
   }}

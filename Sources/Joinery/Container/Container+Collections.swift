@@ -1,45 +1,5 @@
 extension Container {
-  /// Returns one instance from every contribution to the multi-binding of `type`, in
-  /// contribution order: the order of the assemblies, then of the `contribute` calls in each.
-  ///
-  /// ```swift
-  /// for plugin in try container.resolveAll(Plugin.self) { plugin.start() }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The element type.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
-  /// - Returns: The instances; empty when nothing contributes.
-  /// - Throws: ``ResolutionError`` from the first contribution that fails.
-  public func resolveAll<T>(_ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation)
-    throws(ResolutionError) -> [T]
-  {
-    try checkOpen(T.self)
-    return try resolveAll(T.self, tag: nil as BindingTag?, parent: .topLevel(isolation))
-  }
-
-  /// Returns one instance from every contribution to the multi-binding of `type` with `tag`.
-  ///
-  /// ```swift
-  /// let exporters = try container.resolveAll(Exporter.self, tag: "pdf")
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The element type.
-  ///   - tag: The tag the contributions were made with.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
-  /// - Returns: The instances, in contribution order.
-  /// - Throws: ``ResolutionError`` from the first contribution that fails.
-  public func resolveAll<T>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
-    isolation: isolated (any Actor)? = #isolation
-  ) throws(ResolutionError) -> [T] {
-    try checkOpen(T.self)
-    return try resolveAll(T.self, tag: BindingTag(tag), parent: .topLevel(isolation))
-  }
-
+  @usableFromInline
   func resolveAll<T>(
     _ type: T.Type, tag: BindingTag?, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> [T] {

@@ -131,7 +131,8 @@ extension _Frame {
   @inline(__always)
   static func enter<R>(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>?,
-    in container: Container, scope: Unmanaged<Scope>? = nil, onMainActor: Bool = false,
+    in container: Container, scope: Unmanaged<Scope>? = nil,
+    callerIsolation: ObjectIdentifier? = nil,
     graphSlots: Bool = false, _ body: (UnsafePointer<_Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     if let parent = parent ?? _ThreadState.runningFrame {
@@ -153,7 +154,7 @@ extension _Frame {
       }
     }
     return try _RootState.resolution(
-      onMainActor: onMainActor, scope: scope, graphSlots: graphSlots
+      callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
     ) {
       rootPointer throws(ResolutionError) in
       var frame = _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
@@ -194,6 +195,53 @@ extension _Frame {
   @inline(__always)
   static func effective(_ parent: UnsafePointer<_Frame>?) -> UnsafePointer<_Frame>? {
     parent ?? _ThreadState.runningFrame
+  }
+}
+
+/// Where a request enters the engine, as a ``Resolving`` receiver gives it: the container (not
+/// retained: the receiver keeps it alive for the call), and the chain and scope the request is
+/// made in.
+///
+/// Plain values, so the resolve forms declared once for every receiver specialize as the
+/// receiver's own methods would.
+@frozen
+public struct _RequestPoint {
+  @usableFromInline let container: Unmanaged<Container>
+  @usableFromInline let frame: UnsafePointer<_Frame>?
+  @usableFromInline let scope: Unmanaged<Scope>?
+  @usableFromInline let callerIsolation: ObjectIdentifier?
+
+  /// A top-level request to `container`, in `scope` if any, by a caller isolated to
+  /// `isolation`.
+  @inlinable @inline(__always)
+  init(container: Container, scope: Scope?, isolation: (any Actor)?) {
+    self.container = Unmanaged.passUnretained(container)
+    frame = nil
+    self.scope = scope.map { Unmanaged.passUnretained($0) }
+    callerIsolation = isolation.map(ObjectIdentifier.init)
+  }
+
+  /// A request that continues `context`'s chain.
+  @inlinable @inline(__always)
+  init(_ container: Unmanaged<Container>, continuing context: borrowing ResolutionContext) {
+    self.container = container
+    frame = context.frame
+    scope = context.requestScope
+    callerIsolation = context.callerIsolation
+  }
+
+  /// The chain the request is made in.
+  @inlinable @inline(__always)
+  var context: ResolutionContext {
+    ResolutionContext(frame: frame, scope: scope, callerIsolation: callerIsolation)
+  }
+
+  /// Calls `body` with the container, without retaining it.
+  @inlinable @inline(__always)
+  func withContainer<R>(
+    _ body: (Container) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try withGuaranteed(container, body)
   }
 }
 
@@ -259,13 +307,6 @@ struct ResolutionContext: ~Copyable {
     ResolutionContext(
       frame: frame ?? _ThreadState.runningFrame, scope: requestScope,
       callerIsolation: callerIsolation)
-  }
-
-  /// Whether a resolution this context starts runs on the main actor: its caller is isolated to
-  /// the main actor.
-  var callerIsOnMainActor: Bool {
-    guard let callerIsolation else { return false }
-    return callerIsolation == ObjectIdentifier(MainActor.shared)
   }
 
   /// The scope scoped bindings are resolved in: the request's, or its chain's; `nil` outside
@@ -346,7 +387,13 @@ struct ResolutionContext: ~Copyable {
   /// Whether the resolution runs on the main actor: it started in `resolveOnMainActor` or from a
   /// caller isolated to the main actor, or it runs on the main thread.
   var isOnMainActor: Bool {
-    (frame?.pointee.root.pointee.isOnMainActor ?? false) || _ThreadState.isOnMainActor
+    if let root = frame?.pointee.root {
+      if root.pointee.isOnMainActor { return true }
+      if let caller = root.pointee.callerIsolation, caller == ObjectIdentifier(MainActor.shared) {
+        return true
+      }
+    }
+    return _ThreadState.isOnMainActor
   }
 
   /// Throws if `binding` may not be entered below this chain: a cycle, the depth limit or the
@@ -374,7 +421,7 @@ struct ResolutionContext: ~Copyable {
   ) throws(ResolutionError) -> R {
     try _Frame.enter(
       binding, fallbackTag: fallbackTag, parent: frame, in: container, scope: requestScope,
-      onMainActor: callerIsolation != nil && callerIsOnMainActor, graphSlots: graphSlots
+      callerIsolation: callerIsolation, graphSlots: graphSlots
     ) { entered throws(ResolutionError) -> R in
       try body(ResolutionContext(frame: entered))
     }

@@ -19,6 +19,9 @@ struct _RootState {
   /// Whether the resolution started on the main actor (``Container/resolveOnMainActor(_:)``),
   /// so main-actor factories may run in it.
   var isOnMainActor = false
+  /// The actor the caller that started the resolution is isolated to, if any: compared with
+  /// the main actor only when a main-actor factory asks (``ResolutionContext/isOnMainActor``).
+  var callerIsolation: ObjectIdentifier? = nil
   /// The scope this resolution resolves scoped bindings in, if it was made in one.
   ///
   /// Not retained: the request that started the resolution holds it.
@@ -42,25 +45,33 @@ struct _RootState {
   /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
   @inline(__always)
   static func resolution<R>(
-    onMainActor: Bool = false, scope: Unmanaged<Scope>? = nil, graphSlots: Bool = false,
+    onMainActor: Bool = false, callerIsolation: ObjectIdentifier? = nil,
+    scope: Unmanaged<Scope>? = nil, graphSlots: Bool = false,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard graphSlots else {
-      return try resolution(onMainActor: onMainActor, scope: scope, slots: nil, body)
+      return try resolution(
+        onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope, slots: nil,
+        body)
     }
     return try withUnsafeTemporaryAllocation(
       of: _GraphScope.Slot.self, capacity: _GraphScope.capacity
     ) { slots throws(ResolutionError) -> R in
-      try resolution(onMainActor: onMainActor, scope: scope, slots: slots.baseAddress, body)
+      try resolution(
+        onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope,
+        slots: slots.baseAddress, body)
     }
   }
 
   @inline(__always)
   private static func resolution<R>(
-    onMainActor: Bool, scope: Unmanaged<Scope>?, slots: UnsafeMutablePointer<_GraphScope.Slot>?,
+    onMainActor: Bool, callerIsolation: ObjectIdentifier?, scope: Unmanaged<Scope>?,
+    slots: UnsafeMutablePointer<_GraphScope.Slot>?,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    var root = _RootState(graphSlots: slots, isOnMainActor: onMainActor, scope: scope)
+    var root = _RootState(
+      graphSlots: slots, isOnMainActor: onMainActor, callerIsolation: callerIsolation,
+      scope: scope)
     defer {
       root.endMemory()
       root.endGraph()

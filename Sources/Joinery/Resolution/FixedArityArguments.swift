@@ -39,7 +39,7 @@ extension Registrar {
   }
 }
 
-extension Container {
+extension Resolving where Self: ~Copyable {
   /// Returns a new instance from a binding that takes 1 runtime argument; the fixed-arity form
   /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
@@ -54,40 +54,16 @@ extension Container {
   ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<T, A1>(
     _ type: T.Type = T.self, arguments a1: A1, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    try _Arguments.with(a1) { arguments throws(ResolutionError) -> T in
-      try resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: A1.self,
-        arguments: arguments, parent: .topLevel(isolation))
-    }
-  }
-}
-
-extension Resolver {
-  /// Returns a new instance from a binding that takes 1 runtime argument; the fixed-arity form
-  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
-  ///
-  /// ```swift
-  /// let download = try resolver.resolve(Download.self, arguments: url)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolve<T, A1>(
-    _ type: T.Type = T.self, arguments a1: A1
-  ) throws(ResolutionError) -> T {
-    try withContainer { container throws(ResolutionError) -> T in
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
       try _Arguments.with(a1) { arguments throws(ResolutionError) -> T in
         try container.resolve(
           T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-          signature: A1.self, arguments: arguments, parent: context)
+          signature: A1.self, arguments: arguments, parent: point.context)
       }
     }
   }
@@ -126,7 +102,7 @@ extension Registrar {
   }
 }
 
-extension Container {
+extension Resolving where Self: ~Copyable {
   /// Returns a new instance from a binding that takes 2 runtime arguments; the fixed-arity form
   /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
@@ -142,42 +118,17 @@ extension Container {
   ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<T, A1, A2>(
     _ type: T.Type = T.self, arguments a1: A1, _ a2: A2,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    try _Arguments.with((a1, a2)) { arguments throws(ResolutionError) -> T in
-      try resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: (A1, A2).self,
-        arguments: arguments, parent: .topLevel(isolation))
-    }
-  }
-}
-
-extension Resolver {
-  /// Returns a new instance from a binding that takes 2 runtime arguments; the fixed-arity form
-  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
-  ///
-  /// ```swift
-  /// let download = try resolver.resolve(Download.self, arguments: url)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument.
-  ///   - a2: The second runtime argument.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolve<T, A1, A2>(
-    _ type: T.Type = T.self, arguments a1: A1, _ a2: A2
-  ) throws(ResolutionError) -> T {
-    try withContainer { container throws(ResolutionError) -> T in
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
       try _Arguments.with((a1, a2)) { arguments throws(ResolutionError) -> T in
         try container.resolve(
           T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-          signature: (A1, A2).self, arguments: arguments, parent: context)
+          signature: (A1, A2).self, arguments: arguments, parent: point.context)
       }
     }
   }
@@ -216,7 +167,7 @@ extension Registrar {
   }
 }
 
-extension Container {
+extension Resolving where Self: ~Copyable {
   /// Returns a new instance from a binding that takes 3 runtime arguments; the fixed-arity form
   /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
   ///
@@ -233,43 +184,17 @@ extension Container {
   ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<T, A1, A2, A3>(
     _ type: T.Type = T.self, arguments a1: A1, _ a2: A2, _ a3: A3,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    try _Arguments.with((a1, a2, a3)) { arguments throws(ResolutionError) -> T in
-      try resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: (A1, A2, A3).self,
-        arguments: arguments, parent: .topLevel(isolation))
-    }
-  }
-}
-
-extension Resolver {
-  /// Returns a new instance from a binding that takes 3 runtime arguments; the fixed-arity form
-  /// of the parameter-pack `resolve(_:arguments:)`, specialized at the call site.
-  ///
-  /// ```swift
-  /// let download = try resolver.resolve(Download.self, arguments: url)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - a1: The first runtime argument.
-  ///   - a2: The second runtime argument.
-  ///   - a3: The third runtime argument.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolve<T, A1, A2, A3>(
-    _ type: T.Type = T.self, arguments a1: A1, _ a2: A2, _ a3: A3
-  ) throws(ResolutionError) -> T {
-    try withContainer { container throws(ResolutionError) -> T in
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
       try _Arguments.with((a1, a2, a3)) { arguments throws(ResolutionError) -> T in
         try container.resolve(
           T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-          signature: (A1, A2, A3).self, arguments: arguments, parent: context)
+          signature: (A1, A2, A3).self, arguments: arguments, parent: point.context)
       }
     }
   }

@@ -3,9 +3,11 @@ extension Resolver {
   @inlinable
   func resolve<Value>(_ dependency: Dependency<Value>) throws(ResolutionError) -> Value {
     // Read in place rather than bound to a local: no retain of the tag's box per resolve.
-    if dependency.tag == nil { return try resolve(Value.self) }
-    return try resolve(
-      Value.self, tag: dependency.tag!, matching: dependency.matching)
+    try withContainer { container throws(ResolutionError) -> Value in
+      if dependency.tag == nil { return try container.resolve(Value.self, parent: context) }
+      return try container.resolve(
+        Value.self, tag: dependency.tag!, matching: dependency.matching, parent: context)
+    }
   }
 }
 

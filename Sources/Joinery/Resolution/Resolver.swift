@@ -24,154 +24,12 @@ public struct Resolver: ~Copyable {
   @usableFromInline let containerReference: _Unretained<Container>
   /// The chain of the factory this resolver is lent to.
   @usableFromInline let context: ResolutionContext
-
-  /// Returns the instance bound to `type`.
-  ///
-  /// ```swift
-  /// let client = try resolver.resolve(HTTPClient.self)
-  /// ```
-  ///
-  /// - Parameter type: The type to resolve; inferred from context when omitted.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError`` with the path through this factory.
-  @inlinable
-  public func resolve<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
-    try withContainer { container throws(ResolutionError) in
-      try container.resolve(T.self, parent: context)
-    }
-  }
-
-  /// Returns the instance bound to `type` under `tag`, falling back to the untagged binding
-  /// unless `matching` is ``TagMatching/exact``.
-  ///
-  /// ```swift
-  /// let cache = try resolver.resolve(Cache.self, tag: "disk")
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The tag.
-  ///   - matching: Whether the untagged binding may serve the request.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolve<T>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
-    matching: TagMatching = .allowingFallback
-  ) throws(ResolutionError) -> T {
-    try withContainer { container throws(ResolutionError) in
-      try container.resolve(T.self, tag: tag, matching: matching, parent: context)
-    }
-  }
-
-  /// Returns a new instance from a binding that takes runtime arguments.
-  ///
-  /// ```swift
-  /// let download = try resolver.resolve(Download.self, arguments: url, 3)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - arguments: The runtime arguments.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolve<T, each Argument>(
-    _ type: T.Type = T.self, arguments: repeat each Argument
-  ) throws(ResolutionError) -> T {
-    try withContainer { container throws(ResolutionError) in
-      try container.resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-        arguments: repeat each arguments,
-        parent: context)
-    }
-  }
-
-  /// Returns a new instance from a tagged binding that takes runtime arguments.
-  ///
-  /// ```swift
-  /// let download = try resolver.resolve(Download.self, tag: "background", arguments: url, 3)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The tag.
-  ///   - matching: Whether the untagged binding may serve the request.
-  ///   - arguments: The runtime arguments.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolve<T, each Argument>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
-    matching: TagMatching = .allowingFallback, arguments: repeat each Argument
-  ) throws(ResolutionError) -> T {
-    try withContainer { container throws(ResolutionError) in
-      try container.resolve(
-        T.self, tag: tag, matching: matching, arguments: repeat each arguments,
-        parent: context)
-    }
-  }
-
-  /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
-  ///
-  /// ```swift
-  /// let tracker = try resolver.resolveIfBound(Tracker.self)
-  /// ```
-  ///
-  /// - Parameter type: The type to resolve.
-  /// - Returns: The instance, or `nil`.
-  /// - Throws: ``ResolutionError`` when a binding exists but fails.
-  @inlinable
-  public func resolveIfBound<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T? {
-    try withContainer { container throws(ResolutionError) in
-      try container.resolveIfBound(T.self, parent: context)
-    }
-  }
-
-  /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`.
-  ///
-  /// ```swift
-  /// let audit = try resolver.resolveIfBound(Logger.self, tag: "audit")
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The tag.
-  ///   - matching: Whether the untagged binding may serve the request.
-  /// - Returns: The instance, or `nil`.
-  /// - Throws: ``ResolutionError`` when a binding exists but fails.
-  @inlinable
-  public func resolveIfBound<T>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
-    matching: TagMatching = .allowingFallback
-  ) throws(ResolutionError) -> T? {
-    try withContainer { container throws(ResolutionError) in
-      try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: context)
-    }
-  }
 }
 
-extension Resolver {
-  /// Returns one instance from every contribution to the multi-binding of `type`, in
-  /// contribution order.
-  ///
-  /// ```swift
-  /// registrar.bind(PluginHost.self) { resolver in
-  ///   PluginHost(plugins: try resolver.resolveAll(Plugin.self))
-  /// }
-  /// ```
-  ///
-  /// - Parameter type: The element type.
-  /// - Returns: The instances; empty when nothing contributes.
-  /// - Throws: ``ResolutionError`` from the first contribution that fails.
-  public func resolveAll<T>(_ type: T.Type = T.self) throws(ResolutionError) -> [T] {
-    try withContainer { container throws(ResolutionError) in
-      try container.resolveAll(T.self, tag: nil, parent: context)
-    }
-  }
-}
+// Its resolve forms are ``Resolving``'s, shared with the container and scopes.
 
 extension Resolver {
+  @inlinable
   init(container: Container, context: consuming ResolutionContext) {
     containerReference = _Unretained(container)
     self.context = context
@@ -183,6 +41,17 @@ extension Resolver {
     _ body: (Container) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     try containerReference.with(body)
+  }
+
+  /// Calls `body` with the container that lent this resolver and the chain a request through
+  /// it is made in.
+  @inlinable @inline(__always)
+  func withContext<R>(
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try containerReference.with { container throws(ResolutionError) -> R in
+      try body(container, context)
+    }
   }
 }
 

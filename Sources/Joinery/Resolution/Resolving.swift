@@ -1,0 +1,299 @@
+/// What resolves dependencies: a ``Container``, a ``Scope`` and the ``Resolver`` a factory is
+/// lent.
+///
+/// Every resolve form is declared once, here, so each exists on all three with the same labels
+/// and defaults. The forms are inlinable and specialized for the receiver at the call site:
+/// calling one costs what a method of the receiver itself would.
+///
+/// ```swift
+/// let feed = try container.resolve(FeedService.self)        // the container
+/// let order = try scope.resolve(Order.self, tag: "draft")   // a request's scope
+/// registrar.bind(Checkout.self) { resolver in                // a factory's resolver
+///   Checkout(plugins: try resolver.resolveAll(Plugin.self))
+/// }
+/// ```
+///
+/// Only Joinery's receivers conform: the requirement is the engine's.
+public protocol Resolving: ~Copyable {
+  /// Where a request for `type` enters the engine: the receiver's container, and the chain
+  /// the request starts or continues. Throws when the receiver is closed.
+  func _requestPoint<T>(
+    for type: T.Type, isolation: (any Actor)?
+  ) throws(ResolutionError) -> _RequestPoint
+}
+
+extension Resolving where Self: ~Copyable {
+  /// Returns the instance bound to `type`, built as its lifetime says.
+  ///
+  /// ```swift
+  /// let feed = try container.resolve(FeedService.self)
+  /// let client: any HTTPClient = try container.resolve()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve; inferred from context when omitted.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError`` naming the type, the path, and near misses when nothing is
+  ///   bound, when a factory throws, or on a cycle.
+  @inlinable @inline(__always)
+  public func resolve<T>(
+    _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
+      try container.resolve(T.self, parent: point.context)
+    }
+  }
+
+  /// Returns the instance bound to `type` under `tag`, falling back to the untagged binding
+  /// unless `matching` is ``TagMatching/exact``.
+  ///
+  /// A fallback returns the very instance an untagged request gets: identity belongs to the
+  /// binding, not to the tag you asked with.
+  ///
+  /// ```swift
+  /// let audit = try container.resolve(Logger.self, tag: "audit")
+  /// let strict = try container.resolve(Logger.self, tag: "audit", matching: .exact)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag: any hashable, sendable value.
+  ///   - matching: Whether the untagged binding may serve the request.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; for a missing binding it says which fallback it tried.
+  @inlinable @inline(__always)
+  public func resolve<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
+      try container.resolve(T.self, tag: tag, matching: matching, parent: point.context)
+    }
+  }
+
+  /// Returns a new instance from a binding that takes runtime arguments.
+  ///
+  /// The argument types must match the bound factory's parameter types exactly, in order.
+  ///
+  /// ```swift
+  /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
+  ///   Download(url: url, retries: retries, client: try resolver.resolve())
+  /// }
+  /// let download = try container.resolve(Download.self, arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - arguments: The runtime arguments, of any number and types.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/argumentMismatch`` naming the
+  ///   expected and given types when they differ.
+  @inlinable @inline(__always)
+  public func resolve<T, each Argument>(
+    _ type: T.Type = T.self, arguments: repeat each Argument,
+    isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
+      try container.resolve(
+        T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+        arguments: repeat each arguments, parent: point.context)
+    }
+  }
+
+  /// Returns a new instance from a tagged binding that takes runtime arguments.
+  ///
+  /// ```swift
+  /// let download = try container.resolve(Download.self, tag: "background", arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  ///   - arguments: The runtime arguments.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  @inlinable @inline(__always)
+  public func resolve<T, each Argument>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback, arguments: repeat each Argument,
+    isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
+      try container.resolve(
+        T.self, tag: tag, matching: matching, arguments: repeat each arguments,
+        parent: point.context)
+    }
+  }
+
+  /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
+  ///
+  /// Only the absence of a binding gives `nil`; a factory that throws still throws.
+  ///
+  /// ```swift
+  /// let tracker = try container.resolveIfBound(Tracker.self)  // nil in builds without one
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  @inlinable @inline(__always)
+  public func resolveIfBound<T>(
+    _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T? {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
+      try container.resolveIfBound(T.self, parent: point.context)
+    }
+  }
+
+  /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`
+  /// when neither is bound.
+  ///
+  /// ```swift
+  /// let audit = try container.resolveIfBound(Logger.self, tag: "audit")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  @inlinable @inline(__always)
+  public func resolveIfBound<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T? {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
+      try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: point.context)
+    }
+  }
+
+  /// Returns a new instance from the binding of `type` that takes these runtime arguments, or
+  /// `nil` when no binding of `type` takes exactly these argument types.
+  ///
+  /// ```swift
+  /// let download = try container.resolveIfBound(Download.self, arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - first: The first runtime argument.
+  ///   - rest: The other runtime arguments, if any.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when such a binding exists but fails.
+  @inlinable @inline(__always)
+  public func resolveIfBound<T, First, each Argument>(
+    _ type: T.Type = T.self, arguments first: First, _ rest: repeat each Argument,
+    isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T? {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) -> T? in
+      let signature = BindingKey(T.self, argumentTypes: (First, repeat each Argument).self)
+      guard container.binds(signature) else { return nil }
+      return try container.resolve(
+        T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+        arguments: first, repeat each rest, parent: point.context)
+    }
+  }
+
+  /// Returns one instance from every contribution to the multi-binding of `type`, in the order
+  /// the contributions were declared (a parent container's first).
+  ///
+  /// ```swift
+  /// for plugin in try container.resolveAll(Plugin.self) { plugin.start() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instances; empty when nothing contributes.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  @inlinable @inline(__always)
+  public func resolveAll<T>(
+    _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> [T] {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
+      try container.resolveAll(T.self, tag: nil, parent: point.context)
+    }
+  }
+
+  /// Returns one instance from every contribution to the multi-binding of `type` with `tag`.
+  ///
+  /// ```swift
+  /// let checks = try container.resolveAll(HealthCheck.self, tag: "startup")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type.
+  ///   - tag: The tag the contributions were made with.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instances, in contribution order.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  @inlinable @inline(__always)
+  public func resolveAll<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> [T] {
+    let point = try _requestPoint(for: T.self, isolation: isolation)
+    return try point.withContainer { container throws(ResolutionError) in
+      try container.resolveAll(T.self, tag: BindingTag(tag), parent: point.context)
+    }
+  }
+}
+
+extension Container: Resolving {
+  /// The container's entry: a top-level request, made by a caller isolated to `isolation`.
+  @inlinable @inline(__always)
+  public func _requestPoint<T>(
+    for _: T.Type, isolation: (any Actor)?
+  ) throws(ResolutionError) -> _RequestPoint {
+    try checkOpen(T.self)
+    return _RequestPoint(container: self, scope: nil, isolation: isolation)
+  }
+}
+
+extension Scope: Resolving {
+  /// The scope's entry: a top-level request made in this scope.
+  @inlinable @inline(__always)
+  public func _requestPoint<T>(
+    for _: T.Type, isolation: (any Actor)?
+  ) throws(ResolutionError) -> _RequestPoint {
+    try checkOpen(T.self)
+    return _RequestPoint(container: container, scope: self, isolation: isolation)
+  }
+}
+
+extension Resolver: Resolving {
+  /// The resolver's entry: a request in the chain of the factory it is lent to.
+  @inlinable @inline(__always)
+  public func _requestPoint<T>(
+    for _: T.Type, isolation _: (any Actor)?
+  ) throws(ResolutionError) -> _RequestPoint {
+    _RequestPoint(containerReference.reference, continuing: context)
+  }
+}
