@@ -270,12 +270,12 @@ extension Resolving where Self: ~Copyable {{
   public func resolve<{generics}>(
 {isolated_params}
   ) throws(ResolutionError) -> T {{
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer {{ container throws(ResolutionError) in
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {{
+      container, context throws(ResolutionError) in
       try _Arguments.with({values}) {{ arguments throws(ResolutionError) -> T in
         try container.resolve(
           T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-          signature: {signature}.self, arguments: arguments, parent: point.context)
+          signature: {signature}.self, arguments: arguments, parent: context)
       }}
     }}
   }}

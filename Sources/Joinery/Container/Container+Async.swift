@@ -1,150 +1,43 @@
 extension Container {
-  /// Resolves a binding that may be asynchronous: an async binding is awaited, a synchronous
-  /// one resolves as `resolve(_:)` does.
-  ///
-  /// ```swift
-  /// let database = try await container.resolveAsync(Database.self)
-  /// ```
-  ///
-  /// - Parameter type: The type to resolve.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
-  @inlinable @inline(__always)
-  public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
-  {
-    try checkOpen(T.self)
-    // A built persistent instance, sync or async, is read in place: no task, no suspension.
-    if let built = builtInstance(T.self) { return built }
-    return try await resolveAsync(T.self, tag: nil, matching: .exact, path: nil)
-  }
-
-  /// Resolves a tagged binding that may be asynchronous, falling back to the untagged one as
-  /// `resolve(_:tag:matching:)` does.
-  ///
-  /// ```swift
-  /// let replica = try await container.resolveAsync(Database.self, tag: Replica.read)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The tag: any hashable, sendable value.
-  ///   - matching: Whether the untagged binding may serve the request.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
-  public func resolveAsync<T: Sendable>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
-    matching: TagMatching = .allowingFallback
-  ) async throws(ResolutionError) -> T {
-    try checkOpen(T.self)
-    return try await resolveAsync(T.self, tag: BindingTag(tag), matching: matching, path: nil)
-  }
-
-  /// Every contribution to the multi-binding of `type`, awaiting the async ones, in the order
-  /// ``resolveAll(_:isolation:)`` gives (the root's first, then each child's; assembly order, then
-  /// registration order).
-  ///
-  /// ```swift
-  /// let migrations = try await container.resolveAllAsync(Migration.self)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The element type.
-  ///   - tag: Only the contributions with this tag; the untagged ones when `nil`.
-  /// - Returns: The instances.
-  /// - Throws: ``ResolutionError`` from the first contribution that fails.
-  public func resolveAllAsync<T: Sendable>(
-    _ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
+  /// Every contribution to the multi-binding of `type` (with `tag`), awaiting the async ones,
+  /// for a request below `path` (if any) in `scope` (if any).
+  @usableFromInline
+  func resolveAllAsync<T: Sendable>(
+    _: T.Type, tag: BindingTag?, path: AsyncPath?, scope: Scope?
   ) async throws(ResolutionError) -> [T] {
     try checkOpen(T.self)
+    let path = AsyncPath.joining(path)
     var instances: [T] = []
-    for (container, contribution) in contributions(to: T.self, tag: BindingTag(optional: tag)) {
+    for (container, contribution) in contributions(to: T.self, tag: tag) {
       if let async = contribution as? AsyncBinding {
         // Made by a contribution of `T`.
-        instances.append(try await container.awaitInstance(of: async, path: nil) as! T)
-      } else {
         instances.append(
-          try container.instance(of: contribution, as: T.self, parent: .topLevel, fallbackTag: nil))
+          try await container.awaitInstance(of: async, path: path, scope: scope) as! T)
+      } else {
+        let parent = scope.map { ResolutionContext.topLevel(in: $0) } ?? .topLevel
+        do {
+          instances.append(
+            try container.instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))
+        } catch {
+          guard let path else { throw error }
+          throw error.below(path.steps)
+        }
       }
     }
     return instances
   }
 
-  /// Returns a new instance from a binding that takes one runtime argument, awaiting it if its
-  /// factory is `async`.
-  ///
-  /// Forms with two and three arguments follow.
-  ///
-  /// ```swift
-  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - a: The runtime argument, of the bound type.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the type
-  ///   differs from the bound one.
-  public func resolveAsync<T: Sendable, A: Sendable>(
-    _ type: T.Type = T.self, arguments a: A
-  ) async throws(ResolutionError) -> T {
-    try await awaitArguments(T.self, signature: A.self, a) { () throws(ResolutionError) in
-      try resolve(T.self, arguments: a)
-    }
-  }
-
-  /// Returns a new instance from a binding that takes two runtime arguments.
-  ///
-  /// ```swift
-  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - a: The first runtime argument.
-  ///   - b: The second runtime argument.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  public func resolveAsync<T: Sendable, A: Sendable, B: Sendable>(
-    _ type: T.Type = T.self, arguments a: A, _ b: B
-  ) async throws(ResolutionError) -> T {
-    try await awaitArguments(T.self, signature: (A, B).self, (a, b)) {
-      () throws(ResolutionError) in try resolve(T.self, arguments: a, b)
-    }
-  }
-
-  /// Returns a new instance from a binding that takes three runtime arguments.
-  ///
-  /// ```swift
-  /// let tile = try await container.resolveAsync(Tile.self, arguments: 3, 5, 12)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - a: The first runtime argument.
-  ///   - b: The second runtime argument.
-  ///   - c: The third runtime argument.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  public func resolveAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
-    _ type: T.Type = T.self, arguments a: A, _ b: B, _ c: C
-  ) async throws(ResolutionError) -> T {
-    try await awaitArguments(T.self, signature: (A, B, C).self, (a, b, c)) {
-      () throws(ResolutionError) in try resolve(T.self, arguments: a, b, c)
-    }
-  }
-
-  /// Awaits the async binding of `T` for `signature`, or resolves a synchronous one (or
-  /// reports what is missing) with `synchronously`.
-  private func awaitArguments<T: Sendable>(
-    _: T.Type, signature: Any.Type, _ arguments: any Sendable,
-    synchronously: () throws(ResolutionError) -> T
-  ) async throws(ResolutionError) -> T {
-    try checkOpen(T.self)
+  /// The instance of the async binding of `T` that takes runtime arguments of `signature`,
+  /// awaited; `nil` when no async binding takes them (a synchronous one may, or none).
+  @usableFromInline
+  func awaitArguments<T: Sendable>(
+    _: T.Type, signature: Any.Type, _ arguments: any Sendable, path: AsyncPath?
+  ) async throws(ResolutionError) -> T? {
     guard let (owner, binding) = argumentBinding(for: T.self, signature: signature),
       let async = binding as? AsyncBinding
-    else { return try synchronously() }
+    else { return nil }
     // Made by this binding's factory, which returns its bound type.
-    return try await async.make(arguments: arguments, in: owner, path: nil) as! T
+    return (try await async.make(arguments: arguments, in: owner, path: path) as! T)
   }
 
   /// The asynchronous resolve behind every public form: finds the binding (tagged, then the
@@ -165,8 +58,12 @@ extension Container {
     switch asyncLookup(T.self, tag: tag, matching: matching, scope: scope) {
     case .synchronous:
       // Nothing async to await: the synchronous resolve serves it or reports what is missing.
-      return try resolveSynchronously(
-        T.self, tag: tag, matching: matching, scope: scope, path: path)
+      return try _RequestPoint(container: self, scope: scope, isolation: nil, path: path).run(
+        T.self, tag: tag
+      ) { container, context throws(ResolutionError) -> T in
+        guard let tag else { return try container.resolve(T.self, parent: context) }
+        return try container.resolve(T.self, tag: tag, matching: matching, parent: context)
+      }
     case .made(let instance):
       // Made by a binding of `T` (built, or this scope's): no suspension.
       return instance as! T
@@ -245,30 +142,6 @@ extension Container {
     _ pending: PendingAsync, path: AsyncPath?, scope: Scope?
   ) async throws(ResolutionError) -> Any {
     try await pending.owner.awaitInstance(of: pending.binding, path: path, scope: scope)
-  }
-
-  /// A synchronous resolve, in `scope` when the request was made in one; an error is reported
-  /// with the async `path` above it, as a synchronous resolution reports its whole chain.
-  @usableFromInline
-  func resolveSynchronously<T>(
-    _ type: T.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?,
-    path: AsyncPath? = nil
-  ) throws(ResolutionError) -> T {
-    let parent = scope.map { ResolutionContext.topLevel(in: $0) } ?? .topLevel
-    do {
-      if let path, hasGraphBindings {
-        // One async resolution is one graph: its synchronous resolves share their instances.
-        return try _GraphMemory.resolve(
-          T.self, tag: tag, matching: matching, in: self, scope: scope,
-          memory: path.scope.synchronousGraph()
-        ).value
-      }
-      guard let tag else { return try resolve(T.self, parent: parent) }
-      return try resolve(T.self, tag: tag, matching: matching, parent: parent)
-    } catch {
-      guard let path else { throw error }
-      throw error.below(path.steps)
-    }
   }
 
   /// Awaits an async binding's instance, reading a built persistent one in place.

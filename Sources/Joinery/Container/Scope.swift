@@ -75,55 +75,6 @@ public final class Scope: Sendable {
 }
 
 extension Scope {
-
-  /// Resolves a binding that may be asynchronous, in this scope: a `scoped` async binding gives
-  /// this scope's instance, created once however many tasks of the scope await it; every
-  /// other binding resolves as ``Container/resolveAsync(_:)`` does, with its scoped
-  /// dependencies in this scope.
-  ///
-  /// ```swift
-  /// registrar.bindAsync(Connection.self, lifetime: .scoped, dispose: { await $0.release() }) {
-  ///   resolver in try await resolver.resolveAsync(Pool.self).lease()
-  /// }
-  /// let connection = try await scope.resolveAsync(Connection.self)
-  /// ```
-  ///
-  /// - Parameter type: The type to resolve; inferred from context when omitted.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``; with code ``ResolutionError/Code/shutDown`` after
-  ///   ``close()``.
-  @inlinable
-  public func resolveAsync<T: Sendable>(
-    _ type: T.Type = T.self
-  ) async throws(ResolutionError) -> T {
-    try checkOpen(T.self)
-    return try await container.resolveAsync(
-      T.self, tag: nil, matching: .exact, path: nil, scope: self)
-  }
-
-  /// Resolves a tagged binding that may be asynchronous, in this scope, falling back to the
-  /// untagged one unless `matching` is ``TagMatching/exact``.
-  ///
-  /// ```swift
-  /// let replica = try await scope.resolveAsync(Connection.self, tag: Replica.read)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The tag.
-  ///   - matching: Whether the untagged binding may serve the request.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolveAsync<T: Sendable>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
-    matching: TagMatching = .allowingFallback
-  ) async throws(ResolutionError) -> T {
-    try checkOpen(T.self)
-    return try await container.resolveAsync(
-      T.self, tag: BindingTag(tag), matching: matching, path: nil, scope: self)
-  }
-
   /// Whether this scope holds the instance of the scoped binding of `type` (made by a resolve,
   /// or provided when the scope was made), without making it: to commit a unit of work only if
   /// the request used one.

@@ -200,7 +200,7 @@ extension _Frame {
 
 /// Where a request enters the engine, as a ``Resolving`` receiver gives it: the container (not
 /// retained: the receiver keeps it alive for the call), and the chain and scope the request is
-/// made in.
+/// made in — a factory's frame, or the async chain of an async factory's ``AsyncResolver``.
 ///
 /// Plain values, so the resolve forms declared once for every receiver specialize as the
 /// receiver's own methods would.
@@ -210,15 +210,18 @@ public struct _RequestPoint {
   @usableFromInline let frame: UnsafePointer<_Frame>?
   @usableFromInline let scope: Unmanaged<Scope>?
   @usableFromInline let callerIsolation: ObjectIdentifier?
+  /// The async chain a request continues: an async factory's, through its ``AsyncResolver``.
+  @usableFromInline let path: AsyncPath?
 
   /// A top-level request to `container`, in `scope` if any, by a caller isolated to
-  /// `isolation`.
+  /// `isolation`, below the async chain `path` if any.
   @inlinable @inline(__always)
-  init(container: Container, scope: Scope?, isolation: (any Actor)?) {
+  init(container: Container, scope: Scope?, isolation: (any Actor)?, path: AsyncPath? = nil) {
     self.container = Unmanaged.passUnretained(container)
     frame = nil
     self.scope = scope.map { Unmanaged.passUnretained($0) }
     callerIsolation = isolation.map(ObjectIdentifier.init)
+    self.path = path
   }
 
   /// A request that continues `context`'s chain.
@@ -228,6 +231,7 @@ public struct _RequestPoint {
     frame = context.frame
     scope = context.requestScope
     callerIsolation = context.callerIsolation
+    path = nil
   }
 
   /// The chain the request is made in.
@@ -236,12 +240,60 @@ public struct _RequestPoint {
     ResolutionContext(frame: frame, scope: scope, callerIsolation: callerIsolation)
   }
 
-  /// Calls `body` with the container, without retaining it.
+  /// The container, retained: for a request that suspends.
   @inlinable @inline(__always)
-  func withContainer<R>(
-    _ body: (Container) throws(ResolutionError) -> R
+  var retainedContainer: Container { container.takeUnretainedValue() }
+
+  /// The instance of the container's built persistent binding of `T`, if there is one.
+  @inlinable @inline(__always)
+  func builtInstance<T>(_: T.Type) -> T? {
+    container._withUnsafeGuaranteedRef { $0.builtInstance(T.self) }
+  }
+
+  /// The scope the request is made in, if any.
+  @inlinable @inline(__always)
+  var requestScope: Scope? { scope?.takeUnretainedValue() }
+
+  /// Runs a synchronous request for `type` (with `tag`), calling `body`.
+  ///
+  /// `body` gets the container and the chain. Below an async factory, the request shares that
+  /// async resolution's `graph` instances and an error carries the async path above it.
+  @inlinable @inline(__always)
+  func run<R, Tag: Hashable & Sendable>(
+    _ type: Any.Type, tag: Tag?,
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withGuaranteed(container, body)
+    if let path {
+      return try run(below: path, type, tag: tag.map { BindingTag($0) }, body)
+    }
+    // `_withUnsafeGuaranteedRef` rethrows untyped errors: the typed one comes out in a
+    // `Result`, so a failing request pays no existential box and no dynamic cast.
+    return try container._withUnsafeGuaranteedRef { container -> Result<R, ResolutionError> in
+      do throws(ResolutionError) {
+        return .success(try body(container, context))
+      } catch {
+        return .failure(error)
+      }
+    }.get()
+  }
+
+  /// ``run(_:tag:_:)`` below an async factory's chain.
+  @usableFromInline
+  func run<R>(
+    below path: AsyncPath, _ type: Any.Type, tag: BindingTag?,
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    let container = container.takeUnretainedValue()
+    do {
+      guard container.hasGraphBindings else { return try body(container, context) }
+      // One async resolution is one graph: its synchronous resolves share their instances.
+      return try _GraphMemory.run(
+        type, tag: tag, in: container, scope: requestScope,
+        memory: path.scope.synchronousGraph()
+      ) { context throws(ResolutionError) -> R in try body(container, context) }
+    } catch {
+      throw error.below(path.steps)
+    }
   }
 }
 

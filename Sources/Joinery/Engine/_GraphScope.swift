@@ -607,14 +607,39 @@ final class _GraphMemory: Sendable {
     _: Value.Type, tag: BindingTag?, matching: TagMatching = .allowingFallback,
     in container: Container, scope: Scope?, memory: _GraphMemory
   ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
-    let key = BindingKey(Value.self, boxed: tag)
+    let (value, living) = try run(Value.self, tag: tag, in: container, scope: scope, memory: memory)
+    {
+      context throws(ResolutionError) -> Value in
+      guard let tag else { return try container.resolve(Value.self, parent: context) }
+      return try container.resolve(Value.self, tag: tag, matching: matching, parent: context)
+    }
+    guard type(of: value as Any) is AnyObject.Type else { return (value, false) }
+    let object = value as AnyObject
+    return (value, living.contains { $0 === object })
+  }
+
+  /// Runs `body` in a new resolution that starts with the remembered instances as its `graph`
+  /// instances (none if the instance of `type`'s binding is gone), and remembers the ones it
+  /// adds.
+  static func run<R>(
+    _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
+    memory: _GraphMemory, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    try run(type, tag: tag, in: container, scope: scope, memory: memory, body).value
+  }
+
+  private static func run<R>(
+    _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
+    memory: _GraphMemory, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> (value: R, living: [AnyObject]) {
+    let key = BindingKey(type, boxed: tag)
     let target =
       container.owner(of: key)?.table.binding(for: key)
-      ?? container.owner(of: BindingKey(Value.self))?.table.binding(for: BindingKey(Value.self))
+      ?? container.owner(of: BindingKey(type))?.table.binding(for: BindingKey(type))
     let living = memory.living(target: target)
     let value = try ResolutionContext.marked(container, scope: scope.map(Unmanaged.passUnretained))
     {
-      context throws(ResolutionError) -> Value in
+      context throws(ResolutionError) -> R in
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)
       for (binding, object) in living {
@@ -630,12 +655,9 @@ final class _GraphMemory: Sendable {
         }
         _openExistential(binding.layout.type, do: store)
       }
-      guard let tag else { return try container.resolve(Value.self, parent: context) }
-      return try container.resolve(Value.self, tag: tag, matching: matching, parent: context)
+      return try body(context)
     }
-    guard type(of: value as Any) is AnyObject.Type else { return (value, false) }
-    let object = value as AnyObject
-    return (value, living.contains { $0.object === object })
+    return (value, living.map(\.object))
   }
 }
 

@@ -58,12 +58,12 @@ extension Resolving where Self: ~Copyable {
   public func resolve<T, A1>(
     _ type: T.Type = T.self, arguments a1: A1, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) in
       try _Arguments.with(a1) { arguments throws(ResolutionError) -> T in
         try container.resolve(
           T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-          signature: A1.self, arguments: arguments, parent: point.context)
+          signature: A1.self, arguments: arguments, parent: context)
       }
     }
   }
@@ -123,12 +123,12 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, arguments a1: A1, _ a2: A2,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) in
       try _Arguments.with((a1, a2)) { arguments throws(ResolutionError) -> T in
         try container.resolve(
           T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-          signature: (A1, A2).self, arguments: arguments, parent: point.context)
+          signature: (A1, A2).self, arguments: arguments, parent: context)
       }
     }
   }
@@ -189,12 +189,12 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, arguments a1: A1, _ a2: A2, _ a3: A3,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) in
       try _Arguments.with((a1, a2, a3)) { arguments throws(ResolutionError) -> T in
         try container.resolve(
           T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-          signature: (A1, A2, A3).self, arguments: arguments, parent: point.context)
+          signature: (A1, A2, A3).self, arguments: arguments, parent: context)
       }
     }
   }

@@ -1,8 +1,8 @@
-/// What resolves dependencies: a ``Container``, a ``Scope`` and the ``Resolver`` a factory is
-/// lent.
+/// What resolves dependencies: a ``Container``, a ``Scope``, the ``Resolver`` a factory is lent
+/// and the ``AsyncResolver`` an async factory is given.
 ///
-/// Every resolve form is declared once, here, so each exists on all three with the same labels
-/// and defaults. The forms are inlinable and specialized for the receiver at the call site:
+/// Every resolve form, synchronous and asynchronous, is declared once, here, so each exists on
+/// all four with the same labels and defaults. The forms are inlinable and specialized for the receiver at the call site:
 /// calling one costs what a method of the receiver itself would.
 ///
 /// ```swift
@@ -11,7 +11,13 @@
 /// registrar.bind(Checkout.self) { resolver in                // a factory's resolver
 ///   Checkout(plugins: try resolver.resolveAll(Plugin.self))
 /// }
+/// registrar.bindAsync(Report.self) { resolver in             // an async factory's
+///   Report(rows: try await resolver.resolveAsync(Database.self).rows())
+/// }
 /// ```
+///
+/// The asynchronous forms cannot be called from a synchronous factory: its ``Resolver`` is lent
+/// to a synchronous closure.
 ///
 /// Only Joinery's receivers conform: the requirement is the engine's.
 public protocol Resolving: ~Copyable {
@@ -41,9 +47,9 @@ extension Resolving where Self: ~Copyable {
   public func resolve<T>(
     _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
-      try container.resolve(T.self, parent: point.context)
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) in
+      try container.resolve(T.self, parent: context)
     }
   }
 
@@ -71,9 +77,9 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
-      try container.resolve(T.self, tag: tag, matching: matching, parent: point.context)
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
+      container, context throws(ResolutionError) in
+      try container.resolve(T.self, tag: tag, matching: matching, parent: context)
     }
   }
 
@@ -101,11 +107,11 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, arguments: repeat each Argument,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) in
       try container.resolve(
         T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-        arguments: repeat each arguments, parent: point.context)
+        arguments: repeat each arguments, parent: context)
     }
   }
 
@@ -130,11 +136,11 @@ extension Resolving where Self: ~Copyable {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
+      container, context throws(ResolutionError) in
       try container.resolve(
         T.self, tag: tag, matching: matching, arguments: repeat each arguments,
-        parent: point.context)
+        parent: context)
     }
   }
 
@@ -156,9 +162,9 @@ extension Resolving where Self: ~Copyable {
   public func resolveIfBound<T>(
     _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T? {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
-      try container.resolveIfBound(T.self, parent: point.context)
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) in
+      try container.resolveIfBound(T.self, parent: context)
     }
   }
 
@@ -182,9 +188,9 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T? {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
-      try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: point.context)
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
+      container, context throws(ResolutionError) in
+      try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: context)
     }
   }
 
@@ -208,13 +214,13 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, arguments first: First, _ rest: repeat each Argument,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T? {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) -> T? in
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) -> T? in
       let signature = BindingKey(T.self, argumentTypes: (First, repeat each Argument).self)
       guard container.binds(signature) else { return nil }
       return try container.resolve(
         T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-        arguments: first, repeat each rest, parent: point.context)
+        arguments: first, repeat each rest, parent: context)
     }
   }
 
@@ -235,9 +241,9 @@ extension Resolving where Self: ~Copyable {
   public func resolveAll<T>(
     _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> [T] {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
-      try container.resolveAll(T.self, tag: nil, parent: point.context)
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) in
+      try container.resolveAll(T.self, tag: nil, parent: context)
     }
   }
 
@@ -259,10 +265,138 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> [T] {
-    let point = try _requestPoint(for: T.self, isolation: isolation)
-    return try point.withContainer { container throws(ResolutionError) in
-      try container.resolveAll(T.self, tag: BindingTag(tag), parent: point.context)
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
+      container, context throws(ResolutionError) in
+      try container.resolveAll(T.self, tag: BindingTag(tag), parent: context)
     }
+  }
+}
+
+extension Resolving where Self: ~Copyable {
+  /// Resolves a binding that may be asynchronous: an async binding is awaited (made once for
+  /// its lifetime however many tasks await it), a synchronous one resolves as
+  /// ``resolve(_:isolation:)`` does.
+  ///
+  /// In a scope, a `scoped` async binding gives that scope's instance; from an async factory's
+  /// resolver, the request continues the factory's resolution (its path, cycles, depth).
+  ///
+  /// ```swift
+  /// let database = try await container.resolveAsync(Database.self)
+  /// let connection = try await scope.resolveAsync(Connection.self)
+  /// registrar.bindAsync(Repository.self) { resolver in
+  ///   Repository(database: try await resolver.resolveAsync(Database.self))
+  /// }
+  /// ```
+  ///
+  /// - Parameter type: The type to resolve; inferred from context when omitted.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
+  @inlinable @inline(__always)
+  public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
+  {
+    let point = try _requestPoint(for: T.self, isolation: nil)
+    // A built persistent instance, sync or async, is read in place: no task, no suspension.
+    if let built = point.builtInstance(T.self) { return built }
+    return try await point.retainedContainer.resolveAsync(
+      T.self, tag: nil, matching: .exact, path: point.path, scope: point.requestScope)
+  }
+
+  /// Resolves a tagged binding that may be asynchronous, falling back to the untagged one unless
+  /// `matching` is ``TagMatching/exact``.
+  ///
+  /// ```swift
+  /// let replica = try await container.resolveAsync(Database.self, tag: Replica.read)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag: any hashable, sendable value.
+  ///   - matching: Whether the untagged binding may serve the request.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
+  @inlinable
+  public func resolveAsync<T: Sendable>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback
+  ) async throws(ResolutionError) -> T {
+    let point = try _requestPoint(for: T.self, isolation: nil)
+    return try await point.retainedContainer.resolveAsync(
+      T.self, tag: BindingTag(tag), matching: matching, path: point.path,
+      scope: point.requestScope)
+  }
+
+  /// Returns a new instance from a binding that takes runtime arguments, awaiting it if its
+  /// factory is `async`.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL, size: Int) in
+  ///   try await Thumbnail.render(url, size: size)
+  /// }
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - arguments: The runtime arguments, of the bound types, in order.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the types
+  ///   differ from the bound ones.
+  @inlinable
+  public func resolveAsync<T: Sendable, each Argument: Sendable>(
+    _ type: T.Type = T.self, arguments: repeat each Argument
+  ) async throws(ResolutionError) -> T {
+    let point = try _requestPoint(for: T.self, isolation: nil)
+    let container = point.retainedContainer
+    if let made = try await container.awaitArguments(
+      T.self, signature: (repeat each Argument).self, (repeat each arguments), path: point.path)
+    {
+      return made
+    }
+    return try point.run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) -> T in
+      try container.resolve(
+        T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+        arguments: repeat each arguments, parent: context)
+    }
+  }
+
+  /// Every contribution to the multi-binding of `type`, awaiting the async ones, in the order
+  /// ``resolveAll(_:isolation:)`` gives.
+  ///
+  /// ```swift
+  /// let migrations = try await container.resolveAllAsync(Migration.self)
+  /// ```
+  ///
+  /// - Parameter type: The element type.
+  /// - Returns: The instances; empty when nothing contributes.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  @inlinable
+  public func resolveAllAsync<T: Sendable>(
+    _ type: T.Type = T.self
+  ) async throws(ResolutionError) -> [T] {
+    let point = try _requestPoint(for: T.self, isolation: nil)
+    return try await point.retainedContainer.resolveAllAsync(
+      T.self, tag: nil, path: point.path, scope: point.requestScope)
+  }
+
+  /// Every contribution to the multi-binding of `type` with `tag`, awaiting the async ones.
+  ///
+  /// ```swift
+  /// let checks = try await container.resolveAllAsync(HealthCheck.self, tag: "startup")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type.
+  ///   - tag: The tag the contributions were made with.
+  /// - Returns: The instances, in contribution order.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  @inlinable
+  public func resolveAllAsync<T: Sendable>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable
+  ) async throws(ResolutionError) -> [T] {
+    let point = try _requestPoint(for: T.self, isolation: nil)
+    return try await point.retainedContainer.resolveAllAsync(
+      T.self, tag: BindingTag(tag), path: point.path, scope: point.requestScope)
   }
 }
 
@@ -295,5 +429,15 @@ extension Resolver: Resolving {
     for _: T.Type, isolation _: (any Actor)?
   ) throws(ResolutionError) -> _RequestPoint {
     _RequestPoint(containerReference.reference, continuing: context)
+  }
+}
+
+extension AsyncResolver: Resolving {
+  /// The async resolver's entry: a request below the async factory's chain, in its scope.
+  @inlinable @inline(__always)
+  public func _requestPoint<T>(
+    for _: T.Type, isolation: (any Actor)?
+  ) throws(ResolutionError) -> _RequestPoint {
+    _RequestPoint(container: container, scope: path?.requestScope, isolation: isolation, path: path)
   }
 }

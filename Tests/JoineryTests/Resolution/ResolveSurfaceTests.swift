@@ -4,6 +4,7 @@ import Testing
 private protocol SurfaceGreeting: Sendable { var text: String { get } }
 private struct SurfacePlain: SurfaceGreeting { let text: String }
 private struct SurfaceArgued: Sendable { let text: String }
+private struct SurfaceAwaited: Sendable { let text: String }
 private protocol SurfacePlugin: Sendable { var name: String { get } }
 private struct SurfaceNamedPlugin: SurfacePlugin { let name: String }
 
@@ -29,9 +30,40 @@ private func everyForm<R: Resolving & ~Copyable>(_ receiver: borrowing R) throws
   return seen
 }
 
+/// The asynchronous forms, on every receiver that can await.
+private func everyAsyncForm<R: Resolving & Sendable>(_ receiver: R) async throws -> [String] {
+  var seen: [String] = []
+  seen.append(try await receiver.resolveAsync((any SurfaceGreeting).self).text)
+  seen.append(try await receiver.resolveAsync((any SurfaceGreeting).self, tag: "loud").text)
+  seen.append(try await receiver.resolveAsync(SurfaceAwaited.self).text)
+  seen.append(try await receiver.resolveAsync(SurfaceAwaited.self, tag: "absent").text)
+  seen.append(try await receiver.resolveAsync(SurfaceArgued.self, arguments: "one", 2).text)
+  seen.append(try await receiver.resolveAsync(SurfaceAwaited.self, arguments: 7).text)
+  seen.append(
+    try await receiver.resolveAllAsync((any SurfacePlugin).self).map(\.name).joined(
+      separator: "+"))
+  seen.append(
+    try await receiver.resolveAllAsync((any SurfacePlugin).self, tag: "awaited").map(\.name)
+      .joined(separator: "+"))
+  return seen
+}
+
+private let expectedAsync = [
+  "hello", "HELLO", "awaited", "awaited", "one×2", "awaited 7", "a+b", "async",
+]
+
 private let expected = [
   "hello", "HELLO", "hello", "one", "one×2", "THREE", "hello", "nil", "nil", "a+b", "z",
 ]
+
+private final class AsyncRecorder: Sendable {
+  let synchronous: [String]
+  let asynchronous: [String]
+  init(synchronous: [String], asynchronous: [String]) {
+    self.synchronous = synchronous
+    self.asynchronous = asynchronous
+  }
+}
 
 private final class Recorder: Sendable {
   let seen: [String]
@@ -59,6 +91,17 @@ struct ResolveSurfaceTests {
           SurfaceNamedPlugin(name: "z")
         }
         registrar.bind(Recorder.self) { resolver in Recorder(try everyForm(resolver)) }
+        registrar.bindAsync(SurfaceAwaited.self) { _ in SurfaceAwaited(text: "awaited") }
+        registrar.bindAsync(SurfaceAwaited.self) { (_, number: Int) in
+          SurfaceAwaited(text: "awaited \(number)")
+        }
+        registrar.contributeAsync((any SurfacePlugin).self, tag: "awaited") { _ in
+          SurfaceNamedPlugin(name: "async")
+        }
+        registrar.bindAsync(AsyncRecorder.self) { resolver in
+          AsyncRecorder(
+            synchronous: try everyForm(resolver), asynchronous: try await everyAsyncForm(resolver))
+        }
       }
     ).buildOrRecord()
   }
@@ -79,6 +122,20 @@ struct ResolveSurfaceTests {
     #expect(try makeContainer().resolve(Recorder.self).seen == expected)
   }
 
+  @Test("A container and a scope answer every async form")
+  func asyncForms() async throws {
+    let container = try makeContainer()
+    #expect(try await everyAsyncForm(container) == expectedAsync)
+    #expect(try await everyAsyncForm(container.makeScope()) == expectedAsync)
+  }
+
+  @Test("An async factory's resolver answers every form, synchronous and async")
+  func asyncResolver() async throws {
+    let recorder = try await makeContainer().resolveAsync(AsyncRecorder.self)
+    #expect(recorder.synchronous == expected)
+    #expect(recorder.asynchronous == expectedAsync)
+  }
+
   @Test("A closed scope refuses every form with shutDown")
   func closedScope() async throws {
     let scope = try makeContainer().makeScope()
@@ -89,5 +146,11 @@ struct ResolveSurfaceTests {
       try scope.resolveAll((any SurfacePlugin).self)
     }
     #expect(all.code == .shutDown)
+    await #expect(throws: ResolutionError.self) {
+      _ = try await scope.resolveAllAsync((any SurfacePlugin).self)
+    }
+    await #expect(throws: ResolutionError.self) {
+      _ = try await scope.resolveAsync(SurfaceAwaited.self)
+    }
   }
 }
