@@ -3,7 +3,10 @@
 
 Run after `swift package dump-symbol-graph --minimum-access-level public`. Every declared
 symbol counts (types, members, operators, extensions on other modules' types); symbols the
-compiler synthesizes (protocol default implementations) do not.
+compiler synthesizes (protocol default implementations) do not, nor do the deprecation shims of
+Sources/Joinery/Deprecations.swift (unconditionally deprecated: kept so that old spellings
+compile with a warning naming their replacement, not part of the surface; they are counted
+apart).
 
     python3 Scripts/count-public-api.py            # the count, and the names by kind
     python3 Scripts/count-public-api.py --ceiling  # fails if the count is above .ci/public-api-ceiling
@@ -23,18 +26,24 @@ files += glob.glob(os.path.join(root, ".build", "*", "symbolgraph", "Joinery@*.s
 if not files:
     sys.exit("no symbol graph: run `swift package dump-symbol-graph --minimum-access-level public`")
 
+def deprecated(symbol):
+    return any(
+        entry.get("isUnconditionallyDeprecated") for entry in symbol.get("availability", []))
+
 declarations = []
+shims = []
 for path in files:
     with open(path) as file:
         for symbol in json.load(file)["symbols"]:
             if "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
                 continue
-            declarations.append(
-                (symbol["kind"]["identifier"], ".".join(symbol["pathComponents"])))
+            entry = (symbol["kind"]["identifier"], ".".join(symbol["pathComponents"]))
+            (shims if deprecated(symbol) else declarations).append(entry)
 
 names = {name for _, name in declarations}
 kinds = collections.Counter(kind for kind, _ in declarations)
 print(f"Joinery: {len(declarations)} public declarations under {len(names)} names")
+print(f"  and {len(shims)} deprecation shims: {', '.join(sorted(name for _, name in shims))}")
 for kind, count in kinds.most_common():
     print(f"  {count:4} {kind}")
 

@@ -5,9 +5,9 @@
 /// containers, and a builder copied into each test can be overridden differently by each.
 ///
 /// ```swift
-/// var builder = ContainerBuilder(NetworkAssembly(), FeedAssembly())
-/// builder.override(with: MockNetworkAssembly())   // wins whatever the order
-/// let container = try builder.build()
+/// let container = try ContainerBuilder(NetworkAssembly(), FeedAssembly())
+///   .overriding(with: MockNetworkAssembly())   // wins whatever the order
+///   .build()
 /// ```
 ///
 /// `build()` runs every register, resolves overrides, checks the declared graph and reports
@@ -17,8 +17,8 @@
 /// A builder is `Sendable`: keep the production one in a `static let` and derive each test's
 /// from it.
 public struct ContainerBuilder: Sendable {
-  private var registers: [any DependencyRegister] = []
-  private var overrides: [any DependencyRegister] = []
+  var registers: [any DependencyRegister] = []
+  var overrides: [any DependencyRegister] = []
 
   /// How many bindings deep one resolution may go before it fails with
   /// ``ResolutionError/Code/depthLimitExceeded``; 1,000 by default.
@@ -79,14 +79,6 @@ public struct ContainerBuilder: Sendable {
   /// ```
   public var defaultLifetime: Lifetime.Unshared = .ephemeral
 
-  /// Creates an empty builder.
-  ///
-  /// ```swift
-  /// var builder = ContainerBuilder()
-  /// builder.add(FeedAssembly())
-  /// ```
-  public init() {}
-
   /// Creates a builder with registers.
   ///
   /// ```swift
@@ -122,37 +114,6 @@ public struct ContainerBuilder: Sendable {
     self.registers = registers
   }
 
-  /// Adds a register.
-  ///
-  /// ```swift
-  /// builder.add(AnalyticsAssembly())
-  /// ```
-  ///
-  /// - Parameter register: An assembly or other register.
-  public mutating func add(_ register: some DependencyRegister) {
-    registers.append(register)
-  }
-
-  /// Adds a register whose bindings (and those of its includes) replace bindings of the same
-  /// key elsewhere, whatever the order they were added in.
-  ///
-  /// ```swift
-  /// struct MockNetwork: Assembly {
-  ///   func register(in registrar: inout Registrar) {
-  ///     registrar.bind(HTTPClient.self, lifetime: .persistent) { MockHTTPClient() }
-  ///   }
-  /// }
-  /// builder.override(with: MockNetwork())
-  /// ```
-  ///
-  /// An override that replaces nothing is kept as a binding and reported as a warning in
-  /// ``Container/warnings``.
-  ///
-  /// - Parameter register: The register with replacement bindings.
-  public mutating func override(with register: some DependencyRegister) {
-    overrides.append(register)
-  }
-
   /// Returns a copy of this builder with `register` added.
   ///
   /// ```swift
@@ -163,21 +124,31 @@ public struct ContainerBuilder: Sendable {
   /// - Returns: The new builder.
   public func adding(_ register: some DependencyRegister) -> ContainerBuilder {
     var copy = self
-    copy.add(register)
+    copy.registers.append(register)
     return copy
   }
 
-  /// Returns a copy of this builder with `register`'s bindings as overrides.
+  /// Returns a copy of this builder with `register`'s bindings (and those of its includes) as
+  /// overrides: they replace bindings of the same key elsewhere, whatever the order the
+  /// registers were added in.
   ///
   /// ```swift
-  /// let container = try production.overriding(with: TestDoubles()).build()
+  /// struct MockNetwork: Assembly {
+  ///   func register(in registrar: inout Registrar) {
+  ///     registrar.bind(HTTPClient.self, lifetime: .persistent) { _ in MockHTTPClient() }
+  ///   }
+  /// }
+  /// let container = try ContainerBuilder(AppAssembly()).overriding(with: MockNetwork()).build()
   /// ```
+  ///
+  /// An override that replaces nothing is kept as a binding and reported as a warning in
+  /// ``Container/warnings``.
   ///
   /// - Parameter register: The register with replacement bindings.
   /// - Returns: The new builder.
   public func overriding(with register: some DependencyRegister) -> ContainerBuilder {
     var copy = self
-    copy.override(with: register)
+    copy.overrides.append(register)
     return copy
   }
 

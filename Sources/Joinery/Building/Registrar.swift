@@ -26,7 +26,7 @@ public struct Registrar: ~Copyable {
   /// Includes another register; one reached twice (a diamond of modules) registers once.
   ///
   /// Bindings of an included register are overrides when this register was added with
-  /// ``ContainerBuilder/override(with:)``.
+  /// ``ContainerBuilder/overriding(with:)``.
   ///
   /// ```swift
   /// registrar.include(NetworkAssembly())
@@ -445,7 +445,7 @@ public struct Registrar: ~Copyable {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override (a test's plugins instead of production's). The
-  ///     contributions of a register added with ``ContainerBuilder/override(with:)`` override.
+  ///     contributions of a register added with ``ContainerBuilder/overriding(with:)`` override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.

@@ -34,32 +34,20 @@ extension Container {
   ///
   /// ```swift
   /// try container.store(Session(user: user), for: Session.self)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - instance: The instance to keep.
-  ///   - type: The bound type.
-  /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/missingBinding`` when nothing is
-  ///   bound, or ``ResolutionError/Code/notCached`` when the binding is not `cached`.
-  public func store<T>(_ instance: T, for type: T.Type = T.self) throws(ResolutionError) {
-    try store(instance, key: BindingKey(T.self))
-  }
-
-  /// Puts an instance into a tagged `cached` binding.
-  ///
-  /// ```swift
   /// try container.store(token, for: Token.self, tag: "refresh")
   /// ```
   ///
   /// - Parameters:
   ///   - instance: The instance to keep.
   ///   - type: The bound type.
-  ///   - tag: The binding's tag (no fallback: storing targets one binding exactly).
-  /// - Throws: ``ResolutionError`` when the binding is missing or not `cached`.
+  ///   - tag: The binding's tag, if it has one (no fallback: storing targets one binding
+  ///     exactly).
+  /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/missingBinding`` when nothing is
+  ///   bound, or ``ResolutionError/Code/notCached`` when the binding is not `cached`.
   public func store<T>(
-    _ instance: T, for type: T.Type = T.self, tag: some Hashable & Sendable
+    _ instance: T, for type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
   ) throws(ResolutionError) {
-    try store(instance, key: BindingKey(T.self, boxed: BindingTag(tag)))
+    try store(instance, key: BindingKey(T.self, boxed: BindingTag(optional: tag)))
   }
 
   private func store<T>(_ instance: T, key: BindingKey) throws(ResolutionError) {

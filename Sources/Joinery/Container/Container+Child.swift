@@ -60,8 +60,7 @@ extension Container {
   public func makeChild(
     _ registers: [any DependencyRegister], isolation: isolated (any Actor)? = #isolation
   ) throws(BuildError) -> Container {
-    var builder = ContainerBuilder()
-    for register in registers { builder.add(register) }
+    var builder = ContainerBuilder(registers)
     builder.maximumResolutionDepth = maximumDepth
     builder.defaultLifetime = defaultLifetime
     return try builder.build(parent: self, isolation: isolation)

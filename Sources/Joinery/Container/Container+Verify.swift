@@ -1,6 +1,6 @@
 extension Container {
-  /// Creates every binding that needs no runtime arguments in a throwaway copy of this
-  /// container, and reports every failure at once.
+  /// Creates every binding in a throwaway copy of this container, and reports every failure at
+  /// once.
   ///
   /// The copy has the same bindings and none of this container's instances, so verifying
   /// never creates, replaces or shares an instance of the real container (factories do run, so
@@ -15,22 +15,9 @@ extension Container {
   /// }
   /// ```
   ///
-  /// Bindings that take runtime arguments cannot be created without them, async bindings need
-  /// `await` (use ``verifyAsync()``), and main-actor bindings need the main thread (verify there,
-  /// or use ``verifyAsync()``); each one skipped is listed in ``VerificationReport/skipped``.
-  ///
-  /// - Returns: What was verified, what was skipped, and the graph with observed edges.
-  /// - Throws: ``VerificationError`` with every failure, when any binding fails.
-  public func verify() throws(VerificationError) -> VerificationReport {
-    try verify(arguments: SampleArguments())
-  }
-
-  /// ``verify()``, also creating the bindings that take runtime arguments with the sample
-  /// arguments given for them (Dip's `validate(args)`); argument bindings without samples are
-  /// skipped.
-  ///
-  /// Scoped bindings are created in a throwaway scope made with the samples' scope values; one
-  /// that needs a value the samples do not provide is skipped.
+  /// Bindings that take runtime arguments are created with the sample arguments given for them
+  /// (Dip's `validate(args)`), and scoped bindings in a throwaway scope made with the samples'
+  /// scope values:
   ///
   /// ```swift
   /// var samples = SampleArguments()
@@ -39,10 +26,17 @@ extension Container {
   /// let report = try container.verify(arguments: samples)
   /// ```
   ///
-  /// - Parameter samples: Arguments and scope values to create bindings with.
+  /// An argument binding without samples, a scoped one that needs a value the samples do not
+  /// provide, an async binding (use ``verifyAsync(arguments:)``) and a main-actor binding off the
+  /// main thread are skipped, each listed in ``VerificationReport/skipped``.
+  ///
+  /// - Parameter samples: Arguments and scope values to create bindings with; none when
+  ///   omitted.
   /// - Returns: What was verified, what was skipped, and the graph with observed edges.
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
-  public func verify(arguments samples: SampleArguments) throws(VerificationError)
+  public func verify(
+    arguments samples: SampleArguments = SampleArguments()
+  ) throws(VerificationError)
     -> VerificationReport
   {
     let run = VerificationRun(of: self, samples: samples)
@@ -61,10 +55,11 @@ extension Container {
     return try run.report(graph)
   }
 
-  /// ``verify()`` for a graph with async and main-actor bindings: awaits every async binding,
-  /// and creates main-actor bindings on the main actor.
+  /// ``verify(arguments:)`` for a graph with async and main-actor bindings: awaits every async
+  /// binding, and creates main-actor bindings on the main actor.
   ///
-  /// Only bindings that take runtime arguments are skipped.
+  /// Only argument bindings without samples, and scoped bindings that need a scope value the
+  /// samples do not provide (``SampleArguments/addScopeValue(_:as:tag:)``), are skipped.
   ///
   /// ```swift
   /// @Test func productionGraphStarts() async throws {
@@ -74,30 +69,12 @@ extension Container {
   /// }
   /// ```
   ///
+  /// - Parameter samples: Runtime arguments and scope values to create bindings with; none
+  ///   when omitted.
   /// - Returns: What was verified, what was skipped, and the graph with observed edges.
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
-  public func verifyAsync() async throws(VerificationError) -> VerificationReport {
-    try await verifyAsync(arguments: SampleArguments())
-  }
-
-  /// Creates every binding of a throwaway copy, awaiting async factories, with sample runtime
-  /// arguments and scope values for the bindings that need them.
-  ///
-  /// Scoped bindings, synchronous and async, are created in a throwaway scope made with the
-  /// samples' scope values (``SampleArguments/addScopeValue(_:as:tag:)``); one that needs a
-  /// value the samples do not provide is skipped, not failed.
-  ///
-  /// ```swift
-  /// var samples = SampleArguments()
-  /// samples.addScopeValue(Request(id: 0))
-  /// let report = try await container.verifyAsync(arguments: samples)
-  /// ```
-  ///
-  /// - Parameter samples: Runtime arguments and scope values to create bindings with.
-  /// - Returns: What was created and what was skipped.
-  /// - Throws: ``VerificationError`` with every failure.
   public func verifyAsync(
-    arguments samples: SampleArguments
+    arguments samples: SampleArguments = SampleArguments()
   ) async throws(VerificationError) -> VerificationReport {
     let run = VerificationRun(of: self, samples: samples)
     // Eager async singletons first, as `buildAsync()` makes them before anything resolves:

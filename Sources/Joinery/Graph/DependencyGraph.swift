@@ -2,7 +2,7 @@
 /// Graphviz DOT, or a plain-text tree.
 ///
 /// Edges come from what bindings declare (autowired initializers, `dependsOn`, forwards) and,
-/// after ``Container/verify()``, from what unchecked factories were seen resolving.
+/// after ``Container/verify(arguments:)``, from what unchecked factories were seen resolving.
 ///
 /// ```swift
 /// let graph = container.graph
@@ -29,7 +29,7 @@ public struct DependencyGraph: Sendable {
       let name: String
       /// Declared by the binding; checked by `build()`.
       public static let declared = Kind(name: "declared")
-      /// Seen when ``Container/verify()`` ran the factory.
+      /// Seen when ``Container/verify(arguments:)`` ran the factory.
       public static let observed = Kind(name: "observed")
       /// A one-line, human-readable description.
       public var description: String { name }
@@ -62,7 +62,7 @@ public struct DependencyGraph: Sendable {
     }
   }
 
-  /// The graph with more edges, such as those ``Container/verify()`` observed.
+  /// The graph with more edges, such as those ``Container/verify(arguments:)`` observed.
   func adding(_ more: [Edge]) -> DependencyGraph {
     DependencyGraph(nodes: nodes, edges: edges + more)
   }

@@ -1,4 +1,4 @@
-/// What ``Container/verify()`` did.
+/// What ``Container/verify(arguments:)`` did.
 ///
 /// ```swift
 /// let report = try container.verify()

@@ -112,7 +112,7 @@ enum OverrideResolution {
         : [
           "Remove all but one binding of \(key).",
           "Or, to replace it on purpose (a test or a variant), declare the replacement with "
-            + "`override: true` or add its register with `builder.override(with:)`.",
+            + "`override: true` or add its register with `builder.overriding(with:)`.",
           "Or give them different tags.",
         ])
   }

@@ -31,11 +31,11 @@ struct OverrideTests {
   @Test("An override register wins whatever the order it was added in")
   func overrideWinsInAnyOrder() throws {
     var overrideFirst = ContainerBuilder()
-    overrideFirst.override(with: Doubles())
-    overrideFirst.add(Production())
+    overrideFirst = overrideFirst.overriding(with: Doubles())
+    overrideFirst = overrideFirst.adding(Production())
     var overrideLast = ContainerBuilder()
-    overrideLast.add(Production())
-    overrideLast.override(with: Doubles())
+    overrideLast = overrideLast.adding(Production())
+    overrideLast = overrideLast.overriding(with: Doubles())
     #expect(try overrideFirst.buildOrRecord().resolve(String.self) == "test double")
     #expect(try overrideLast.buildOrRecord().resolve(String.self) == "test double")
   }
@@ -75,8 +75,9 @@ struct OverrideTests {
   @Test("Two overrides of one key are a duplicate too")
   func duplicateOverrides() throws {
     var builder = ContainerBuilder(Production())
-    builder.override(with: Doubles())
-    builder.override(with: Bindings { registrar in registrar.bind(String.self) { _ in "other" } })
+    builder = builder.overriding(with: Doubles())
+    builder = builder.overriding(
+      with: Bindings { registrar in registrar.bind(String.self) { _ in "other" } })
     let error = try #require(throws: BuildError.self) { try builder.build() }
     #expect(error.diagnostics.map(\.code) == [.duplicateOverride])
   }
@@ -105,7 +106,7 @@ struct OverrideTests {
     var outcomes: Set<String> = []
     for permutation in registers.indices.permutations() {
       var builder = ContainerBuilder()
-      for index in permutation { builder.add(registers[index]) }
+      for index in permutation { builder = builder.adding(registers[index]) }
       let container = try builder.buildOrRecord()
       let text =
         try "\(container.resolve(String.self)) \(container.resolve(Int.self)) "

@@ -38,7 +38,7 @@ struct BuildErrorTests {
             at Network at JoineryTests/BuildErrorTests.swift:11
             at Storage at JoineryTests/BuildErrorTests.swift:18
             fix: Remove all but one binding of Feed.
-            fix: Or, to replace it on purpose (a test or a variant), declare the replacement with `override: true` or add its register with `builder.override(with:)`.
+            fix: Or, to replace it on purpose (a test or a variant), declare the replacement with `override: true` or add its register with `builder.overriding(with:)`.
             fix: Or give them different tags.
         2. error: transientValueType: Settings is transient (weak), but Settings is a value type, which cannot be referenced weakly.
             at Storage at JoineryTests/BuildErrorTests.swift:19

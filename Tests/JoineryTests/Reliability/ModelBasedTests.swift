@@ -149,14 +149,14 @@ private struct Scenario {
   func builder(order: [Int]) -> ContainerBuilder {
     var builder = ContainerBuilder()
     for assembly in order {
-      builder.add(
+      builder = builder.adding(
         Bindings("assembly \(assembly)") { [declarations] registrar in
           for declaration in declarations where declaration.assembly == assembly {
             Self.declare(declaration, in: &registrar)
           }
         })
     }
-    builder.override(
+    builder = builder.overriding(
       with: Bindings("overrides") { [declarations, assemblies] registrar in
         for declaration in declarations where declaration.assembly == assemblies {
           Self.declare(declaration, in: &registrar)
