@@ -82,34 +82,21 @@ extension Container {
     keys(for: T.self) { info in (info.metadata as? Metadata).map(predicate) ?? false }
   }
 
-  /// Resolves the binding a typed key names.
-  ///
-  /// ```swift
-  /// let audit = Key(Logger.self, tag: "audit")
-  /// let logger = try container.resolve(audit)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - key: A key made directly or returned by ``keys(for:tag:where:)``.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``.
-  public func resolve<T>(_ key: Key<T>, isolation: isolated (any Actor)? = #isolation)
-    throws(ResolutionError) -> T
-  {
-    try checkOpen(T.self)
+  /// The instance of the binding `key` names, for a request in `parent`'s chain.
+  @usableFromInline
+  func resolve<T>(
+    _ key: Key<T>, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
     if let index = key.contributionIndex {
       guard
         let contribution = contributions[ObjectIdentifier(T.self)]?
           .first(where: { $0.contributionIndex == index })
       else {
-        throw .missing(key.binding, triedFallback: false, parent: .topLevel(isolation), in: self)
+        throw .missing(key.binding, triedFallback: false, parent: parent, in: self)
       }
-      return try instance(
-        of: contribution, as: T.self, parent: .topLevel(isolation), fallbackTag: nil)
+      return try instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil)
     }
-    guard let tag = key.binding.tag else { return try resolve(T.self, isolation: isolation) }
-    return try resolve(T.self, tag: tag, isolation: isolation)
+    guard let tag = key.binding.tag else { return try resolve(T.self, parent: parent) }
+    return try resolve(T.self, tag: tag, matching: .allowingFallback, parent: parent)
   }
 }

@@ -144,6 +144,32 @@ extension Resolving where Self: ~Copyable {
     }
   }
 
+  /// Returns the instance of the binding a typed key names: one made with ``Key/init(_:tag:)``,
+  /// or one of those ``Container/keys(for:tag:where:)`` returns, a contribution among them.
+  ///
+  /// ```swift
+  /// extension Key where Value == any Logger {
+  ///   static let audit = Key(Logger.self, tag: "audit")
+  /// }
+  /// let logger = try container.resolve(.audit)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  @inlinable
+  public func resolve<T>(
+    _ key: Key<T>, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T {
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: key.binding.tag) {
+      container, context throws(ResolutionError) in
+      try container.resolve(key, parent: context)
+    }
+  }
+
   /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
   ///
   /// Only the absence of a binding gives `nil`; a factory that throws still throws.
@@ -275,7 +301,7 @@ extension Resolving where Self: ~Copyable {
 extension Resolving where Self: ~Copyable {
   /// Resolves a binding that may be asynchronous: an async binding is awaited (made once for
   /// its lifetime however many tasks await it), a synchronous one resolves as
-  /// ``resolve(_:isolation:)`` does.
+  /// `resolve(_:)` does.
   ///
   /// In a scope, a `scoped` async binding gives that scope's instance; from an async factory's
   /// resolver, the request continues the factory's resolution (its path, cycles, depth).

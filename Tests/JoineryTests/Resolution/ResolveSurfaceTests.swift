@@ -18,6 +18,7 @@ private func everyForm<R: Resolving & ~Copyable>(_ receiver: borrowing R) throws
   seen.append(try receiver.resolve(SurfaceArgued.self, arguments: "one").text)
   seen.append(try receiver.resolve(SurfaceArgued.self, arguments: "one", 2).text)
   seen.append(try receiver.resolve(SurfaceArgued.self, tag: "loud", arguments: "three").text)
+  seen.append(try receiver.resolve(Key((any SurfaceGreeting).self, tag: "loud")).text)
   seen.append(try receiver.resolveIfBound((any SurfaceGreeting).self)?.text ?? "nil")
   seen.append(
     try receiver.resolveIfBound((any SurfaceGreeting).self, tag: "absent", matching: .exact)?.text
@@ -53,7 +54,7 @@ private let expectedAsync = [
 ]
 
 private let expected = [
-  "hello", "HELLO", "hello", "one", "one×2", "THREE", "hello", "nil", "nil", "a+b", "z",
+  "hello", "HELLO", "hello", "one", "one×2", "THREE", "HELLO", "hello", "nil", "nil", "a+b", "z",
 ]
 
 private final class AsyncRecorder: Sendable {
