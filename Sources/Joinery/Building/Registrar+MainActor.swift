@@ -3,8 +3,8 @@ extension Registrar {
   /// with an isolated initializer — without a `nonisolated init`.
   ///
   /// Resolve it with a plain `resolve` from main-actor code (the caller's isolation is passed
-  /// implicitly), or with ``Container/resolveOnMainActor(_:)``: synchronously on the main
-  /// actor, with `await` anywhere else (the factory then runs on the main actor). A resolve
+  /// implicitly); from anywhere else, hop there first:
+  /// `try await MainActor.run { try container.resolve(FeedViewModel.self) }`. A resolve
   /// from code not isolated to the main actor, off the main thread, that reaches the factory
   /// throws ``ResolutionError/Code/mainActorRequired``; it never traps. A built persistent instance is returned anywhere (main-actor classes are
   /// `Sendable`).
@@ -16,7 +16,7 @@ extension Registrar {
   /// registrar.bindMainActor(FeedViewModel.self) { resolver in
   ///   FeedViewModel(feed: try resolver.resolve())
   /// }
-  /// let model = try container.resolveOnMainActor(FeedViewModel.self)  // on the main actor
+  /// let model = try container.resolve(FeedViewModel.self)  // in main-actor code
   /// ```
   ///
   /// - Parameters:
@@ -120,7 +120,7 @@ extension Registrar {
       dependencies: dependencies, metadata: metadata, isMainActor: true,
       maker: { resolver, _, out in
         guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
-        // A resolution that started in `resolveOnMainActor` runs on the main actor, so the
+        // A resolution started by a main-actor caller runs on the main actor, so the
         // isolated factory may run in place.
         out.initialize(to: try onMain(resolver))
       })

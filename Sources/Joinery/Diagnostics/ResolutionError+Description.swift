@@ -165,7 +165,8 @@ extension ResolutionError {
     case .mainActorRequired:
       return [
         "Resolve it from main-actor code (a @MainActor function or type), or with "
-          + "`try await container.resolveOnMainActor(\(name).self)` from anywhere else.",
+          + "`try await MainActor.run { try container.resolve(\(name).self) }` from anywhere "
+          + "else.",
         "Or bind it with bind(_:…) if its initializer needs no main actor.",
       ]
     case .scopeRequired:

@@ -436,7 +436,7 @@ struct ResolutionContext: ~Copyable {
   /// What the innermost frame's request asked for.
   var requested: BindingKey { frame.map { $0.pointee.step.requested } ?? BindingKey(Void.self) }
 
-  /// Whether the resolution runs on the main actor: it started in `resolveOnMainActor` or from a
+  /// Whether the resolution runs on the main actor: it was marked so or started by a
   /// caller isolated to the main actor, or it runs on the main thread.
   var isOnMainActor: Bool {
     if let root = frame?.pointee.root {

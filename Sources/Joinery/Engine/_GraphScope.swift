@@ -16,7 +16,7 @@ struct _RootState {
   /// The lowest stack address this resolution may reach (``_ThreadState/stackLimit(from:)``):
   /// 0 until read.
   var stackLimit: UInt = 0
-  /// Whether the resolution started on the main actor (``Container/resolveOnMainActor(_:)``),
+  /// Whether the resolution started on the main actor (a main-actor caller),
   /// so main-actor factories may run in it.
   var isOnMainActor = false
   /// The actor the caller that started the resolution is isolated to, if any: compared with

@@ -479,7 +479,7 @@ extension Container {
 }
 
 /// `factory` as a plain function, to be called only where the resolution is known to run on
-/// the main actor (it started in `resolveOnMainActor`): the reasoning, and the cast, of
+/// the main actor (its caller is main-actor isolated): the reasoning, and the cast, of
 /// `MainActor.assumeIsolated`, whose closure could not borrow the resolver.
 func _assumingMainActor<T>(
   _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T

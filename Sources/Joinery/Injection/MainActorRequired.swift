@@ -3,6 +3,6 @@
 struct MainActorRequired: Error, CustomStringConvertible {
   let key: BindingKey
   var description: String {
-    "\(key) is bound to the main actor; resolve it with resolveOnMainActor (await it off the main actor)"
+    "\(key) is bound to the main actor; resolve it from main-actor code"
   }
 }

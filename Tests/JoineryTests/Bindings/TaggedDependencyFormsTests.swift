@@ -115,7 +115,7 @@ struct TaggedDependencyFormsTests {
         Panel.self, to: Panel.init(cache:backup:),
         dependencies: .tagged(Store.memory), .tagged(Store.disk))
     }
-    let panel = try container.resolveOnMainActor(Panel.self)
+    let panel = try container.resolve(Panel.self)
     #expect(panel.cache.store == .memory)
     #expect(panel.backup.store == .disk)
   }

@@ -35,16 +35,16 @@ struct MainActorBindingTests {
   @MainActor
   func synchronousOnMain() throws {
     let container = try mainActorContainer()
-    let model = try container.resolveOnMainActor(ViewModel.self)
+    let model = try container.resolve(ViewModel.self)
     #expect(model.title == "feed")
-    let screen = try container.resolveOnMainActor(Screen.self)
+    let screen = try container.resolve(Screen.self)
     #expect(screen.model === model)
   }
 
   @Test("Off the main actor it takes await, and the initializer runs on the main actor")
   func awaitedElsewhere() async throws {
     let container = try mainActorContainer()
-    let model = try await container.resolveOnMainActor(ViewModel.self)
+    let model = try await MainActor.run { try container.resolve(ViewModel.self) }
     let title = model.title
     #expect(title == "feed")
   }
@@ -92,6 +92,6 @@ struct MainActorBindingTests {
         }
       }
     ).build()
-    #expect(try container.resolveOnMainActor(Screen.self).model.title == "provided")
+    #expect(try container.resolve(Screen.self).model.title == "provided")
   }
 }

@@ -21,6 +21,6 @@ struct AppAssembly: Assembly {
 }
 
 let container = try ContainerBuilder(AppAssembly()).build()
-let model = try container.resolveOnMainActor(FeedViewModel.self)
+let model = try container.resolve(FeedViewModel.self)
 print(model.title)
 precondition(model.title == "Feed via api")
