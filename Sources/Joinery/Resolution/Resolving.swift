@@ -351,38 +351,107 @@ extension Resolving where Self: ~Copyable {
       scope: point.requestScope)
   }
 
-  /// Returns a new instance from a binding that takes runtime arguments, awaiting it if its
+  /// Returns a new instance from a binding that takes one runtime argument, awaiting it if its
   /// factory is `async`.
   ///
+  /// Forms with two and three arguments follow. (Fixed arities, not a parameter pack: Swift 6.3
+  /// miscompiles a pack expanded in an async function.)
+  ///
   /// ```swift
-  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL, size: Int) in
-  ///   try await Thumbnail.render(url, size: size)
+  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in
+  ///   try await Thumbnail.render(url)
   /// }
-  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
   /// ```
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
-  ///   - arguments: The runtime arguments, of the bound types, in order.
+  ///   - a: The runtime argument, of the bound type.
   /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the types
-  ///   differ from the bound ones.
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the type
+  ///   differs from the bound one.
   @inlinable
-  public func resolveAsync<T: Sendable, each Argument: Sendable>(
-    _ type: T.Type = T.self, arguments: repeat each Argument
+  public func resolveAsync<T: Sendable, A: Sendable>(
+    _ type: T.Type = T.self, arguments a: A
   ) async throws(ResolutionError) -> T {
     let point = try _requestPoint(for: T.self, isolation: nil)
-    let container = point.retainedContainer
-    if let made = try await container.awaitArguments(
-      T.self, signature: (repeat each Argument).self, (repeat each arguments), path: point.path)
+    if let made: T = try await point.retainedContainer.awaitArguments(
+      T.self, signature: A.self, a, path: point.path)
     {
       return made
     }
     return try point.run(T.self, tag: nil as BindingTag?) {
       container, context throws(ResolutionError) -> T in
-      try container.resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-        arguments: repeat each arguments, parent: context)
+      try _Arguments.with(a) { arguments throws(ResolutionError) -> T in
+        try container.resolve(
+          T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: A.self,
+          arguments: arguments, parent: context)
+      }
+    }
+  }
+
+  /// Returns a new instance from a binding that takes two runtime arguments.
+  ///
+  /// ```swift
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - a: The first runtime argument.
+  ///   - b: The second runtime argument.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  @inlinable
+  public func resolveAsync<T: Sendable, A: Sendable, B: Sendable>(
+    _ type: T.Type = T.self, arguments a: A, _ b: B
+  ) async throws(ResolutionError) -> T {
+    let point = try _requestPoint(for: T.self, isolation: nil)
+    if let made: T = try await point.retainedContainer.awaitArguments(
+      T.self, signature: (A, B).self, (a, b), path: point.path)
+    {
+      return made
+    }
+    return try point.run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) -> T in
+      try _Arguments.with((a, b)) { arguments throws(ResolutionError) -> T in
+        try container.resolve(
+          T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: (A, B).self,
+          arguments: arguments, parent: context)
+      }
+    }
+  }
+
+  /// Returns a new instance from a binding that takes three runtime arguments.
+  ///
+  /// ```swift
+  /// let tile = try await container.resolveAsync(Tile.self, arguments: 3, 5, 12)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - a: The first runtime argument.
+  ///   - b: The second runtime argument.
+  ///   - c: The third runtime argument.
+  /// - Returns: A new instance.
+  /// - Throws: ``ResolutionError``.
+  @inlinable
+  public func resolveAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
+    _ type: T.Type = T.self, arguments a: A, _ b: B, _ c: C
+  ) async throws(ResolutionError) -> T {
+    let point = try _requestPoint(for: T.self, isolation: nil)
+    if let made: T = try await point.retainedContainer.awaitArguments(
+      T.self, signature: (A, B, C).self, (a, b, c), path: point.path)
+    {
+      return made
+    }
+    return try point.run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) -> T in
+      try _Arguments.with((a, b, c)) { arguments throws(ResolutionError) -> T in
+        try container.resolve(
+          T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+          signature: (A, B, C).self, arguments: arguments, parent: context)
+      }
     }
   }
 
