@@ -266,15 +266,9 @@ public struct _RequestPoint {
     if let path {
       return try run(below: path, type, tag: tag.map { BindingTag($0) }, body)
     }
-    // `_withUnsafeGuaranteedRef` rethrows untyped errors: the typed one comes out in a
-    // `Result`, so a failing request pays no existential box and no dynamic cast.
-    return try container._withUnsafeGuaranteedRef { container -> Result<R, ResolutionError> in
-      do throws(ResolutionError) {
-        return .success(try body(container, context))
-      } catch {
-        return .failure(error)
-      }
-    }.get()
+    return try withGuaranteed(container) { container throws(ResolutionError) -> R in
+      try body(container, context)
+    }
   }
 
   /// ``run(_:tag:_:)`` below an async factory's chain.

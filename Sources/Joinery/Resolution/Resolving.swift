@@ -321,7 +321,8 @@ extension Resolving where Self: ~Copyable {
   public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
   {
     let point = try _requestPoint(for: T.self, isolation: nil)
-    // A built persistent instance, sync or async, is read in place: no task, no suspension.
+    // A built persistent instance, sync or async, is read in place: no task, no suspension,
+    // no task-local read.
     if let built = point.builtInstance(T.self) { return built }
     return try await point.retainedContainer.resolveAsync(
       T.self, tag: nil, matching: .exact, path: point.path, scope: point.requestScope)
