@@ -66,6 +66,8 @@ private final class AsyncRecorder: Sendable {
   }
 }
 
+private final class SurfaceUnit: Sendable {}
+
 private final class Recorder: Sendable {
   let seen: [String]
   init(_ seen: [String]) { self.seen = seen }
@@ -135,6 +137,24 @@ struct ResolveSurfaceTests {
     let recorder = try await makeContainer().resolveAsync(AsyncRecorder.self)
     #expect(recorder.synchronous == expected)
     #expect(recorder.asynchronous == expectedAsync)
+  }
+
+  @Test("A scope's resolveAllAsync gives the scope's instances of scoped contributions")
+  func scopedContributions() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.contribute(SurfaceUnit.self, lifetime: .scoped) { _ in SurfaceUnit() }
+        registrar.contributeAsync(SurfaceUnit.self, lifetime: .scoped) { _ in SurfaceUnit() }
+      }
+    ).buildOrRecord()
+    let scope = container.makeScope()
+    let first = try await scope.resolveAllAsync(SurfaceUnit.self)
+    let again = try await scope.resolveAllAsync(SurfaceUnit.self)
+    #expect(first.count == 2)
+    #expect(zip(first, again).allSatisfy { $0 === $1 })
+    let other = try await container.makeScope().resolveAllAsync(SurfaceUnit.self)
+    #expect(other.count == 2)
+    #expect(zip(first, other).allSatisfy { $0 !== $1 })
   }
 
   @Test("A closed scope refuses every form with shutDown")
