@@ -33,7 +33,7 @@ extension AnyBinding {
         mutex.unlock()
       }
     }
-    if binding.lifetimeKind.endurance > 0 {
+    if binding.lifetime.endurance > 0 {
       handedOver = try _ThreadState.creatingShared(body)
     } else {
       handedOver = try body()

@@ -21,10 +21,8 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
   let registerType: Any.Type
-  /// The lifetime, without a cached lifetime's group (kept in `extras` unless it is the
-  /// default group): see ``lifetime``.
-  @usableFromInline let lifetimeKind: Lifetime.Kind
-  let isEager: Bool
+  /// How long instances live, as declared: its strategy does the lifetime's work.
+  let lifetime: Lifetime
   let isOverride: Bool
   /// Whether this is a ``FactoryBinding`` with the transient lifetime, whose resolve tries the
   /// weakly kept instance first (an async binding may declare that lifetime too).
@@ -45,13 +43,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   var position: Int {
     get { Int(storedPosition) }
     set { storedPosition = Int32(newValue) }
-  }
-
-  /// How long instances live, as declared.
-  var lifetime: Lifetime {
-    Lifetime(
-      kind: lifetimeKind,
-      group: lifetimeKind == .cached ? (extras?.cacheGroup ?? .default) : nil, isEager: isEager)
   }
 
   /// Arbitrary data the binding was declared with, for filtering without creating anything.
@@ -144,13 +135,11 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   ) {
     self.key = key
     self.isWeaklyShared = isWeaklyShared
-    lifetimeKind = lifetime.kind
-    isEager = lifetime.isEager
+    self.lifetime = lifetime
     self.location = location
     self.registerType = registerType
     self.isOverride = isOverride
     self.layout = layout
-    if let group = lifetime.group, group != .default { writableExtras.cacheGroup = group }
     _checkAtomicWordsLayout(&atomicWords)
   }
 

@@ -31,16 +31,16 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   typealias AsyncArgumentMaker =
     @Sendable (AsyncResolver, any Sendable) async throws -> any Sendable
   var argumentMake: AsyncArgumentMaker?
-  private let lock = _Lock.make()
+  let lock = _Lock.make()
   /// The creation every request of a shared lifetime awaits (persistent, cached; transient while
   /// it runs).
-  private var shared: AsyncCreation?
+  var shared: AsyncCreation?
   /// For `cached`: the group generation `shared` was started in.
-  private var sharedGeneration: UInt = 0
+  var sharedGeneration: UInt = 0
   /// For `transient`: the object of the last instance, while someone holds it.
-  private weak var alive: AnyObject?
+  weak var alive: AnyObject?
   /// For `cached`: the group, owned by the container (which also owns the binding).
-  private weak var group: CacheGroupState?
+  weak var group: CacheGroupState?
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
@@ -76,8 +76,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   }
 
   override func link(in container: Container) {
-    guard lifetimeKind == .cached else { return }
-    let group = container.cacheGroupState(for: lifetime.group ?? .default)
+    guard let group = lifetime.group.map(container.cacheGroupState(for:)) else { return }
     group.add(self)
     lock.withLock { self.group = group }
   }
@@ -110,94 +109,50 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     }
     let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
     let resolver = AsyncResolver(container: container, path: node)
-    let made: Any?
-    switch lifetimeKind {
-    case .ephemeral:
-      return try await run(node, in: container) { try await self.make(resolver) }
-    case .graph:
-      let units = node.scope
-      let (creation, isNew) = units.claim(self)
-      made = try await share(
-        creation, isNew: isNew, node: node, path: path, in: container,
-        forget: { units.forget(self, ifItIs: creation) }, make: { try await self.make(resolver) })
-    case .transient:
-      let step = lock.withLock { () -> TransientStep in
-        if let object = alive { return .alive(object) }
-        if let shared { return .share(shared, isNew: false) }
-        let made = AsyncCreation()
-        shared = made
-        return .share(made, isNew: true)
-      }
-      guard case .share(let creation, let isNew) = step else {
-        if case .alive(let object) = step { return object }
-        preconditionFailure("unreachable")
-      }
-      made = try await share(
-        creation, isNew: isNew, node: node, path: path, in: container,
-        forget: { self.forgetShared(creation) }, make: { try await self.make(resolver) })
-      if let instance = made {
-        let object = Self.object(in: instance)
-        lock.withLock {
-          if shared === creation {
-            shared = nil
-            alive = object
-          }
-        }
-        guard object != nil else {
-          throw ResolutionError(
-            .transientValueType, requested: key, path: node.steps, binding: info,
-            detail: """
-              \(key) is transient (weak), but its factory made a \(type(of: instance)), a \
-              value, which cannot be referenced weakly.
-              """,
-            container: container)
-        }
-      }
-    case .scoped:
-      let scope = try requestScope(of: node, in: container)
-      switch scope.disposals.claimAsync(ObjectIdentifier(self)) {
-      case .made(let instance):
-        return instance
-      case .await(let rendezvous):
-        made = try await awaitCreation(rendezvous, node: node, path: path, in: container)
-      case .make:
-        return try await makeHere(in: scope, resolver: resolver, node: node, in: container)
-      }
-    case .persistent, .cached:
-      let (creation, isNew) = lock.withLock { () -> (AsyncCreation, Bool) in
-        let current = group?.generation ?? 0
-        if let shared, lifetimeKind == .persistent || sharedGeneration == current {
-          return (shared, false)
-        }
-        let made = AsyncCreation()
-        shared = made
-        sharedGeneration = current
-        return (made, true)
-      }
-      if isNew {
-        // Outlives this request: made in a task of its own, awaited like any other request.
-        let disposals = container.disposals
-        Task {
-          _ = await creation.run(
-            {
-              try await node.running {
-                let instance = try await self.makeTracked(
-                  resolver, recordingIn: disposals, path: node, in: container)
-                if self.lifetimeKind == .persistent { self.publish(instance) }
-                return instance
-              }
-            }, forget: { self.forgetShared(creation) })
-        }
-      }
-      made = try await awaitCreation(creation, node: node, path: path, in: container)
-    }
+    let made = try await lifetime.strategy.resolveAsync(
+      self, node: node, resolver: resolver, path: path, in: container)
     // A creation abandoned by a cancelled request: start over (this request may make it).
     guard let made else { return try await resolveAsync(in: container, path: path, scope: scope) }
     return made
   }
 
+  /// The instance of a container-wide binding kept beyond the request (persistent, cached).
+  ///
+  /// It is the creation current for the cache group's generation (any one without a group), or a new
+  /// one made in a task of its own, so that cancelling the request that came first cancels
+  /// nothing the others wait for. A permanent instance is then published in `storage`.
+  func containerInstance(
+    node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    let (creation, isNew) = lock.withLock { () -> (AsyncCreation, Bool) in
+      let current = group?.generation ?? 0
+      if let shared, sharedGeneration == current { return (shared, false) }
+      let made = AsyncCreation()
+      shared = made
+      sharedGeneration = current
+      return (made, true)
+    }
+    if isNew {
+      // Outlives this request: made in a task of its own, awaited like any other request.
+      let disposals = container.disposals
+      let publishes = lifetime.strategy.isPermanent
+      Task {
+        _ = await creation.run(
+          {
+            try await node.running {
+              let instance = try await self.makeTracked(
+                resolver, recordingIn: disposals, path: node, in: container)
+              if publishes { self.publish(instance) }
+              return instance
+            }
+          }, forget: { self.forgetShared(creation) })
+      }
+    }
+    return try await awaitCreation(creation, node: node, path: path, in: container)
+  }
+
   /// The scope a scoped request was made in, open.
-  private func requestScope(
+  func requestScope(
     of node: AsyncPath, in container: Container
   ) throws(ResolutionError) -> Scope {
     guard let scope = node.requestScope else {
@@ -218,7 +173,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// Makes the scope's instance in this request's task, as `node`'s factory; the scope keeps
   /// it (and disposes it), and the requests that came meanwhile get it, or the failure.
   @inline(__always)
-  private func makeHere(
+  func makeHere(
     in scope: Scope, resolver: AsyncResolver, node: AsyncPath, in container: Container
   ) async throws(ResolutionError) -> Any {
     let list = scope.disposals
@@ -239,7 +194,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// an instance made while it closes is disposed in order; its request then fails with
   /// `shutDown` instead of getting it.
   @inline(__always)
-  private func makeTracked(
+  func makeTracked(
     _ resolver: AsyncResolver, recordingIn list: DisposalList, path: AsyncPath,
     in container: Container
   ) async throws -> any Sendable {
@@ -252,7 +207,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     return instance
   }
 
-  private func closedError(
+  func closedError(
     _ list: DisposalList, path: AsyncPath, in container: Container
   ) -> ResolutionError {
     let scopeClosed = list !== container.disposals
@@ -264,25 +219,25 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       container: container)
   }
 
-  private enum TransientStep {
+  enum TransientStep {
     case alive(AnyObject)
     case share(AsyncCreation, isNew: Bool)
   }
 
   /// The class instance an instance is or wraps, if any.
-  private static func object(in instance: Any) -> AnyObject? {
+  static func object(in instance: Any) -> AnyObject? {
     type(of: instance as Any) is AnyObject.Type ? instance as AnyObject : nil
   }
 
   /// Forgets the shared creation if it is still `creation` (it failed or was abandoned).
-  private func forgetShared(_ creation: AsyncCreation) {
+  func forgetShared(_ creation: AsyncCreation) {
     lock.withLock { if shared === creation { shared = nil } }
   }
 
   /// A creation other requests may share: made here when this request claimed it, else awaited.
   ///
   /// `nil` when a cancelled request abandoned the creation this one awaited.
-  private func share(
+  func share(
     _ creation: AsyncCreation, isNew: Bool, node: AsyncPath, path: AsyncPath?,
     in container: Container, forget: () -> Void,
     make: () async throws -> any Sendable
@@ -295,7 +250,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   /// Makes a claimed creation in this request's task, as `node`'s factory, and ends it.
   @inline(__always)
-  private func makeShared(
+  func makeShared(
     _ creation: AsyncCreation, node: AsyncPath, in container: Container, forget: () -> Void,
     _ make: () async throws -> any Sendable
   ) async throws(ResolutionError) -> any Sendable {
@@ -309,7 +264,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   ///
   /// The wait is refused when it closes a ring of async creations in different tasks. `nil`
   /// when the creation was abandoned by a cancelled request.
-  private func awaitCreation(
+  func awaitCreation(
     _ creation: AsyncCreation, node: AsyncPath, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> (any Sendable)? {
     if let ended = creation.ended { return try outcome(ended, node: node, in: container) }
@@ -334,7 +289,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   /// What a request that awaited a creation gets: the instance, the creation's error, or `nil`
   /// to start over when a cancelled request abandoned it.
-  private func outcome(
+  func outcome(
     _ outcome: AsyncCreation.Outcome, node: AsyncPath, in container: Container
   ) throws(ResolutionError) -> (any Sendable)? {
     switch outcome {
@@ -361,12 +316,12 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// open scope's made instance of a scoped binding.
   func madeInstance(in scope: Scope?) -> Any? {
     if isReady { return storage.loadAny(layout) }
-    guard lifetimeKind == .scoped, let scope, !scope.isClosed else { return nil }
+    guard lifetime.reach == .scope, let scope, !scope.isClosed else { return nil }
     return scope.disposals.asyncInstance(of: self)
   }
 
   /// Runs a factory as `node`'s, wrapping its error.
-  private func run(
+  func run(
     _ node: AsyncPath, in container: Container, _ make: () async throws -> any Sendable
   ) async throws(ResolutionError) -> any Sendable {
     do {
@@ -376,7 +331,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     }
   }
 
-  private func wrap(
+  func wrap(
     _ error: any Error, path: AsyncPath, in container: Container
   ) -> ResolutionError {
     if let error = error as? ResolutionError { return error }

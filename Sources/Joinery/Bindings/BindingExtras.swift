@@ -4,8 +4,6 @@
 final class BindingExtras {
   var metadata: (any Sendable)?
   var contributionIndex: Int?
-  /// A cached lifetime's group, unless it is the default one.
-  var cacheGroup: CacheGroup?
   /// Whether the factory is isolated to the main actor (`bindMainActor`).
   var isMainActor = false
   /// How instances end (`dispose:`), for the lifetimes that keep them.

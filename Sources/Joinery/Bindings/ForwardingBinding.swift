@@ -79,7 +79,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     }
     // A persistent target's instance never changes: keep the converted one, once the target
     // is published (not while its resolution still holds it for its `initCompleted` steps).
-    if target.lifetimeKind == .persistent, target.isReady {
+    if target.lifetime.strategy.isPermanent, target.isReady {
       gate.withLock {
         if !isReady {
           allocateStorage()

@@ -194,7 +194,7 @@ public struct ContainerBuilder: Sendable {
     let container = try build(parent: nil, awaitsEagerAsync: true, isolation: isolation)
     var findings: [Diagnostic] = []
     let eager = container.all.compactMap { $0 as? AsyncBinding }.filter {
-      $0.lifetime.kind == .persistent && $0.lifetime.isEager
+      $0.lifetime.isEager
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
       do throws(ResolutionError) {
@@ -261,7 +261,7 @@ public struct ContainerBuilder: Sendable {
     try Self.failIfErrors(findings)
     if !awaitsEagerAsync {
       for binding in winners
-      where binding.isAsync && binding.lifetime.kind == .persistent && binding.lifetime.isEager {
+      where binding.isAsync && binding.lifetime.isEager {
         findings.append(
           Diagnostic(
             .eagerAsyncBinding, .warning, key: binding.key, bindings: [binding.info],
@@ -283,7 +283,7 @@ public struct ContainerBuilder: Sendable {
       parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: defaultLifetime,
       allowedCaptives: Set(collector.allowedCaptives.keys))
     let eager = container.all.filter {
-      $0.lifetime.kind == .persistent && $0.lifetime.isEager && $0.forwardTargetKey == nil
+      $0.lifetime.isEager && $0.forwardTargetKey == nil
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
       do throws(ResolutionError) {

@@ -56,7 +56,7 @@ extension Container {
     guard let owner = owner(of: key), let binding = owner.table.binding(for: key) else {
       throw .missing(key, triedFallback: false, parent: .topLevel, in: self)
     }
-    guard let cached = binding as? FactoryBinding, cached.lifetimeKind == .cached else {
+    guard let cached = binding as? FactoryBinding, cached.lifetime.group != nil else {
       throw .notCached(binding, in: owner)
     }
     try cached.store(in: owner) { $0.initialize(to: instance) }

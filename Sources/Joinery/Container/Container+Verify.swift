@@ -80,7 +80,7 @@ extension Container {
     // Eager async singletons first, as `buildAsync()` makes them before anything resolves:
     // synchronous bindings may depend on them then.
     let isEagerAsync = { (binding: AnyBinding) in
-      binding.isAsync && binding.lifetime.kind == .persistent && binding.lifetime.isEager
+      binding.isAsync && binding.lifetime.isEager
     }
     for binding in run.ordered.filter(isEagerAsync) + run.ordered.filter({ !isEagerAsync($0) }) {
       if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {

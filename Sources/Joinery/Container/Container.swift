@@ -84,16 +84,15 @@ public final class Container: Sendable {
     }
     self.contributions = byType
     var groups: [CacheGroup: CacheGroupState] = [:]
-    for binding in all where binding.lifetime.kind == .cached {
-      let group = binding.lifetime.group ?? .default
-      if groups[group] == nil { groups[group] = CacheGroupState(group: group) }
+    for group in all.compactMap(\.lifetime.group) where groups[group] == nil {
+      groups[group] = CacheGroupState(group: group)
     }
     cacheGroups = groups
     self.maximumDepth = Swift.min(maximumDepth, _ThreadState.sanitizerDepthLimit)
     self.warnings = warnings
     hasCompletions = all.contains { $0.completion != nil }
     hasGraphBindings =
-      all.contains { $0.lifetimeKind == .graph } || (parent?.hasGraphBindings ?? false)
+      all.contains { $0.lifetime.reach == .resolution } || (parent?.hasGraphBindings ?? false)
     for binding in all { binding.link(in: self) }
   }
 

@@ -404,11 +404,11 @@ struct ResolutionContext: ~Copyable {
     var current: UnsafePointer<_Frame>? = frame
     while let pointer = current {
       let binding = pointer.pointee.binding
-      let endurance = binding.lifetimeKind.endurance
+      let endurance = binding.lifetime.endurance
       if endurance > bestEndurance {
         best = binding
         bestEndurance = endurance
-        if endurance == Lifetime.Kind.persistent.endurance { break }
+        if binding.lifetime.strategy.isPermanent { break }
       }
       current = pointer.pointee.parent
     }

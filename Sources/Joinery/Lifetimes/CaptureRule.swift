@@ -29,17 +29,10 @@ extension Lifetime {
     case none, resolution, scope, container
   }
 
-  var reach: Reach {
-    switch kind {
-    case .ephemeral: .none
-    case .graph: .resolution
-    case .scoped: .scope
-    case .persistent, .cached, .transient: .container
-    }
-  }
+  var reach: Reach { strategy.reach }
 
   /// Among container-wide lifetimes, how long one instance is kept (higher is longer).
-  var endurance: Int { kind.endurance }
+  var endurance: Int { strategy.endurance }
 
   /// Whether a consumer keeps what an instance of this lifetime depends on: the instance is
   /// made for the consumer alone (or for its one resolution).
@@ -47,34 +40,23 @@ extension Lifetime {
 
   /// How bad it is for an instance of `consumer` to keep one of this lifetime, or `nil` if it
   /// is fine.
+  ///
+  /// Derived from each lifetime's ``LifetimeStrategy`` facts, not from which lifetimes they
+  /// are: a new lifetime takes its place in the table by its reach and endurance.
   func capture(by consumer: Lifetime) -> Diagnostic.Severity? {
     guard consumer.reach == .container else { return nil }
     let captured: Bool
     switch reach {
     case .none: return nil
     case .scope: return .error
-    case .resolution: captured = consumer.kind != .transient
+    case .resolution: captured = consumer.strategy.keepsResolutionInstances
     case .container:
       captured =
         endurance < consumer.endurance
-        || (kind == .cached && consumer.kind == .cached && group != consumer.group)
+        || (group != nil && consumer.group != nil && group != consumer.group)
     }
     guard captured else { return nil }
-    return consumer.kind == .persistent ? .error : .warning
-  }
-}
-
-extension Lifetime.Kind {
-  /// Among container-wide lifetimes, how long one instance is kept (higher is longer); 0 for
-  /// the others.
-  @inline(__always)
-  var endurance: Int {
-    switch self {
-    case .persistent: 3
-    case .cached: 2
-    case .transient: 1
-    case .ephemeral, .graph, .scoped: 0
-    }
+    return consumer.strategy.captureSeverity
   }
 }
 

@@ -260,7 +260,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       state.entries.append(
         Entry(
           key: binding.key, location: binding.location,
-          group: binding.lifetimeKind == .cached ? binding.lifetime.group : nil,
+          group: binding.lifetime.group,
           sequence: state.sequence, run: run))
       return true
     }

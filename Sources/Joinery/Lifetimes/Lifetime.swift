@@ -21,26 +21,29 @@
 /// `Lifetime` is a struct with static members rather than an enum, so new lifetimes can be added
 /// without breaking a `switch` in your code.
 public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
-  @usableFromInline enum Kind: UInt8, Sendable {
-    case persistent, transient, ephemeral, cached, graph, scoped
-  }
+  /// What the lifetime does: one internal class per lifetime (``LifetimeStrategy``), compared
+  /// by kind and parameters.
+  private let identity: Identity
 
-  // `group` first, so that `kind` and `isEager` fill its tail: a binding stores 18 bytes.
-  /// The cache group of a `cached` lifetime.
-  @usableFromInline let group: CacheGroup?
-  @usableFromInline let kind: Kind
-  /// Whether a persistent instance is created by `build()`.
-  @usableFromInline let isEager: Bool
+  var strategy: LifetimeStrategy { identity.strategy }
 
-  init(kind: Kind, group: CacheGroup? = nil, isEager: Bool = false) {
-    self.kind = kind
-    self.group = group
-    self.isEager = isEager
+  init(_ strategy: LifetimeStrategy) { identity = Identity(strategy: strategy) }
+
+  /// A strategy as a value: equal when the strategies are the same lifetime with the same
+  /// parameters, so that `Lifetime`'s equality and hashing stay the synthesized ones.
+  private struct Identity: Hashable, Sendable {
+    let strategy: LifetimeStrategy
+
+    static func == (lhs: Identity, rhs: Identity) -> Bool {
+      lhs.strategy === rhs.strategy || lhs.strategy.isEqual(to: rhs.strategy)
+    }
+
+    func hash(into hasher: inout Hasher) { strategy.hash(into: &hasher) }
   }
 
   /// One instance per container, created on first resolve, exactly once even when many threads
   /// ask at the same moment.
-  public static let persistent = Lifetime(kind: .persistent)
+  public static let persistent = Lifetime(PersistentLifetime(eager: false))
 
   /// One instance per container; when `eager` is `true`, `build()` creates it and reports its
   /// errors.
@@ -52,20 +55,20 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// - Parameter eager: Whether `build()` creates the instance.
   /// - Returns: A persistent lifetime.
   public static func persistent(eager: Bool) -> Lifetime {
-    Lifetime(kind: .persistent, isEager: eager)
+    eager ? Lifetime(PersistentLifetime(eager: true)) : .persistent
   }
 
   /// Weak sharing: the same instance while anyone outside the container holds it, a new one after
   /// it is released.
   ///
   /// Only classes (or protocols implemented by classes) can be weak.
-  public static let transient = Lifetime(kind: .transient)
+  public static let transient = Lifetime(TransientLifetime())
 
   /// A new instance on every resolve, never retained by the container.
-  public static let ephemeral = Lifetime(kind: .ephemeral)
+  public static let ephemeral = Lifetime(EphemeralLifetime())
 
   /// Like ``persistent``, but dropped when the ``CacheGroup/default`` group is reset.
-  public static let cached = Lifetime(kind: .cached, group: .default)
+  public static let cached = Lifetime(CachedLifetime(group: .default))
 
   /// Like ``persistent``, but dropped when `group` is reset with ``Container/reset(_:)``.
   ///
@@ -76,14 +79,14 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// - Parameter group: The group the instance belongs to.
   /// - Returns: A cached lifetime.
   public static func cached(in group: CacheGroup) -> Lifetime {
-    Lifetime(kind: .cached, group: group)
+    group == .default ? .cached : Lifetime(CachedLifetime(group: group))
   }
 
   /// One instance per top-level resolve: everything built during that one resolution shares it
   /// (diamonds), and the next resolve makes a new one.
   ///
   /// The container keeps nothing afterwards.
-  public static let graph = Lifetime(kind: .graph)
+  public static let graph = Lifetime(GraphLifetime())
 
   /// One instance per ``Scope``: everything resolved in one scope (one request, one unit of
   /// work) shares it, and ``Scope/close()`` ends it.
@@ -99,22 +102,19 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// let work = try scope.resolve(UnitOfWork.self)
   /// try await scope.close()
   /// ```
-  public static let scoped = Lifetime(kind: .scoped)
+  public static let scoped = Lifetime(ScopedLifetime())
+
+  /// The cache group of a `cached` lifetime.
+  var group: CacheGroup? { strategy.cacheGroup }
+
+  /// Whether a persistent instance is created by `build()`.
+  var isEager: Bool { strategy.isEager }
 
   /// Whether the container keeps a strong reference to the instance between resolves.
-  var retainsInstance: Bool { kind == .persistent || kind == .cached || kind == .scoped }
+  var retainsInstance: Bool { strategy.retainsInstance }
 
   /// A one-line, human-readable description.
-  public var description: String {
-    switch kind {
-    case .persistent: return isEager ? "persistent(eager)" : "persistent"
-    case .transient: return "transient"
-    case .ephemeral: return "ephemeral"
-    case .cached: return group == .default ? "cached" : "cached(\(group?.name ?? "default"))"
-    case .graph: return "graph"
-    case .scoped: return "scoped"
-    }
-  }
+  public var description: String { strategy.name }
 }
 
 extension Lifetime {

@@ -27,8 +27,7 @@ struct IsolationValidator: BuildValidator {
         let dependency = graph.lifetimeOwner(of: target)
         if dependency.isAsync {
           let createdFirst =
-            awaitsEagerAsync && dependency.lifetime.kind == .persistent
-            && dependency.lifetime.isEager && !consumer.lifetime.isEager
+            awaitsEagerAsync && dependency.lifetime.isEager && !consumer.lifetime.isEager
           if !createdFirst { findings.append(asyncFinding(consumer, dependency, edge)) }
         } else if dependency.isMainActor && !consumer.isMainActor {
           findings.append(mainActorFinding(consumer, dependency, edge))

@@ -4,7 +4,7 @@
 /// Protocol types are checked when their first instance is made.
 struct TransientValueTypeValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
-    for binding in graph.bindings where binding.lifetime.kind == .transient {
+    for binding in graph.bindings where binding.lifetime.strategy.sharesWeakly {
       guard TypeShape(of: binding.key.type) == .value else { continue }
       findings.append(
         Diagnostic(

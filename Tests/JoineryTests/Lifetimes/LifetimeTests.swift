@@ -204,6 +204,51 @@ struct LifetimeTests {
   }
 }
 
+@Suite("Lifetime values")
+struct LifetimeValueTests {
+  @Test("Lifetimes compare by kind and parameters, however they were spelled")
+  func equality() {
+    #expect(Lifetime.persistent(eager: false) == .persistent)
+    #expect(Lifetime.persistent(eager: true) != .persistent)
+    #expect(Lifetime.persistent(eager: true) == .persistent(eager: true))
+    #expect(Lifetime.cached(in: .default) == .cached)
+    #expect(Lifetime.cached(in: .session) != .cached)
+    #expect(Lifetime.cached(in: .session) == .cached(in: CacheGroup("session")))
+    #expect(Lifetime.graph != .ephemeral)
+    let all: [Lifetime] = [
+      .persistent, .persistent(eager: true), .transient, .ephemeral, .cached,
+      .cached(in: .session), .graph, .scoped,
+    ]
+    // Equal values hash alike: a set keeps each distinct lifetime once.
+    #expect(Set(all + all + [.persistent(eager: false), .cached(in: .default)]).count == all.count)
+  }
+
+  @Test("A lifetime describes itself as it is written")
+  func descriptions() {
+    let written: [(Lifetime, String)] = [
+      (.persistent, "persistent"), (.persistent(eager: true), "persistent(eager)"),
+      (.transient, "transient"), (.ephemeral, "ephemeral"), (.cached, "cached"),
+      (.cached(in: .session), "cached(session)"), (.graph, "graph"), (.scoped, "scoped"),
+    ]
+    for (lifetime, text) in written { #expect(lifetime.description == text) }
+  }
+
+  @Test("A container's bindings can be filtered by lifetime")
+  func filterByLifetime() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Int.self, lifetime: .persistent) { _ in 1 }
+        registrar.bind(String.self, lifetime: .cached(in: .session)) { _ in "s" }
+        registrar.bind(Double.self) { _ in 2 }
+      }
+    ).buildOrRecord()
+    let persistent = container.bindings.filter { $0.lifetime == .persistent }
+    #expect(persistent.map(\.key.typeName) == ["Int"])
+    let session = container.bindings.filter { $0.lifetime == .cached(in: .session) }
+    #expect(session.map(\.key.typeName) == ["String"])
+  }
+}
+
 @Suite("Cached lifetime and reset")
 struct CachedLifetimeTests {
   private func makeContainer(_ tracker: LifetimeTracker) throws -> Container {

@@ -1,0 +1,141 @@
+/// `cached`: like persistent, one instance per container, until its ``CacheGroup`` is reset
+/// (``Container/reset(_:)``); the next request then makes a new one.
+///
+/// Synchronous: the instance in `storage` and the group generation it was made in, in the
+/// binding's ``LifetimeCell``, both touched only holding the creation gate.
+/// Asynchronous: as persistent, a creation made in a task of its own, started anew when the
+/// group's generation moved on.
+final class CachedLifetime: LifetimeStrategy, @unchecked Sendable {
+  private let group: CacheGroup
+
+  init(group: CacheGroup) { self.group = group }
+
+  override var name: String { group == .default ? "cached" : "cached(\(group.name))" }
+  override var reach: Lifetime.Reach { .container }
+  override var endurance: Int { 2 }
+  override var cacheGroup: CacheGroup? { group }
+  override var retainsInstance: Bool { true }
+  override var usesCell: Bool { true }
+
+  override func isEqual(to other: LifetimeStrategy) -> Bool {
+    (other as? CachedLifetime)?.group == group
+  }
+
+  override func hash(into hasher: inout Hasher) {
+    super.hash(into: &hasher)
+    hasher.combine(group)
+  }
+
+  override func resolve(
+    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    try binding.resolveCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+  }
+
+  override func holdsInstance(_ binding: FactoryBinding) -> Bool {
+    let (made, current) = binding.cachedGenerations()
+    return made != 0 && made == current
+  }
+
+  override func resolveAsync(
+    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    try await binding.containerInstance(node: node, resolver: resolver, path: path, in: container)
+  }
+}
+
+extension FactoryBinding {
+  @inline(never)
+  func resolveCached(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    try ResolutionContext.outermost(
+      parent, in: container, initializing: (out, layout)
+    ) { parent throws(ResolutionError) in
+      try createCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+    }
+  }
+
+  private func createCached(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    let parent = parent.joined()
+    if parent.holdsPublications, parent.heldCreation(of: self).isHeld {
+      out.initialize(copying: storage)
+      return
+    }
+    try parent.check(self, fallbackTag: fallbackTag, in: container)
+    try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
+    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+      () throws(ResolutionError) -> Bool in
+      let (made, current) = cachedGenerations()
+      allocateStorage()
+      if made != 0 {
+        if made == current {
+          out.initialize(copying: storage)
+          return false
+        }
+        dropInstance()
+      }
+      let list = container.disposals
+      let tracked = try beginTrackedCreation(
+        in: list, scopeClosed: false, parent: parent, in: container)
+      var handedOver = false
+      defer { if tracked, !handedOver { list.endCreation() } }
+      try make(
+        maker, into: storage.slot(layout), in: container, parent: parent,
+        fallbackTag: fallbackTag)
+      guard parent.holdsPublications else {
+        cell?.withLock { $0.generation = current }
+        recordDisposal(in: list)
+        try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
+        out.initialize(copying: storage)
+        return false
+      }
+      out.initialize(copying: storage)
+      holdPublication(in: parent, list: list, tracked: tracked) {
+        self.cell?.withLock { $0.generation = current }
+      }
+      handedOver = true
+      return true
+    }
+  }
+
+  /// The generation the cached instance was made in (0 for none) and the group's current one.
+  func cachedGenerations() -> (made: UInt, current: UInt) {
+    cell?.withLock { ($0.generation, $0.group?.generation ?? 1) } ?? (0, 1)
+  }
+
+  /// Puts a cached instance in, as if the factory had made it now; `write` initializes the
+  /// memory.
+  func store(
+    in container: Container, _ write: (_InstanceSlot) -> Void
+  ) throws(ResolutionError) {
+    try withCreationLock(for: self, fallbackTag: nil, parent: .topLevel, in: container) {
+      allocateStorage()
+      let (made, current) = cachedGenerations()
+      if made != 0 { dropInstance() }
+      write(storage.slot(layout))
+      cell?.withLock { $0.generation = current }
+      // Disposed like an instance its factory made: at close(group) or shutdown().
+      recordDisposal(in: container.disposals)
+      return false
+    }
+  }
+
+  func dropInstanceIfIdle() {
+    _ = ifCreationLockAvailable {
+      if cachedGenerations().made != 0 { dropInstance() }
+    }
+  }
+
+  /// Destroys the cached instance; called holding the creation gate.
+  private func dropInstance() {
+    storage.destroy(layout)
+    cell?.withLock { $0.generation = 0 }
+  }
+}

@@ -1,0 +1,20 @@
+/// `ephemeral`: a new instance for every request; the container keeps nothing.
+final class EphemeralLifetime: LifetimeStrategy, @unchecked Sendable {
+  override var name: String { "ephemeral" }
+  override var reach: Lifetime.Reach { .none }
+
+  override func resolve(
+    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    try binding.make(
+      binding.maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+  }
+
+  override func resolveAsync(
+    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    try await binding.run(node, in: container) { try await binding.make(resolver) }
+  }
+}

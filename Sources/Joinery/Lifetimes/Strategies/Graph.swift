@@ -1,0 +1,35 @@
+/// `graph`: one instance per top-level resolution, shared by everything built during it
+/// (diamonds); the container keeps nothing afterwards.
+///
+/// Synchronous: the instances live in the resolving thread's graph scope (``_GraphScope``).
+/// Asynchronous: in the top-level request's ``AsyncGraphScope``, as creations the requests of
+/// that resolution share.
+final class GraphLifetime: LifetimeStrategy, @unchecked Sendable {
+  override var name: String { "graph" }
+  override var reach: Lifetime.Reach { .resolution }
+
+  override func resolve(
+    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    let parent = parent.joined()
+    if parent.copyGraphInstance(of: binding, into: out) { return }
+    try parent.enter(binding, fallbackTag: fallbackTag, in: container, graphSlots: true) {
+      frame throws(ResolutionError) in
+      try frame.make(binding.maker, into: out, for: binding, in: container)
+      frame.storeGraphInstance(copyOf: out, for: binding)
+    }
+  }
+
+  override func resolveAsync(
+    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    let units = node.scope
+    let (creation, isNew) = units.claim(binding)
+    return try await binding.share(
+      creation, isNew: isNew, node: node, path: path, in: container,
+      forget: { units.forget(binding, ifItIs: creation) },
+      make: { try await binding.make(resolver) })
+  }
+}

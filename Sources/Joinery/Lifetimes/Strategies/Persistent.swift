@@ -1,0 +1,47 @@
+/// `persistent`: one instance per container, made once on first use (or by `build()` when
+/// eager) and kept until shutdown.
+///
+/// Synchronous: ``FactoryBinding/create(in:parent:fallbackTag:disposals:)`` makes it under the
+/// binding's creation gate and publishes it in `storage`; later requests read it without a lock
+/// (the engine's inline fast path reads it before reaching the strategy at all).
+/// Asynchronous: ``AsyncBinding/containerInstance(node:resolver:path:in:)`` makes it in a task
+/// of its own, then publishes it the same way.
+final class PersistentLifetime: LifetimeStrategy, @unchecked Sendable {
+  private let eager: Bool
+
+  init(eager: Bool) { self.eager = eager }
+
+  override var name: String { eager ? "persistent(eager)" : "persistent" }
+  override var reach: Lifetime.Reach { .container }
+  override var endurance: Int { 3 }
+  override var isPermanent: Bool { true }
+  override var isEager: Bool { eager }
+  override var retainsInstance: Bool { true }
+  override var captureSeverity: Diagnostic.Severity { .error }
+
+  override func isEqual(to other: LifetimeStrategy) -> Bool {
+    (other as? PersistentLifetime)?.eager == eager
+  }
+
+  override func hash(into hasher: inout Hasher) {
+    super.hash(into: &hasher)
+    hasher.combine(eager)
+  }
+
+  override func resolve(
+    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    if !binding.isReady {
+      try binding.create(in: container, parent: parent, fallbackTag: fallbackTag)
+    }
+    out.initialize(copying: binding.storage)
+  }
+
+  override func resolveAsync(
+    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    try await binding.containerInstance(node: node, resolver: resolver, path: path, in: container)
+  }
+}

@@ -1,0 +1,42 @@
+/// `scoped`: one instance per ``Scope``, made on first use in the scope and disposed by
+/// ``Scope/close()``; a request outside a scope fails with `scopeRequired`.
+///
+/// Both engines keep the scope's instance in the scope's own state (``DisposalList``):
+/// synchronously in a private copy of the binding made once as a persistent one is
+/// (``FactoryBinding/scopeCell()``), asynchronously as a creation the scope's requests share.
+final class ScopedLifetime: LifetimeStrategy, @unchecked Sendable {
+  override var name: String { "scoped" }
+  override var reach: Lifetime.Reach { .scope }
+  override var retainsInstance: Bool { true }
+
+  override func resolve(
+    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    // A top-level request inside a factory (a Provider, a captured container) joins its
+    // chain: it resolves in that chain's scope, and is checked against what it builds.
+    let parent = parent.joined()
+    try parent.checkCapture(of: binding, fallbackTag: fallbackTag, in: container)
+    guard let scope = parent.scope else {
+      throw .scopeRequired(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+    }
+    try scope.instance(
+      of: binding, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+  }
+
+  override func resolveAsync(
+    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    let scope = try binding.requestScope(of: node, in: container)
+    switch scope.disposals.claimAsync(ObjectIdentifier(binding)) {
+    case .made(let instance):
+      return instance
+    case .await(let rendezvous):
+      return try await binding.awaitCreation(rendezvous, node: node, path: path, in: container)
+    case .make:
+      return try await binding.makeHere(
+        in: scope, resolver: resolver, node: node, in: container)
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/// `transient`, weak sharing: the same instance while anyone outside the container holds it,
+/// a new one after it is released; only a class instance can be weak.
+///
+/// Synchronous: the binding's ``LifetimeCell`` keeps a weak reference to the object, and
+/// `storage` a copy of the instance's bits that does not own it (see ``FactoryBinding``); the
+/// engine's inline path copies a live instance out before reaching the strategy.
+/// Asynchronous: concurrent requests share one creation, made inline; afterwards only the weak
+/// reference is kept.
+final class TransientLifetime: LifetimeStrategy, @unchecked Sendable {
+  override var name: String { "transient" }
+  override var reach: Lifetime.Reach { .container }
+  override var endurance: Int { 1 }
+  override var sharesWeakly: Bool { true }
+  override var usesCell: Bool { true }
+  /// A transient instance is remade when released: keeping one resolution's graph instance
+  /// is not holding it beyond what that lifetime promises.
+  override var keepsResolutionInstances: Bool { false }
+
+  override func resolve(
+    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    try binding.resolveTransient(
+      into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+  }
+
+  override func holdsInstance(_ binding: FactoryBinding) -> Bool {
+    binding.aliveObject() != nil
+  }
+
+  override func resolveAsync(
+    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    try await binding.transientInstance(
+      node: node, resolver: resolver, path: path, in: container)
+  }
+}
+
+extension FactoryBinding {
+  @inline(never)
+  func resolveTransient(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    // The common case: the instance is alive. No cycle is possible (nothing is being built)
+    // and creation's gate is not needed; a longer-lived creation must not keep it, though.
+    try checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: container)
+    if copyAlive(into: out) { return }
+    try ResolutionContext.outermost(
+      parent, in: container, initializing: (out, layout)
+    ) { parent throws(ResolutionError) in
+      try createTransient(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+    }
+  }
+
+  private func createTransient(
+    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    let parent = parent.joined()
+    if parent.holdsPublications {
+      let held = parent.heldCreation(of: self)
+      if held.isHeld, let object = held.object {
+        out.takeBits(of: storage, layout, handingOver: object)
+        return
+      }
+    }
+    try parent.check(self, fallbackTag: fallbackTag, in: container)
+    try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
+    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
+      () throws(ResolutionError) -> Bool in
+      // Another thread may have made it while this one waited for the gate.
+      if copyAlive(into: out) { return false }
+      return try parent.enter(self, fallbackTag: fallbackTag, in: container) {
+        frame throws(ResolutionError) -> Bool in
+        try frame.make(maker, into: out, for: self, in: container)
+        let (instanceObject, dynamicType) = out.object(layout)
+        guard let instanceObject else {
+          out.destroy(layout)
+          throw .transientValueType(self, frame: frame, instanceType: dynamicType, in: container)
+        }
+        allocateStorage()
+        // The bits are written while no instance is alive, so no reader copies them now.
+        out.copyBits(into: storage, layout)
+        guard parent.holdsPublications else {
+          cell?.withLock { $0.alive = instanceObject }
+          return false
+        }
+        // Shared once the resolution's steps ran; until then its object is kept alive here.
+        parent.holdUntilEnd(
+          self, object: instanceObject,
+          commit: { self.cell?.withLock { $0.alive = instanceObject } }, abandon: {})
+        return true
+      }
+    }
+  }
+
+  /// The captive check for a request that may be served the live instance: a persistent or
+  /// cached creation under way must not keep it, alive or not.
+  ///
+  /// Out of line: outside such a creation it reads one thread-local counter.
+  @usableFromInline @inline(never)
+  func checkAliveCapture(
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?, in container: Container
+  ) throws(ResolutionError) {
+    guard _ThreadState.isCreatingShared else { return }
+    try parent.joined().checkCapture(of: self, fallbackTag: fallbackTag, in: container)
+  }
+
+  /// A strong reference to the transient instance's object if it is still alive, taken by
+  /// loading the weak reference.
+  @usableFromInline
+  func aliveObject() -> AnyObject? { cell?.withLock { $0.alive } }
+
+  /// Copies the transient instance into `out` if it is still alive: what the resolve's
+  /// specialized code tries first, inline, with `T` known (so the copy is a few moves).
+  @inlinable @inline(__always)
+  func copyAlive<T>(into out: _InstanceSlot, as _: T.Type) -> Bool {
+    guard let object = aliveObject() else { return false }
+    // The bits refer to `object` and nothing else: hand over the reference the load took
+    // instead of retaining again. While it is held the object lives, so no creation rewrites
+    // the bits.
+    out.takeBits(of: storage, as: T.self, handingOver: object)
+    return true
+  }
+
+  /// `copyAlive(into:as:)` for a bound type known only by its layout.
+  private func copyAlive(into out: _InstanceSlot) -> Bool {
+    guard let object = aliveObject() else { return false }
+    out.takeBits(of: storage, layout, handingOver: object)
+    return true
+  }
+}
+
+extension AsyncBinding {
+  /// A transient request: the live instance if someone holds it, else the creation under way,
+  /// or a new one made inline.
+  func transientInstance(
+    node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    let step = lock.withLock { () -> TransientStep in
+      if let object = alive { return .alive(object) }
+      if let shared { return .share(shared, isNew: false) }
+      let made = AsyncCreation()
+      shared = made
+      return .share(made, isNew: true)
+    }
+    guard case .share(let creation, let isNew) = step else {
+      if case .alive(let object) = step { return object }
+      preconditionFailure("unreachable")
+    }
+    let made = try await share(
+      creation, isNew: isNew, node: node, path: path, in: container,
+      forget: { self.forgetShared(creation) }, make: { try await self.make(resolver) })
+    guard let instance = made else { return nil }
+    let object = Self.object(in: instance)
+    lock.withLock {
+      if shared === creation {
+        shared = nil
+        alive = object
+      }
+    }
+    guard object != nil else {
+      throw ResolutionError(
+        .transientValueType, requested: key, path: node.steps, binding: info,
+        detail: """
+          \(key) is transient (weak), but its factory made a \(type(of: instance)), a \
+          value, which cannot be referenced weakly.
+          """,
+        container: container)
+    }
+    return instance
+  }
+}
