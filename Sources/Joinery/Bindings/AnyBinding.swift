@@ -221,7 +221,7 @@ extension AnyBinding {
   /// What a factory's error becomes: a `ResolutionError` from deeper in the chain as it is,
   /// anything else wrapped with this binding and the path.
   func failure(
-    _ error: any Error, frame: borrowing ResolutionContext, in container: Container
+    _ error: any Error, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {
     switch error {
     case let error as ResolutionError: error

@@ -103,9 +103,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     in container: Container, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> Any {
     if container.disposals.isClosed {
-      throw ResolutionError(
-        .shutDown, requested: key, path: path?.steps ?? [], binding: info,
-        detail: "The container was shut down: its instances were disposed.", container: container)
+      throw .shutDown(key, scopeClosed: false, parent: path, in: container)
     }
     let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
     let resolver = AsyncResolver(container: container, path: node)
@@ -156,16 +154,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     of node: AsyncPath, in container: Container
   ) throws(ResolutionError) -> Scope {
     guard let scope = node.requestScope else {
-      throw ResolutionError(
-        .scopeRequired, requested: key, path: node.steps, binding: info,
-        detail:
-          "Its lifetime is scoped: one instance per scope, and this request was made in none.",
-        container: container)
+      throw .scopeRequired(self, fallbackTag: nil, parent: node.parent, in: container)
     }
     if scope.isClosed {
-      throw ResolutionError(
-        .shutDown, requested: key, path: node.steps, binding: info,
-        detail: "The scope was closed: its instances were disposed.", container: container)
+      throw .shutDown(key, scopeClosed: true, parent: node.parent, in: container)
     }
     return scope
   }
@@ -210,13 +202,8 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   func closedError(
     _ list: DisposalList, path: AsyncPath, in container: Container
   ) -> ResolutionError {
-    let scopeClosed = list !== container.disposals
-    return ResolutionError(
-      .shutDown, requested: key, path: path.steps, binding: info,
-      detail: scopeClosed
-        ? "The scope was closed while its instance was being made: the scope disposed it."
-        : "The container was shut down while its instance was being made: shutdown disposed it.",
-      container: container)
+    .closedMeanwhile(
+      self, scopeClosed: list !== container.disposals, parent: path.parent, in: container)
   }
 
   enum TransientStep {
@@ -273,14 +260,8 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     let waiters = path?.bindings ?? []
     if !waiters.isEmpty {
       if let ring = container.asyncWaits.beginWaiting(waiters, for: self) {
-        let chain = ring.map(\.description).joined(separator: " → ")
-        throw ResolutionError(
-          .cycle, requested: key, path: node.steps, binding: info,
-          detail: """
-            Awaiting \(key) would never end: async creations in different tasks await each \
-            other in a ring (\(chain)), so this one stops instead.
-            """,
-          container: container)
+        throw .waitRing(
+          self, fallbackTag: nil, parent: node.parent, waitingChain: ring, in: container)
       }
     }
     defer { if !waiters.isEmpty { container.asyncWaits.endWaiting(waiters, for: self) } }
@@ -334,9 +315,6 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   func wrap(
     _ error: any Error, path: AsyncPath, in container: Container
   ) -> ResolutionError {
-    if let error = error as? ResolutionError { return error }
-    return ResolutionError(
-      .factoryFailed, requested: key, path: path.steps, binding: info,
-      underlyingError: error, container: container)
+    failure(error, frame: path, in: container)
   }
 }

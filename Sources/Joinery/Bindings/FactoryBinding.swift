@@ -151,8 +151,8 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     in container: Container
   ) throws(ResolutionError) {
     if tracked, list.isClosed {
-      throw .shutDown(
-        key, scopeClosed: list !== container.disposals, parent: parent, in: container)
+      throw .closedMeanwhile(
+        self, scopeClosed: list !== container.disposals, parent: parent, in: container)
     }
   }
 

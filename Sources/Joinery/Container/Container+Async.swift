@@ -93,15 +93,9 @@ extension Container {
     /// The error for a forward whose target made something else.
     @usableFromInline
     func mismatch(_ instance: Any, path: AsyncPath?) -> ResolutionError {
-      let key = forward?.key ?? binding.key
-      return ResolutionError(
-        .forwardingTypeMismatch, requested: key, path: path?.steps ?? [],
-        binding: forward?.info ?? binding.info,
-        detail: """
-          The target made a \(TypeName.of(Swift.type(of: instance))), which is not a \
-          \(key.typeName).
-          """,
-        container: owner)
+      .forwardingMismatch(
+        forward ?? binding, fallbackTag: nil, parent: path,
+        instanceType: Swift.type(of: instance), in: owner)
     }
   }
 
@@ -153,9 +147,7 @@ extension Container {
     if binding.isReady { return binding.storage.loadAny(binding.layout) }
     let path = AsyncPath.joining(path)
     if let path, path.contains(binding) {
-      let steps = path.steps + [ResolutionStep(requested: binding.key, binding: binding.info)]
-      throw ResolutionError(
-        .cycle, requested: binding.key, path: steps, binding: binding.info, container: self)
+      throw .cycle(binding, fallbackTag: nil, parent: path, in: self)
     }
     return try await binding.resolveAsync(in: self, path: path, scope: scope)
   }

@@ -1,9 +1,42 @@
-/// The constructors the resolution code uses; each records the path from the frames at hand.
+/// Where in a resolution a failure happened: the chain of bindings above it, which the
+/// synchronous engine keeps in frames (``ResolutionContext``) and the async one in ``AsyncPath``
+/// nodes (`nil` at the top).
+///
+/// Every constructor below takes one, so a failure is reported alike — same code, message and
+/// path shape — whichever engine met it.
+@usableFromInline
+protocol ResolutionSite: ~Copyable {
+  /// The steps from the top-level request down to this site, inclusive.
+  var steps: [ResolutionStep] { get }
+  /// How many bindings deep the site is (0 at the top).
+  var depth: Int { get }
+  /// Inside a binding's factory: the key that was requested for it.
+  var requested: BindingKey { get }
+}
+
+extension ResolutionContext: ResolutionSite {}
+
+extension ResolutionSite where Self == ResolutionContext {
+  /// No chain: a request made from outside any resolution.
+  static var topLevel: ResolutionContext { ResolutionContext.topLevel }
+}
+
+extension AsyncPath: ResolutionSite {
+  @usableFromInline var requested: BindingKey { binding.key }
+}
+
+extension Optional: ResolutionSite where Wrapped == AsyncPath {
+  @usableFromInline var steps: [ResolutionStep] { self?.steps ?? [] }
+  @usableFromInline var depth: Int { self?.depth ?? 0 }
+  @usableFromInline var requested: BindingKey { self?.requested ?? BindingKey(Void.self) }
+}
+
+/// The constructors both engines use; each records the path from the site at hand.
 extension ResolutionError {
   // MARK: Requests no binding serves
 
   static func missing(
-    _ requested: BindingKey, triedFallback: Bool, parent: borrowing ResolutionContext,
+    _ requested: BindingKey, triedFallback: Bool, parent: borrowing some ResolutionSite & ~Copyable,
     in container: Container
   ) -> ResolutionError {
     let detail: String? =
@@ -18,7 +51,8 @@ extension ResolutionError {
   }
 
   static func argumentMismatch(
-    _ requested: BindingKey, parent: borrowing ResolutionContext, in container: Container
+    _ requested: BindingKey, parent: borrowing some ResolutionSite & ~Copyable,
+    in container: Container
   ) -> ResolutionError {
     unserved(.argumentMismatch, requested, parent: parent, in: container)
   }
@@ -42,14 +76,16 @@ extension ResolutionError {
   // MARK: A binding that cannot be entered
 
   static func cycle(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable,
     in container: Container
   ) -> ResolutionError {
     entering(.cycle, binding, fallbackTag: fallbackTag, parent: parent, in: container)
   }
 
   static func reentrantCreation(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable,
     in container: Container
   ) -> ResolutionError {
     entering(
@@ -61,22 +97,27 @@ extension ResolutionError {
       in: container)
   }
 
-  static func crossThreadCycle(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
+  /// A wait for `binding`'s creation that closes a ring of creations waiting for each other
+  /// in other threads or tasks: it would never end.
+  static func waitRing(
+    _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable,
     waitingChain: [BindingKey], in container: Container
   ) -> ResolutionError {
     let chain = waitingChain.map(\.description).joined(separator: " → ")
     return entering(
       .cycle, binding, fallbackTag: fallbackTag, parent: parent,
       detail: """
-        Waiting for \(binding.key) would deadlock: threads building shared instances wait \
-        for each other in a ring (\(chain)). Each would wait forever, so this one stops instead.
+        Waiting for \(binding.key) would never end: creations of shared instances in \
+        different threads or tasks wait for each other in a ring (\(chain)). Each would wait \
+        forever, so this one stops instead.
         """,
       in: container)
   }
 
   static func depthLimit(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable,
     stackExhausted: Bool, in container: Container
   ) -> ResolutionError {
     let depth = parent.depth + 1
@@ -89,7 +130,8 @@ extension ResolutionError {
   }
 
   static func forwardingMismatch(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable,
     instanceType: Any.Type, in container: Container
   ) -> ResolutionError {
     entering(
@@ -103,7 +145,8 @@ extension ResolutionError {
 
   @usableFromInline
   static func asyncBinding(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable,
     in container: Container
   ) -> ResolutionError {
     entering(
@@ -118,7 +161,8 @@ extension ResolutionError {
   }
 
   static func scopeRequired(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable,
     in container: Container
   ) -> ResolutionError {
     entering(
@@ -131,7 +175,7 @@ extension ResolutionError {
   @inline(never)
   static func captive(
     _ binding: AnyBinding, by captor: AnyBinding, fallbackTag: RequestedTag?,
-    parent: borrowing ResolutionContext, in container: Container
+    parent: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {
     entering(
       .captiveDependency, binding, fallbackTag: fallbackTag, parent: parent,
@@ -146,7 +190,7 @@ extension ResolutionError {
   /// A request to a container that was shut down, or to a scope that was closed.
   @usableFromInline @inline(never)
   static func shutDown(
-    _ requested: BindingKey, scopeClosed: Bool, parent: borrowing ResolutionContext,
+    _ requested: BindingKey, scopeClosed: Bool, parent: borrowing some ResolutionSite & ~Copyable,
     in container: Container
   ) -> ResolutionError {
     unserved(
@@ -157,8 +201,22 @@ extension ResolutionError {
       in: container)
   }
 
+  /// A creation that ended after its container or scope closed: the closer disposed of the
+  /// instance, and the request that made it does not get it.
+  static func closedMeanwhile(
+    _ binding: AnyBinding, scopeClosed: Bool,
+    parent: borrowing some ResolutionSite & ~Copyable, in container: Container
+  ) -> ResolutionError {
+    entering(
+      .shutDown, binding, fallbackTag: nil, parent: parent,
+      detail: scopeClosed
+        ? "The scope was closed while its instance was being made: the scope disposed it."
+        : "The container was shut down while its instance was being made: shutdown disposed it.",
+      in: container)
+  }
+
   static func completionsNeverEnd(
-    _ binding: AnyBinding, frame: borrowing ResolutionContext, in container: Container
+    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {
     inside(
       .depthLimitExceeded, binding, frame: frame,
@@ -171,7 +229,7 @@ extension ResolutionError {
   }
 
   static func scopeValueMissing(
-    _ binding: AnyBinding, frame: borrowing ResolutionContext, in container: Container
+    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {
     inside(
       .scopeValueMissing, binding, frame: frame,
@@ -181,14 +239,14 @@ extension ResolutionError {
   // MARK: A factory that failed inside its frame
 
   static func factoryFailed(
-    _ binding: AnyBinding, frame: borrowing ResolutionContext, error: any Error,
+    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, error: any Error,
     in container: Container
   ) -> ResolutionError {
     inside(.factoryFailed, binding, frame: frame, underlyingError: error, in: container)
   }
 
   static func transientValueType(
-    _ binding: AnyBinding, frame: borrowing ResolutionContext, instanceType: Any.Type,
+    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, instanceType: Any.Type,
     in container: Container
   ) -> ResolutionError {
     inside(
@@ -198,7 +256,7 @@ extension ResolutionError {
   }
 
   static func mainActorRequired(
-    _ binding: AnyBinding, frame: borrowing ResolutionContext, in container: Container
+    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {
     inside(
       .mainActorRequired, binding, frame: frame,
@@ -210,7 +268,7 @@ extension ResolutionError {
 
   /// A request that no binding serves: the path ends with the request itself.
   private static func unserved(
-    _ code: Code, _ requested: BindingKey, parent: borrowing ResolutionContext,
+    _ code: Code, _ requested: BindingKey, parent: borrowing some ResolutionSite & ~Copyable,
     detail: String? = nil,
     in container: Container?
   ) -> ResolutionError {
@@ -223,7 +281,8 @@ extension ResolutionError {
   /// A binding that fails before its frame is entered: the path ends with the binding.
   private static func entering(
     _ code: Code, _ binding: AnyBinding, fallbackTag: RequestedTag?,
-    parent: borrowing ResolutionContext, detail: String? = nil, in container: Container
+    parent: borrowing some ResolutionSite & ~Copyable, detail: String? = nil,
+    in container: Container
   ) -> ResolutionError {
     var requested = binding.info.key
     if let fallbackTag {
@@ -238,7 +297,7 @@ extension ResolutionError {
 
   /// A binding whose factory failed inside its own frame.
   private static func inside(
-    _ code: Code, _ binding: AnyBinding, frame: borrowing ResolutionContext,
+    _ code: Code, _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable,
     detail: String? = nil, underlyingError: (any Error)? = nil, in container: Container
   ) -> ResolutionError {
     ResolutionError(

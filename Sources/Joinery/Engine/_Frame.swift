@@ -416,7 +416,7 @@ struct ResolutionContext: ~Copyable {
   }
 
   /// How many bindings deep the chain is (0 at the top).
-  var depth: Int { frame?.pointee.depth ?? 0 }
+  @usableFromInline var depth: Int { frame?.pointee.depth ?? 0 }
 
   /// The binding whose factory makes the request, if any (not a main-actor marker).
   var requester: AnyBinding? {
@@ -425,10 +425,12 @@ struct ResolutionContext: ~Copyable {
   }
 
   /// The steps from the top-level request down to the innermost frame.
-  var steps: [ResolutionStep] { _Frame.steps(to: frame) }
+  @usableFromInline var steps: [ResolutionStep] { _Frame.steps(to: frame) }
 
   /// What the innermost frame's request asked for.
-  var requested: BindingKey { frame.map { $0.pointee.step.requested } ?? BindingKey(Void.self) }
+  @usableFromInline var requested: BindingKey {
+    frame.map { $0.pointee.step.requested } ?? BindingKey(Void.self)
+  }
 
   /// Whether the resolution runs on the main actor: it was marked so or started by a
   /// caller isolated to the main actor, or it runs on the main thread.

@@ -15,7 +15,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   private final var graphWord: UInt = 0
   let binding: AnyBinding
   let parent: AsyncPath?
-  let depth: Int
+  @usableFromInline let depth: Int
   /// One bit per binding on the path (see `_Frame.memberBit`): a binding whose bit is clear is
   /// not on it, so the cycle test walks the path only on a hit.
   let members: UInt64
@@ -63,10 +63,8 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   ) throws(ResolutionError) -> AsyncPath {
     let node = AsyncPath(binding: binding, parent: parent, requestScope: requestScope)
     if node.depth > container.maximumDepth {
-      throw ResolutionError(
-        .depthLimitExceeded, requested: binding.key, path: node.steps, binding: binding.info,
-        detail: "The chain is more than \(container.maximumDepth) bindings deep.",
-        container: container)
+      throw .depthLimit(
+        binding, fallbackTag: nil, parent: parent, stackExhausted: false, in: container)
     }
     return node
   }
@@ -78,7 +76,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
     return try await Self.$current.withValue(self) { try await body() }
   }
 
-  var steps: [ResolutionStep] {
+  @usableFromInline var steps: [ResolutionStep] {
     var steps: [ResolutionStep] = []
     var current: AsyncPath? = self
     while let node = current {

@@ -24,7 +24,7 @@ final class WaitRegistry: Sendable {
       return nil
     }
     if let ring {
-      throw .crossThreadCycle(
+      throw .waitRing(
         binding, fallbackTag: fallbackTag, parent: parent, waitingChain: ring, in: container)
     }
   }

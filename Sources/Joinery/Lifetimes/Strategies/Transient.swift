@@ -162,13 +162,8 @@ extension AsyncBinding {
       }
     }
     guard object != nil else {
-      throw ResolutionError(
-        .transientValueType, requested: key, path: node.steps, binding: info,
-        detail: """
-          \(key) is transient (weak), but its factory made a \(type(of: instance)), a \
-          value, which cannot be referenced weakly.
-          """,
-        container: container)
+      throw .transientValueType(
+        self, frame: node, instanceType: type(of: instance), in: container)
     }
     return instance
   }
