@@ -99,19 +99,26 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// awaited by the others; persistent and cached instances, which outlive the request, are
   /// made in a task of their own, so that cancelling the request that came first cancels
   /// nothing the others wait for.
+  ///
+  /// Inlined into its one caller, so that the strategy's is the only async frame between the
+  /// request and the lifetime's work.
+  @inline(__always)
   func resolveAsync(
     in container: Container, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> Any {
-    if container.disposals.isClosed {
-      throw .shutDown(key, scopeClosed: false, parent: path, in: container)
+    while true {
+      if container.disposals.isClosed {
+        throw .shutDown(key, scopeClosed: false, parent: path, in: container)
+      }
+      let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
+      let resolver = AsyncResolver(container: container, path: node)
+      if let made = try await lifetime.strategy.resolveAsync(
+        self, node: node, resolver: resolver, path: path, in: container)
+      {
+        return made
+      }
+      // A creation abandoned by a cancelled request: start over (this request may make it).
     }
-    let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
-    let resolver = AsyncResolver(container: container, path: node)
-    let made = try await lifetime.strategy.resolveAsync(
-      self, node: node, resolver: resolver, path: path, in: container)
-    // A creation abandoned by a cancelled request: start over (this request may make it).
-    guard let made else { return try await resolveAsync(in: container, path: path, scope: scope) }
-    return made
   }
 
   /// The instance of a container-wide binding kept beyond the request (persistent, cached).
@@ -119,6 +126,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// It is the creation current for the cache group's generation (any one without a group), or a new
   /// one made in a task of its own, so that cancelling the request that came first cancels
   /// nothing the others wait for. A permanent instance is then published in `storage`.
+  @inline(__always)
   func containerInstance(
     node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> Any? {

@@ -136,6 +136,7 @@ extension FactoryBinding {
 extension AsyncBinding {
   /// A transient request: the live instance if someone holds it, else the creation under way,
   /// or a new one made inline.
+  @inline(__always)
   func transientInstance(
     node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> Any? {
