@@ -26,15 +26,27 @@ struct _InstanceBuffer {
 /// an instance of it.
 ///
 /// Lent to a binding for the duration of one resolve.
+///
+/// Its typed operations take the bound type on trust; with internal checks compiled in
+/// (`JOINERY_INTERNAL_CHECKS`), the slot remembers the type it was made for and each typed
+/// operation checks that it is given that type.
 @usableFromInline @frozen
 struct _InstanceSlot {
   @usableFromInline let address: UnsafeMutableRawPointer
   @usableFromInline let copier: _Copier
+  #if JOINERY_INTERNAL_CHECKS
+    /// The bound type, for the typed operations' checks.
+    @usableFromInline let checkedType: Any.Type
+  #endif
 
+  /// A slot for an instance of `type` whose copier copies it.
   @inlinable
-  init(address: UnsafeMutableRawPointer, copier: @escaping _Copier) {
+  init(address: UnsafeMutableRawPointer, copier: @escaping _Copier, type: Any.Type) {
     self.address = address
     self.copier = copier
+    #if JOINERY_INTERNAL_CHECKS
+      checkedType = type
+    #endif
   }
 
   /// A slot whose copier copies `T`.
@@ -44,11 +56,25 @@ struct _InstanceSlot {
     copier = { source, destination in
       destination.initializeMemory(as: T.self, to: source.load(as: T.self))
     }
+    #if JOINERY_INTERNAL_CHECKS
+      checkedType = T.self
+    #endif
+  }
+
+  /// Checks that `T` is the type the slot was made for (internal checks only).
+  @inlinable @inline(__always)
+  func checkType<T>(_: T.Type, _ operation: StaticString) {
+    #if JOINERY_INTERNAL_CHECKS
+      _internalCheck(
+        checkedType == T.self,
+        "\(operation) as \(T.self) on a slot for \(checkedType)")
+    #endif
   }
 
   /// Initializes the slot with `value`; `T` is the bound type.
   @inlinable @inline(__always)
   func initialize<T>(to value: consuming T) {
+    checkType(T.self, "initialize")
     address.initializeMemory(as: T.self, to: value)
   }
 
@@ -66,11 +92,15 @@ struct _InstanceSlot {
 
   /// The slot's instance as `T`, moved out (the slot is uninitialized afterwards).
   func take<T>(as _: T.Type) -> T {
-    address.assumingMemoryBound(to: T.self).move()
+    checkType(T.self, "take")
+    return address.assumingMemoryBound(to: T.self).move()
   }
 
   /// The slot's instance as `T`, copied.
-  func load<T>(as _: T.Type) -> T { address.load(as: T.self) }
+  func load<T>(as _: T.Type) -> T {
+    checkType(T.self, "load")
+    return address.load(as: T.self)
+  }
 
   /// Deinitializes the slot's instance.
   func destroy(_ layout: ValueLayout) { layout.destroy(address) }
@@ -88,6 +118,8 @@ struct _InstanceSlot {
   /// took (`object`) instead of retaining again: the transient fast path.
   @inlinable @inline(__always)
   func takeBits<T>(of storage: _InstanceStorage, as _: T.Type, handingOver object: AnyObject) {
+    checkType(T.self, "takeBits")
+    storage.checkType(T.self, "takeBits")
     address.copyMemory(from: storage.address.unsafelyUnwrapped, byteCount: MemoryLayout<T>.size)
     _ = Unmanaged.passRetained(object)
   }
@@ -109,11 +141,23 @@ struct _InstanceSlot {
 ///
 /// Whether it holds an
 /// initialized instance is the binding's to track; the binding frees it in its `deinit`.
+///
+/// With internal checks compiled in, it remembers the type it was allocated for, and its typed
+/// operations check that they are given that type (and that it is allocated).
 @usableFromInline @frozen
 struct _InstanceStorage {
   @usableFromInline var address: UnsafeMutableRawPointer?
+  #if JOINERY_INTERNAL_CHECKS
+    /// The bound type, set by `allocate`, for the typed operations' checks.
+    @usableFromInline var checkedType: Any.Type?
+  #endif
 
-  @inlinable init() { address = nil }
+  @inlinable init() {
+    address = nil
+    #if JOINERY_INTERNAL_CHECKS
+      checkedType = nil
+    #endif
+  }
 
   var isAllocated: Bool { address != nil }
 
@@ -121,15 +165,32 @@ struct _InstanceStorage {
   mutating func allocate(_ layout: ValueLayout) {
     if address == nil {
       address = .allocate(byteCount: layout.size, alignment: layout.alignment)
+      #if JOINERY_INTERNAL_CHECKS
+        checkedType = layout.type
+      #endif
     }
+  }
+
+  /// Checks that the memory is allocated for `T` (internal checks only).
+  @inlinable @inline(__always)
+  func checkType<T>(_: T.Type, _ operation: StaticString) {
+    #if JOINERY_INTERNAL_CHECKS
+      _internalCheck(
+        address != nil && checkedType == T.self,
+        "\(operation) as \(T.self) on storage for \(checkedType.map { "\($0)" } ?? "nothing")")
+    #endif
   }
 
   /// The instance, as the `T` it was stored as.
   @inlinable @inline(__always)
-  func load<T>(as _: T.Type) -> T { address.unsafelyUnwrapped.load(as: T.self) }
+  func load<T>(as _: T.Type) -> T {
+    checkType(T.self, "load")
+    return address.unsafelyUnwrapped.load(as: T.self)
+  }
 
   /// Initializes the (allocated) memory with `value`.
   func initialize<T>(to value: T) {
+    checkType(T.self, "initialize")
     address.unsafelyUnwrapped.initializeMemory(as: T.self, to: value)
   }
 
@@ -143,7 +204,7 @@ struct _InstanceStorage {
 
   /// A slot over the (allocated) memory, for a factory to build the instance into.
   func slot(_ layout: ValueLayout) -> _InstanceSlot {
-    _InstanceSlot(address: address.unsafelyUnwrapped, copier: layout.copy)
+    _InstanceSlot(address: address.unsafelyUnwrapped, copier: layout.copy, type: layout.type)
   }
 
   /// Deinitializes the instance held.
@@ -190,7 +251,7 @@ func withTemporaryInstance<R>(
 ) rethrows -> R {
   let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
   defer { memory.deallocate() }
-  return try body(_InstanceSlot(address: memory, copier: layout.copy))
+  return try body(_InstanceSlot(address: memory, copier: layout.copy, type: layout.type))
 }
 
 /// What the container needs to hold instances of a type it does not know statically: its size

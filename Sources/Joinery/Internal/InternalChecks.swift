@@ -3,7 +3,10 @@
 /// cost nothing.
 ///
 /// A failed check stops the program with `message`: it is a bug in Joinery, never in its user.
-@inline(__always)
+///
+/// Inlinable, so that the engine's inlinable code checks its typed contracts too (and, without
+/// the flag, inlines to nothing in client code).
+@inlinable @inline(__always)
 func _internalCheck(
   _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
   file: StaticString = #fileID, line: UInt = #line

@@ -28,6 +28,29 @@ struct InternalChecksTests {
     #expect(_internalChecksEnabled)
   }
 
+  @Test("Instance memory remembers the type it was made for, where the checks are compiled in")
+  func typedMemoryContract() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(String.self, lifetime: .persistent) { _ in "kept" }
+      }
+    ).build()
+    #expect(try container.resolve(String.self) == "kept")
+    let binding = try #require(container.table.binding(for: BindingKey(String.self)))
+    var value = 7
+    withUnsafeMutablePointer(to: &value) { pointer in
+      let slot = _InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: Int.self)
+      #expect(slot.load(as: Int.self) == 7)
+      #if JOINERY_INTERNAL_CHECKS
+        // A typed operation with another type would stop the program here.
+        #expect(ObjectIdentifier(slot.checkedType) == ObjectIdentifier(Int.self))
+        #expect(
+          binding.storage.checkedType.map(ObjectIdentifier.init) == ObjectIdentifier(String.self))
+      #endif
+    }
+    #expect(binding.storage.load(as: String.self) == "kept")
+  }
+
   @Test("A built container's lookup table keeps its contract")
   func tableContract() throws {
     for count in [0, 1, 7, 100] {
