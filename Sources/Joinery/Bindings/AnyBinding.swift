@@ -21,8 +21,10 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
   let registerType: Any.Type
-  /// How long instances live, as declared: its strategy does the lifetime's work.
+  /// How long instances live, as declared.
   let lifetime: Lifetime
+  /// The type of the lifetime's strategy, whose class methods do the lifetime's work.
+  let strategyType: LifetimeStrategy.Type
   let isOverride: Bool
   /// Whether this is a ``FactoryBinding`` with the transient lifetime, whose resolve tries the
   /// weakly kept instance first (an async binding may declare that lifetime too).
@@ -136,6 +138,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     self.key = key
     self.isWeaklyShared = isWeaklyShared
     self.lifetime = lifetime
+    strategyType = type(of: lifetime.strategy)
     self.location = location
     self.registerType = registerType
     self.isOverride = isOverride
@@ -220,6 +223,7 @@ extension AnyBinding {
 
   /// What a factory's error becomes: a `ResolutionError` from deeper in the chain as it is,
   /// anything else wrapped with this binding and the path.
+  @inline(never)
   func failure(
     _ error: any Error, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {

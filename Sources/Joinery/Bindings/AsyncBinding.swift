@@ -112,7 +112,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       }
       let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
       let resolver = AsyncResolver(container: container, path: node)
-      if let made = try await lifetime.strategy.resolveAsync(
+      if let made = try await strategyType.resolveAsync(
         self, node: node, resolver: resolver, path: path, in: container)
       {
         return made

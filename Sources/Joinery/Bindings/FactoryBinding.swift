@@ -59,11 +59,11 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    try lifetime.strategy.resolve(
+    try strategyType.resolve(
       self, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
-  override var holdsInstance: Bool { lifetime.strategy.holdsInstance(self) }
+  override var holdsInstance: Bool { strategyType.holdsInstance(self) }
 
   /// A copy of this scoped binding that keeps one scope's instance, as a persistent binding
   /// keeps the container's: made exactly once, with the same cycle and deadlock checks.

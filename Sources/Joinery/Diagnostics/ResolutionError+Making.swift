@@ -35,6 +35,7 @@ extension Optional: ResolutionSite where Wrapped == AsyncPath {
 extension ResolutionError {
   // MARK: Requests no binding serves
 
+  @inline(never)
   static func missing(
     _ requested: BindingKey, triedFallback: Bool, parent: borrowing some ResolutionSite & ~Copyable,
     in container: Container
@@ -50,6 +51,7 @@ extension ResolutionError {
     return unserved(.missingBinding, requested, parent: parent, detail: detail, in: container)
   }
 
+  @inline(never)
   static func argumentMismatch(
     _ requested: BindingKey, parent: borrowing some ResolutionSite & ~Copyable,
     in container: Container
@@ -57,6 +59,7 @@ extension ResolutionError {
     unserved(.argumentMismatch, requested, parent: parent, in: container)
   }
 
+  @inline(never)
   static func containerReleased(_ key: BindingKey) -> ResolutionError {
     unserved(
       .containerReleased, key, parent: .topLevel,
@@ -65,6 +68,7 @@ extension ResolutionError {
       in: nil)
   }
 
+  @inline(never)
   static func noCurrentContainer(_ key: BindingKey, location: BindingLocation) -> ResolutionError {
     unserved(
       .noCurrentContainer, key, parent: .topLevel,
@@ -75,6 +79,7 @@ extension ResolutionError {
 
   // MARK: A binding that cannot be entered
 
+  @inline(never)
   static func cycle(
     _ binding: AnyBinding, fallbackTag: RequestedTag?,
     parent: borrowing some ResolutionSite & ~Copyable,
@@ -83,6 +88,7 @@ extension ResolutionError {
     entering(.cycle, binding, fallbackTag: fallbackTag, parent: parent, in: container)
   }
 
+  @inline(never)
   static func reentrantCreation(
     _ binding: AnyBinding, fallbackTag: RequestedTag?,
     parent: borrowing some ResolutionSite & ~Copyable,
@@ -99,6 +105,7 @@ extension ResolutionError {
 
   /// A wait for `binding`'s creation that closes a ring of creations waiting for each other
   /// in other threads or tasks: it would never end.
+  @inline(never)
   static func waitRing(
     _ binding: AnyBinding, fallbackTag: RequestedTag?,
     parent: borrowing some ResolutionSite & ~Copyable,
@@ -115,6 +122,7 @@ extension ResolutionError {
       in: container)
   }
 
+  @inline(never)
   static func depthLimit(
     _ binding: AnyBinding, fallbackTag: RequestedTag?,
     parent: borrowing some ResolutionSite & ~Copyable,
@@ -129,6 +137,7 @@ extension ResolutionError {
       in: container)
   }
 
+  @inline(never)
   static func forwardingMismatch(
     _ binding: AnyBinding, fallbackTag: RequestedTag?,
     parent: borrowing some ResolutionSite & ~Copyable,
@@ -143,7 +152,7 @@ extension ResolutionError {
       in: container)
   }
 
-  @usableFromInline
+  @usableFromInline @inline(never)
   static func asyncBinding(
     _ binding: AnyBinding, fallbackTag: RequestedTag?,
     parent: borrowing some ResolutionSite & ~Copyable,
@@ -154,12 +163,14 @@ extension ResolutionError {
       detail: "Its factory is async.", in: container)
   }
 
+  @inline(never)
   static func notCached(_ binding: AnyBinding, in container: Container) -> ResolutionError {
     entering(
       .notCached, binding, fallbackTag: nil, parent: .topLevel,
       detail: "Its lifetime is \(binding.info.lifetime).", in: container)
   }
 
+  @inline(never)
   static func scopeRequired(
     _ binding: AnyBinding, fallbackTag: RequestedTag?,
     parent: borrowing some ResolutionSite & ~Copyable,
@@ -203,6 +214,7 @@ extension ResolutionError {
 
   /// A creation that ended after its container or scope closed: the closer disposed of the
   /// instance, and the request that made it does not get it.
+  @inline(never)
   static func closedMeanwhile(
     _ binding: AnyBinding, scopeClosed: Bool,
     parent: borrowing some ResolutionSite & ~Copyable, in container: Container
@@ -215,6 +227,7 @@ extension ResolutionError {
       in: container)
   }
 
+  @inline(never)
   static func completionsNeverEnd(
     _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {
@@ -228,6 +241,7 @@ extension ResolutionError {
         """, in: container)
   }
 
+  @inline(never)
   static func scopeValueMissing(
     _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {
@@ -238,6 +252,7 @@ extension ResolutionError {
 
   // MARK: A factory that failed inside its frame
 
+  @inline(never)
   static func factoryFailed(
     _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, error: any Error,
     in container: Container
@@ -245,6 +260,7 @@ extension ResolutionError {
     inside(.factoryFailed, binding, frame: frame, underlyingError: error, in: container)
   }
 
+  @inline(never)
   static func transientValueType(
     _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, instanceType: Any.Type,
     in container: Container
@@ -255,6 +271,7 @@ extension ResolutionError {
       in: container)
   }
 
+  @inline(never)
   static func mainActorRequired(
     _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) -> ResolutionError {
@@ -267,6 +284,7 @@ extension ResolutionError {
   // MARK: Shapes
 
   /// A request that no binding serves: the path ends with the request itself.
+  @inline(never)
   private static func unserved(
     _ code: Code, _ requested: BindingKey, parent: borrowing some ResolutionSite & ~Copyable,
     detail: String? = nil,
@@ -279,6 +297,7 @@ extension ResolutionError {
   }
 
   /// A binding that fails before its frame is entered: the path ends with the binding.
+  @inline(never)
   private static func entering(
     _ code: Code, _ binding: AnyBinding, fallbackTag: RequestedTag?,
     parent: borrowing some ResolutionSite & ~Copyable, detail: String? = nil,
@@ -296,6 +315,7 @@ extension ResolutionError {
   }
 
   /// A binding whose factory failed inside its own frame.
+  @inline(never)
   private static func inside(
     _ code: Code, _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable,
     detail: String? = nil, underlyingError: (any Error)? = nil, in container: Container

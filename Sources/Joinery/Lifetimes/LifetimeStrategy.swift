@@ -4,7 +4,8 @@
 /// A ``Lifetime`` is a value around one of these. Each lifetime is one subclass in a file of its
 /// own in `Lifetimes/Strategies/`, holding both engines' code for it: the synchronous
 /// ``resolve(_:into:in:parent:fallbackTag:)`` a ``FactoryBinding`` calls and the
-/// ``resolveAsync(_:node:resolver:path:in:)`` an ``AsyncBinding`` calls. Nothing else in the
+/// ``resolveAsync(_:node:resolver:path:in:)`` an ``AsyncBinding`` calls (class methods; the
+/// instance's properties are the lifetime's facts, which may depend on its parameters). Nothing else in the
 /// module matches on which lifetime a binding has: it asks the strategy.
 ///
 /// Adding a lifetime (say `.pooled(size:)`) is:
@@ -66,8 +67,12 @@ class LifetimeStrategy: @unchecked Sendable {
 
   // MARK: The synchronous engine
 
+  // The engines' entry points are class methods, called on the strategy's type, which a
+  // binding keeps (``AnyBinding/strategyType``): a metatype is not reference-counted, so a
+  // resolve retains nothing to reach its lifetime's code.
+
   /// Writes the instance for one request of `binding` into `out`.
-  func resolve(
+  class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
@@ -75,14 +80,14 @@ class LifetimeStrategy: @unchecked Sendable {
   }
 
   /// Whether `binding` holds a shared instance now (``Container/hasInstance(of:tag:)``).
-  func holdsInstance(_ binding: FactoryBinding) -> Bool { binding.isReady }
+  class func holdsInstance(_ binding: FactoryBinding) -> Bool { binding.isReady }
 
   // MARK: The asynchronous engine
 
   /// The instance for one request of `binding`, whose factory runs as `node` (with
   /// `resolver`) below `path`; `nil` when a creation this request awaited was abandoned by a
   /// cancelled request, and the request must start over.
-  func resolveAsync(
+  class func resolveAsync(
     _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {

@@ -26,19 +26,19 @@ final class CachedLifetime: LifetimeStrategy, @unchecked Sendable {
     hasher.combine(group)
   }
 
-  override func resolve(
+  override class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try binding.resolveCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
-  override func holdsInstance(_ binding: FactoryBinding) -> Bool {
+  override class func holdsInstance(_ binding: FactoryBinding) -> Bool {
     let (made, current) = binding.cachedGenerations()
     return made != 0 && made == current
   }
 
-  override func resolveAsync(
+  override class func resolveAsync(
     _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {

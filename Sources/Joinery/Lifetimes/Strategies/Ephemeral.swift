@@ -3,7 +3,7 @@ final class EphemeralLifetime: LifetimeStrategy, @unchecked Sendable {
   override var name: String { "ephemeral" }
   override var reach: Lifetime.Reach { .none }
 
-  override func resolve(
+  override class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
@@ -11,7 +11,7 @@ final class EphemeralLifetime: LifetimeStrategy, @unchecked Sendable {
       binding.maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
-  override func resolveAsync(
+  override class func resolveAsync(
     _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {

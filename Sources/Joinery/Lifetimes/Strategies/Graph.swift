@@ -8,7 +8,7 @@ final class GraphLifetime: LifetimeStrategy, @unchecked Sendable {
   override var name: String { "graph" }
   override var reach: Lifetime.Reach { .resolution }
 
-  override func resolve(
+  override class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
@@ -21,7 +21,7 @@ final class GraphLifetime: LifetimeStrategy, @unchecked Sendable {
     }
   }
 
-  override func resolveAsync(
+  override class func resolveAsync(
     _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {

@@ -28,7 +28,7 @@ final class PersistentLifetime: LifetimeStrategy, @unchecked Sendable {
     hasher.combine(eager)
   }
 
-  override func resolve(
+  override class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
@@ -38,7 +38,7 @@ final class PersistentLifetime: LifetimeStrategy, @unchecked Sendable {
     out.initialize(copying: binding.storage)
   }
 
-  override func resolveAsync(
+  override class func resolveAsync(
     _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {

@@ -9,7 +9,7 @@ final class ScopedLifetime: LifetimeStrategy, @unchecked Sendable {
   override var reach: Lifetime.Reach { .scope }
   override var retainsInstance: Bool { true }
 
-  override func resolve(
+  override class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
@@ -24,7 +24,7 @@ final class ScopedLifetime: LifetimeStrategy, @unchecked Sendable {
       of: binding, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
-  override func resolveAsync(
+  override class func resolveAsync(
     _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {

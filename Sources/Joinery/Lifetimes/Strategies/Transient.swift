@@ -16,7 +16,7 @@ final class TransientLifetime: LifetimeStrategy, @unchecked Sendable {
   /// is not holding it beyond what that lifetime promises.
   override var keepsResolutionInstances: Bool { false }
 
-  override func resolve(
+  override class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
@@ -24,11 +24,11 @@ final class TransientLifetime: LifetimeStrategy, @unchecked Sendable {
       into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
-  override func holdsInstance(_ binding: FactoryBinding) -> Bool {
+  override class func holdsInstance(_ binding: FactoryBinding) -> Bool {
     binding.aliveObject() != nil
   }
 
-  override func resolveAsync(
+  override class func resolveAsync(
     _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
