@@ -56,13 +56,18 @@ class LifetimeStrategy: @unchecked Sendable {
   /// Whether a ``FactoryBinding`` of this lifetime needs a ``LifetimeCell``.
   var usesCell: Bool { false }
 
+  /// The lifetime's parameters (a cached lifetime's group, whether a persistent one is
+  /// eager), which with its type make its identity; `nil` for a lifetime without any.
+  var parameters: AnyHashable? { nil }
+
   /// Whether `other` is the same lifetime with the same parameters.
-  func isEqual(to other: LifetimeStrategy) -> Bool {
-    type(of: self) == type(of: other)
+  final func isEqual(to other: LifetimeStrategy) -> Bool {
+    type(of: self) == type(of: other) && parameters == other.parameters
   }
 
-  func hash(into hasher: inout Hasher) {
+  final func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(type(of: self)))
+    hasher.combine(parameters)
   }
 
   // MARK: The synchronous engine

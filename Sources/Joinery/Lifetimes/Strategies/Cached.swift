@@ -17,14 +17,7 @@ final class CachedLifetime: LifetimeStrategy, @unchecked Sendable {
   override var retainsInstance: Bool { true }
   override var usesCell: Bool { true }
 
-  override func isEqual(to other: LifetimeStrategy) -> Bool {
-    (other as? CachedLifetime)?.group == group
-  }
-
-  override func hash(into hasher: inout Hasher) {
-    super.hash(into: &hasher)
-    hasher.combine(group)
-  }
+  override var parameters: AnyHashable? { group }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,

@@ -19,14 +19,7 @@ final class PersistentLifetime: LifetimeStrategy, @unchecked Sendable {
   override var retainsInstance: Bool { true }
   override var captureSeverity: Diagnostic.Severity { .error }
 
-  override func isEqual(to other: LifetimeStrategy) -> Bool {
-    (other as? PersistentLifetime)?.eager == eager
-  }
-
-  override func hash(into hasher: inout Hasher) {
-    super.hash(into: &hasher)
-    hasher.combine(eager)
-  }
+  override var parameters: AnyHashable? { eager }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
