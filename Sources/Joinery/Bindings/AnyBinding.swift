@@ -23,8 +23,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   let registerType: Any.Type
   /// How long instances live, as declared.
   let lifetime: Lifetime
-  /// The type of the lifetime's strategy, whose class methods do the lifetime's work.
-  let strategyType: LifetimeStrategy.Type
   let isOverride: Bool
   /// Whether this is a ``FactoryBinding`` with the transient lifetime, whose resolve tries the
   /// weakly kept instance first (an async binding may declare that lifetime too).
@@ -138,7 +136,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     self.key = key
     self.isWeaklyShared = isWeaklyShared
     self.lifetime = lifetime
-    strategyType = type(of: lifetime.strategy)
     self.location = location
     self.registerType = registerType
     self.isOverride = isOverride
@@ -163,6 +160,10 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
 
   /// Publishes the instance in `storage`: every thread that sees ``isReady`` sees it whole.
   final func publishReady() { _setReleasing(0, 1) }
+
+  /// The type of the lifetime's strategy, whose class methods do the lifetime's work: read from
+  /// the strategy object's header, so that reaching the lifetime's code retains nothing.
+  final var strategyType: LifetimeStrategy.Type { type(of: lifetime.strategy) }
 
   /// The public description.
   var info: BindingInfo {

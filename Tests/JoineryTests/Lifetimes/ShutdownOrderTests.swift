@@ -188,6 +188,9 @@ struct ShutdownSequenceTests {
     }.start()
     while started.load(ordering: .acquiring) == 0 { try await Task.sleep(milliseconds: 1) }
     let shutdown = Task { try await container.shutdown() }
+    // Shutdown has begun (the container refuses new requests) before the creation may end;
+    // a fixed sleep raced with a slow start of the shutdown task on a loaded machine.
+    while !container.isShutDown { try await Task.sleep(milliseconds: 1) }
     try await Task.sleep(milliseconds: 30)
     #expect(journal.withLock { $0 }.isEmpty, "shutdown waits for the creation under way")
     proceed.signal()
@@ -225,6 +228,9 @@ struct ShutdownSequenceTests {
     let request = Task { try await container.resolveAsync(Repository.self) }
     while started.load(ordering: .acquiring) == 0 { try await Task.sleep(milliseconds: 1) }
     let shutdown = Task { try await container.shutdown() }
+    // Shutdown has begun (the container refuses new requests) before the creation may end;
+    // a fixed sleep raced with a slow start of the shutdown task on a loaded machine.
+    while !container.isShutDown { try await Task.sleep(milliseconds: 1) }
     try await Task.sleep(milliseconds: 30)
     #expect(journal.withLock { $0 }.isEmpty, "shutdown waits for the creation under way")
     proceed.store(1, ordering: .releasing)
