@@ -62,10 +62,6 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     /// An override that replaces nothing (a warning).
     public static let overrideWithoutTarget = Code(name: "overrideWithoutTarget", rank: 100)
 
-    /// Whether the two values are equal.
-    public static func == (lhs: Code, rhs: Code) -> Bool { lhs.name == rhs.name }
-    /// Hashes the value's identity into `hasher`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     /// A one-line, human-readable description.
     public var description: String { name }
   }
