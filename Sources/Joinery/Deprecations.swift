@@ -35,7 +35,7 @@ extension ContainerBuilder {
 
 extension Container {
   /// Resolves on the main actor: synchronously when called there, with `await` from anywhere
-  /// else, so main-actor factories (``Registrar/bindMainActor(_:tag:lifetime:override:dependsOn:metadata:fileID:line:_:)``)
+  /// else, so main-actor factories (``Registrar/bindMainActor(_:tag:lifetime:override:dependsOn:metadata:dispose:fileID:line:_:)``)
   /// run where they must.
   ///
   /// ```swift
@@ -90,4 +90,68 @@ extension Container {
       try resolve(T.self, tag: tag, matching: .allowingFallback, parent: parent)
     }
   }
+}
+
+extension [ResolutionStep] {
+  /// The path as one line: `App → FeedService → HTTPClient`.
+  ///
+  /// ```swift
+  /// print(error.path.map(\.description).joined(separator: " → "))
+  /// ```
+  @available(
+    *, deprecated,
+    message:
+      "use 'path.map(\\.description).joined(separator: \" → \")'; a ResolutionError's description shows its path"
+  )
+  public var arrowText: String { arrowLine }
+}
+
+extension Diagnostic {
+  /// Where the finding points: the declarations involved, `Assembly at file:line`.
+  ///
+  /// ```swift
+  /// let places = diagnostic.bindings.map { "\($0.assembly) at \($0.location)" }
+  /// ```
+  @available(*, deprecated, message: "use 'bindings', each with its 'assembly' and 'location'")
+  public var locations: [String] { bindings.map { "\($0.assembly) at \($0.location)" } }
+}
+
+extension Diagnostic.Code {
+  /// The rule's name.
+  ///
+  /// ```swift
+  /// let name = "\(diagnostic.code)"
+  /// ```
+  @available(*, deprecated, message: "use 'description' (\"\\(code)\"), which is the name")
+  public var name: String { description }
+}
+
+extension ResolutionError.Code {
+  /// The code's name.
+  ///
+  /// ```swift
+  /// let name = "\(error.code)"
+  /// ```
+  @available(*, deprecated, message: "use 'description' (\"\\(code)\"), which is the name")
+  public var name: String { description }
+}
+
+extension NearMiss.Kind {
+  /// The kind's name.
+  ///
+  /// ```swift
+  /// let name = "\(miss.kind)"
+  /// ```
+  @available(*, deprecated, message: "use 'description' (\"\\(kind)\"), which is the name")
+  public var name: String { description }
+}
+
+extension CacheGroup {
+  /// The group's name.
+  ///
+  /// ```swift
+  /// let name = "\(CacheGroup.default)"  // "default"
+  /// ```
+  @available(*, deprecated, message: "use 'description' (\"\\(group)\"), which is the name")
+  public var name: String { description }
 }

@@ -13,10 +13,16 @@
 /// closures are alike (registers of one named type register once). Diagnostics name the file
 /// and line each binding was declared at, as for any register.
 public struct InlineRegister: DependencyRegister, Hashable {
-  private let body: @Sendable (inout Registrar) -> Void
-  private let identity = Identity()
+  /// The closure, in an object whose identity is the register's: equality and hashing are
+  /// synthesized from it.
+  private let body: Body
 
-  private final class Identity: Sendable {}
+  private final class Body: Hashable, Sendable {
+    let declare: @Sendable (inout Registrar) -> Void
+    init(_ declare: @escaping @Sendable (inout Registrar) -> Void) { self.declare = declare }
+    static func == (lhs: Body, rhs: Body) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+  }
 
   /// Wraps `body` as a register.
   ///
@@ -28,21 +34,11 @@ public struct InlineRegister: DependencyRegister, Hashable {
   ///
   /// - Parameter body: Declares the bindings, as ``DependencyRegister/register(in:)`` does.
   public init(_ body: @escaping @Sendable (inout Registrar) -> Void) {
-    self.body = body
+    self.body = Body(body)
   }
 
   /// Adds the bindings of the closure this register was made with.
-  public func register(in registrar: inout Registrar) { body(&registrar) }
-
-  /// Whether the two values are equal.
-  public static func == (lhs: InlineRegister, rhs: InlineRegister) -> Bool {
-    lhs.identity === rhs.identity
-  }
-
-  /// Hashes the value's identity into `hasher`.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(identity))
-  }
+  public func register(in registrar: inout Registrar) { body.declare(&registrar) }
 }
 
 extension ContainerBuilder {

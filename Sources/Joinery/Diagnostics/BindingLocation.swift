@@ -7,8 +7,15 @@
 /// print(here)                  // "MyApp/AppAssembly.swift:12"
 /// ```
 public struct BindingLocation: Hashable, Sendable, CustomStringConvertible, Comparable {
-  private let file: StaticString
+  private let file: File
   private let lineNumber: UInt32
+
+  /// A `#fileID`, equal to another of the same text: equality and hashing are synthesized.
+  private struct File: Hashable, Sendable {
+    let id: StaticString
+    static func == (lhs: File, rhs: File) -> Bool { lhs.id.description == rhs.id.description }
+    func hash(into hasher: inout Hasher) { hasher.combine(id.description) }
+  }
 
   /// The line of the declaration.
   public var line: UInt { UInt(lineNumber) }
@@ -19,26 +26,15 @@ public struct BindingLocation: Hashable, Sendable, CustomStringConvertible, Comp
   ///   - fileID: A `#fileID` value.
   ///   - line: A `#line` value.
   public init(fileID: StaticString = #fileID, line: UInt = #line) {
-    file = fileID
+    file = File(id: fileID)
     lineNumber = UInt32(clamping: line)
   }
 
   /// The `#fileID` of the declaration, such as `Feed/FeedAssembly.swift`.
-  public var fileID: String { file.description }
+  public var fileID: String { file.id.description }
 
   /// A one-line, human-readable description.
   public var description: String { "\(fileID):\(line)" }
-
-  /// Whether the two values are equal.
-  public static func == (lhs: BindingLocation, rhs: BindingLocation) -> Bool {
-    lhs.line == rhs.line && lhs.fileID == rhs.fileID
-  }
-
-  /// Hashes the value's identity into `hasher`.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(fileID)
-    hasher.combine(line)
-  }
 
   /// Whether the left value sorts before the right one.
   public static func < (lhs: BindingLocation, rhs: BindingLocation) -> Bool {

@@ -17,53 +17,52 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   ///
   /// A struct with static members, so rules can be added.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
-    /// The rule's name.
-    public let name: String
+    let text: String
     let rank: Int
 
     /// Two registers bind the same key without an override.
-    public static let duplicateBinding = Code(name: "duplicateBinding", rank: 10)
+    public static let duplicateBinding = Code(text: "duplicateBinding", rank: 10)
     /// Two overrides replace the same key.
-    public static let duplicateOverride = Code(name: "duplicateOverride", rank: 11)
+    public static let duplicateOverride = Code(text: "duplicateOverride", rank: 11)
     /// A builder setting that cannot work, such as a maximum resolution depth below 1.
-    public static let invalidSetting = Code(name: "invalidSetting", rank: 5)
+    public static let invalidSetting = Code(text: "invalidSetting", rank: 5)
     /// A tag that does not equal itself (such as `Double.nan`): no request could ever match it.
-    public static let unmatchableTag = Code(name: "unmatchableTag", rank: 15)
+    public static let unmatchableTag = Code(text: "unmatchableTag", rank: 15)
     /// A register without a default lifetime of its own, included twice with different
     /// defaults: its bindings' lifetimes would depend on the order registers were added.
     public static let conflictingDefaultLifetime = Code(
-      name: "conflictingDefaultLifetime", rank: 12)
+      text: "conflictingDefaultLifetime", rank: 12)
     /// A `transient` (weak) binding of a type that can never be a class instance.
-    public static let transientValueType = Code(name: "transientValueType", rank: 20)
+    public static let transientValueType = Code(text: "transientValueType", rank: 20)
     /// A lifetime a binding form does not support, or an option its lifetime cannot honour:
     /// `dispose:` on a lifetime that keeps no instance, a scoped `async` binding.
-    public static let unsupportedLifetime = Code(name: "unsupportedLifetime", rank: 21)
+    public static let unsupportedLifetime = Code(text: "unsupportedLifetime", rank: 21)
     /// A forwarding binding whose target is not bound, or is itself a forward.
-    public static let invalidForwardingTarget = Code(name: "invalidForwardingTarget", rank: 30)
+    public static let invalidForwardingTarget = Code(text: "invalidForwardingTarget", rank: 30)
     /// A declared dependency that no binding serves.
-    public static let missingDependency = Code(name: "missingDependency", rank: 40)
+    public static let missingDependency = Code(text: "missingDependency", rank: 40)
     /// With exact tags required, a tagged dependency that only the untagged binding serves.
-    public static let fallbackDependency = Code(name: "fallbackDependency", rank: 45)
+    public static let fallbackDependency = Code(text: "fallbackDependency", rank: 45)
     /// Declared dependencies that form a cycle.
-    public static let dependencyCycle = Code(name: "dependencyCycle", rank: 50)
+    public static let dependencyCycle = Code(text: "dependencyCycle", rank: 50)
     /// With checked bindings required, a closure factory that declares no dependencies.
-    public static let uncheckedBinding = Code(name: "uncheckedBinding", rank: 42)
+    public static let uncheckedBinding = Code(text: "uncheckedBinding", rank: 42)
     /// A synchronous binding depends on one whose factory is `async`.
-    public static let asyncDependency = Code(name: "asyncDependency", rank: 55)
+    public static let asyncDependency = Code(text: "asyncDependency", rank: 55)
     /// A binding not isolated to the main actor depends on a main-actor binding.
-    public static let mainActorDependency = Code(name: "mainActorDependency", rank: 56)
+    public static let mainActorDependency = Code(text: "mainActorDependency", rank: 56)
     /// A binding that keeps its instance depends on a shorter-lived one.
-    public static let captiveDependency = Code(name: "captiveDependency", rank: 60)
+    public static let captiveDependency = Code(text: "captiveDependency", rank: 60)
     /// An eager persistent binding failed when `build()` created it.
-    public static let eagerCreationFailed = Code(name: "eagerCreationFailed", rank: 90)
+    public static let eagerCreationFailed = Code(text: "eagerCreationFailed", rank: 90)
     /// An eager persistent binding with an async factory, which only ``ContainerBuilder/buildAsync(isolation:)``
     /// creates at start-up (a warning from ``ContainerBuilder/build(isolation:)``).
-    public static let eagerAsyncBinding = Code(name: "eagerAsyncBinding", rank: 95)
+    public static let eagerAsyncBinding = Code(text: "eagerAsyncBinding", rank: 95)
     /// An override that replaces nothing (a warning).
-    public static let overrideWithoutTarget = Code(name: "overrideWithoutTarget", rank: 100)
+    public static let overrideWithoutTarget = Code(text: "overrideWithoutTarget", rank: 100)
 
     /// A one-line, human-readable description.
-    public var description: String { name }
+    public var description: String { text }
   }
 
   /// Whether a finding fails the build.
@@ -105,16 +104,13 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     self.underlyingError = underlyingError
   }
 
-  /// Where the finding points: the declarations involved, `Assembly at file:line`.
-  public var locations: [String] { bindings.map { "\($0.assembly) at \($0.location)" } }
-
   /// `error: duplicateBinding: HTTPClient is bound twice …` on one line.
   public var description: String { "\(severity): \(code): \(message)" }
 
   /// The finding with its locations and fixes.
   public var debugDescription: String {
     var lines = [description]
-    lines += locations.map { "    at \($0)" }
+    lines += bindings.map { "    at \($0.assembly) at \($0.location)" }
     if let underlyingError {
       lines.append("    underlying error: \(String(reflecting: underlyingError))")
     }

@@ -9,20 +9,19 @@
 public struct NearMiss: Sendable, CustomStringConvertible {
   /// How the binding is close to the request.
   public struct Kind: Hashable, Sendable, CustomStringConvertible {
-    /// The name of the kind.
-    public let name: String
+    let text: String
 
     /// The same type under another tag (or untagged, when a tagged request asked for an exact
     /// match).
-    public static let otherTag = Kind(name: "otherTag")
+    public static let otherTag = Kind(text: "otherTag")
     /// The same type, bound with runtime arguments of other types.
-    public static let otherArguments = Kind(name: "otherArguments")
+    public static let otherArguments = Kind(text: "otherArguments")
     /// A type with a similar name, such as the concrete `FeedService` when `FeedServicing` was
     /// requested, or a same-named type from another module.
-    public static let similarType = Kind(name: "similarType")
+    public static let similarType = Kind(text: "similarType")
 
     /// A one-line, human-readable description.
-    public var description: String { name }
+    public var description: String { text }
   }
 
   /// How the binding is close.

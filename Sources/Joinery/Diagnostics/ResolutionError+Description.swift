@@ -1,7 +1,7 @@
 extension ResolutionError {
   /// One line: what happened and the path.
   public var description: String {
-    "\(summary) [path: \(path.arrowText)]"
+    "\(summary) [path: \(path.arrowLine)]"
   }
 
   /// The full report: what happened, where, the path with each binding's origin, near misses,
@@ -12,7 +12,7 @@ extension ResolutionError {
     if let underlyingError {
       lines.append("  Underlying error: \(String(reflecting: underlyingError))")
     }
-    lines.append("Resolution path: \(path.arrowText)")
+    lines.append("Resolution path: \(path.arrowLine)")
     let shown = path.count > 40 ? Array(path.prefix(10)) + Array(path.suffix(10)) : path
     let width = shown.map(\.description.count).max() ?? 0
     for (index, step) in shown.enumerated() {

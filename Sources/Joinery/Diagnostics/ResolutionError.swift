@@ -9,7 +9,7 @@
 ///   let feed = try container.resolve(FeedService.self)
 /// } catch {
 ///   print(error.code)              // missingBinding
-///   print(error.path.arrowText)    // FeedService → HTTPClient
+///   print(error.path.map(\.description).joined(separator: " → "))  // FeedService → HTTPClient
 ///   print(error.debugDescription)  // the full report
 /// }
 /// ```
@@ -23,10 +23,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
   ///
   /// A struct with static members, so new codes can be added without breaking a `switch`.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
-    /// The code's name.
-    public let name: String
+    let text: String
 
-    init(_ name: String) { self.name = name }
+    init(_ text: String) { self.text = text }
 
     /// Nothing is bound for the requested type and tag (nor, for a tagged request, untagged).
     public static let missingBinding = Code("missingBinding")
@@ -67,7 +66,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     public static let captiveDependency = Code("captiveDependency")
 
     /// A one-line, human-readable description.
-    public var description: String { name }
+    public var description: String { text }
   }
 
   final class Storage: Sendable {

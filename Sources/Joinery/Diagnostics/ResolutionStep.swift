@@ -32,11 +32,7 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
 extension [ResolutionStep] {
   /// The path as one line: `App → FeedService → HTTPClient`; a path longer than 12 steps keeps
   /// its first and last five, with the number left out between them.
-  ///
-  /// ```swift
-  /// print(error.path.arrowText)  // App → FeedService → HTTPClient
-  /// ```
-  public var arrowText: String {
+  var arrowLine: String {
     guard count > 12 else { return map(\.description).joined(separator: " → ") }
     let head = prefix(5).map(\.description)
     let tail = suffix(5).map(\.description)

@@ -13,8 +13,7 @@
 /// container.reset(.session)  // the next resolve builds a new UserSession
 /// ```
 public struct CacheGroup: Hashable, Sendable, CustomStringConvertible {
-  /// The group's name, as shown in diagnostics.
-  public let name: String
+  let text: String
 
   /// Creates a group with a name.
   ///
@@ -24,12 +23,12 @@ public struct CacheGroup: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Parameter name: A name unique among the groups an app uses.
   public init(_ name: String) {
-    self.name = name
+    text = name
   }
 
   /// The group that `.cached` without a group uses.
   public static let `default` = CacheGroup("default")
 
   /// A one-line, human-readable description.
-  public var description: String { name }
+  public var description: String { text }
 }

@@ -10,11 +10,14 @@
 /// ```
 public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
   /// The type a resolve asks for.
-  public let type: Any.Type
+  public var type: Any.Type { provided.type }
   /// The tag, or `nil` for an untagged binding.
   public let tag: BindingTag?
   /// The tuple type of the runtime arguments, or `nil` when the binding takes none.
-  public let argumentTypes: Any.Type?
+  public var argumentTypes: Any.Type? { arguments?.type }
+
+  @usableFromInline let provided: TypeIdentity
+  @usableFromInline let arguments: TypeIdentity?
 
   /// Creates a key.
   ///
@@ -35,23 +38,9 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
   /// A key from a tag already boxed, as the library keeps them.
   @usableFromInline
   init(_ type: Any.Type, boxed tag: BindingTag?, argumentTypes: Any.Type? = nil) {
-    self.type = type
+    self.provided = TypeIdentity(type)
     self.tag = tag
-    self.argumentTypes = argumentTypes
-  }
-
-  /// Whether the two values are equal.
-  public static func == (lhs: BindingKey, rhs: BindingKey) -> Bool {
-    ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.tag == rhs.tag
-      && lhs.argumentTypes.map(ObjectIdentifier.init)
-        == rhs.argumentTypes.map(ObjectIdentifier.init)
-  }
-
-  /// Hashes the value's identity into `hasher`.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(type))
-    hasher.combine(tag)
-    hasher.combine(argumentTypes.map(ObjectIdentifier.init))
+    self.arguments = argumentTypes.map(TypeIdentity.init)
   }
 
   /// The type's short name.
@@ -69,5 +58,22 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
   /// A stable sort order for reports: by type name, then tag text, then arguments.
   var sortKey: String {
     "\(typeName)\u{1}\(tag.map { "\($0)" } ?? "")\u{1}\(argumentTypes.map(TypeName.of) ?? "")"
+  }
+}
+
+/// A type compared and hashed by identity (`ObjectIdentifier`), never by name: what lets
+/// ``BindingKey`` synthesize its equality and hashing.
+@usableFromInline
+struct TypeIdentity: Hashable, Sendable {
+  @usableFromInline let type: Any.Type
+
+  @usableFromInline init(_ type: Any.Type) { self.type = type }
+
+  @usableFromInline static func == (lhs: TypeIdentity, rhs: TypeIdentity) -> Bool {
+    ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+  }
+
+  @usableFromInline func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(type))
   }
 }

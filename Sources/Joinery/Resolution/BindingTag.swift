@@ -61,16 +61,6 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   /// The wrapped value.
   public var base: any Hashable & Sendable { box.base }
 
-  /// Whether the two values are equal.
-  public static func == (lhs: BindingTag, rhs: BindingTag) -> Bool {
-    lhs.box === rhs.box || (lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box))
-  }
-
-  /// Hashes the value's identity into `hasher`.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(box.hash)
-  }
-
   /// The tag as written at a call site: strings quoted, enum cases as `.case`.
   public var description: String { box.description }
 

@@ -32,7 +32,7 @@ extension Resolver {
   ///
   /// ```swift
   /// registrar.bind(Tracer.self) { resolver in
-  ///   Tracer(span: resolver.path.arrowText)  // "App → FeedService → Tracer"
+  ///   Tracer(span: resolver.path.map(\.description).joined(separator: " → "))
   /// }
   /// ```
   public var path: [ResolutionStep] { context.steps }

@@ -1,7 +1,10 @@
 /// The type-erased storage of a tag: made once per binding, compared by value type and hash
 /// before the value itself.
+///
+/// Two boxes of equal values are equal, so ``BindingTag``'s equality and hashing are
+/// synthesized from its box.
 @usableFromInline
-class AnyTagBox: @unchecked Sendable {
+class AnyTagBox: Hashable, @unchecked Sendable {
   @usableFromInline let valueType: ObjectIdentifier
   @usableFromInline let hash: Int
 
@@ -20,6 +23,12 @@ class AnyTagBox: @unchecked Sendable {
     return valueType == ObjectIdentifier(Value.self)
       && (self as? TagBox<Value>)?.value == value
   }
+
+  @usableFromInline static func == (lhs: AnyTagBox, rhs: AnyTagBox) -> Bool {
+    lhs === rhs || (lhs.hash == rhs.hash && lhs.isEqual(to: rhs))
+  }
+
+  @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
   var base: any Hashable & Sendable { preconditionFailure("abstract") }
   var description: String { preconditionFailure("abstract") }

@@ -56,7 +56,9 @@ struct ResolverContextTests {
   func path() throws {
     let container = try ContainerBuilder(
       InlineRegister { registrar in
-        registrar.bind(String.self) { resolver in resolver.path.arrowText }
+        registrar.bind(String.self) { resolver in
+          resolver.path.map(\.description).joined(separator: " → ")
+        }
         registrar.bind(Int.self) { resolver in (try resolver.resolve(String.self)).count }
         registrar.bind(Double.self) { resolver in
           Double(try resolver.resolve(String.self).count)

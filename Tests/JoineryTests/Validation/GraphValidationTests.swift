@@ -71,7 +71,9 @@ struct GraphValidationTests {
     let sessionFixes = error.diagnostics[1].fixes.joined(separator: "\n")
     #expect(sessionFixes.contains("Session is bound with tag \"guest\""))
     #expect(
-      error.diagnostics[0].locations == ["Bindings at JoineryTests/GraphValidationTests.swift:59"])
+      error.diagnostics[0].bindings.map { "\($0.assembly) at \($0.location)" } == [
+        "Bindings at JoineryTests/GraphValidationTests.swift:59"
+      ])
   }
 
   @Test("A cycle among declared edges is reported with its whole path")

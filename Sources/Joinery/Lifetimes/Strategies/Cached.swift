@@ -10,7 +10,7 @@ final class CachedLifetime: LifetimeStrategy, @unchecked Sendable {
 
   init(group: CacheGroup) { self.group = group }
 
-  override var name: String { group == .default ? "cached" : "cached(\(group.name))" }
+  override var name: String { group == .default ? "cached" : "cached(\(group))" }
   override var reach: Lifetime.Reach { .container }
   override var endurance: Int { 2 }
   override var cacheGroup: CacheGroup? { group }
