@@ -138,20 +138,23 @@ extension Registrar {
   ///     registers that do not override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
+  ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the contributed instance asynchronously.
   public mutating func contributeAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(keys: dependencies), metadata: metadata, contributes: true,
-      factory: factory)
+      dependencies: Self.declared(keys: dependencies), metadata: metadata,
+      disposer: Self.disposer(dispose), contributes: true, factory: factory)
   }
 
   /// Binds `type` to an `async` factory that takes one runtime argument; every
@@ -171,17 +174,19 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime argument.
   public mutating func bindAsync<T: Sendable, A: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line, _ factory: @escaping @Sendable (AsyncResolver, A) async throws -> T
+    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @Sendable (AsyncResolver, A) async throws -> T
   ) {
     addAsyncArguments(
       T.self, tag: tag, signature: A.self, isOverride: isOverride, dependencies: dependencies,
-      location: BindingLocation(fileID: fileID, line: line)
+      metadata: metadata, location: BindingLocation(fileID: fileID, line: line)
     ) { resolver, arguments in try await factory(resolver, arguments as! A) }
   }
 
@@ -199,17 +204,20 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
   public mutating func bindAsync<T: Sendable, A: Sendable, B: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line, _ factory: @escaping @Sendable (AsyncResolver, A, B) async throws -> T
+    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @Sendable (AsyncResolver, A, B) async throws -> T
   ) {
     addAsyncArguments(
       T.self, tag: tag, signature: (A, B).self, isOverride: isOverride,
-      dependencies: dependencies, location: BindingLocation(fileID: fileID, line: line)
+      dependencies: dependencies, metadata: metadata,
+      location: BindingLocation(fileID: fileID, line: line)
     ) { resolver, arguments in
       let (a, b) = arguments as! (A, B)
       return try await factory(resolver, a, b)
@@ -229,17 +237,20 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
   public mutating func bindAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line, _ factory: @escaping @Sendable (AsyncResolver, A, B, C) async throws -> T
+    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @Sendable (AsyncResolver, A, B, C) async throws -> T
   ) {
     addAsyncArguments(
       T.self, tag: tag, signature: (A, B, C).self, isOverride: isOverride,
-      dependencies: dependencies, location: BindingLocation(fileID: fileID, line: line)
+      dependencies: dependencies, metadata: metadata,
+      location: BindingLocation(fileID: fileID, line: line)
     ) { resolver, arguments in
       let (a, b, c) = arguments as! (A, B, C)
       return try await factory(resolver, a, b, c)
@@ -250,7 +261,7 @@ extension Registrar {
   // function ("freed pointer was not the last allocation" from the task allocator).
   private mutating func addAsyncArguments<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
-    dependencies: [BindingKey]?, location: BindingLocation,
+    dependencies: [BindingKey]?, metadata: (any Sendable)?, location: BindingLocation,
     make: @escaping AsyncBinding.AsyncArgumentMaker
   ) {
     let binding = AsyncBinding(
@@ -260,6 +271,7 @@ extension Registrar {
       make: { _ in throw AsyncArgumentsMissing() })
     binding.argumentMake = make
     binding.dependencies = Self.declared(keys: dependencies)
+    binding.metadata = metadata
     collector.add(binding)
   }
 

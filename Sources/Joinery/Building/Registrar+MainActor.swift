@@ -26,19 +26,23 @@ extension Registrar {
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
+  ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance on the main actor.
   public mutating func bindMainActor<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(keys: dependencies), metadata: metadata, factory: factory)
+      dependencies: Self.declared(keys: dependencies), metadata: metadata,
+      disposer: Self.disposer(dispose), factory: factory)
   }
 
   /// Binds a type to a main-actor initializer whose parameters are resolved by type.
@@ -53,19 +57,23 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
+  ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The main-actor function that builds the instance.
   public mutating func bindMainActor<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T
   ) {
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata
+      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
+      disposer: Self.disposer(dispose)
     ) { resolver in
       try initializer(repeat try resolver.resolve((each Parameter).self))
     }
@@ -86,6 +94,8 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
+  ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The main-actor function that builds the instance.
@@ -93,6 +103,7 @@ extension Registrar {
   public mutating func bindMainActor<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
@@ -102,7 +113,7 @@ extension Registrar {
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
-      metadata: metadata
+      metadata: metadata, disposer: Self.disposer(dispose)
     ) { resolver in
       try initializer(repeat try resolver.resolve(each specification))
     }
@@ -111,13 +122,13 @@ extension Registrar {
   private mutating func addMainActor<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
-    factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
+    disposer: Disposer?, factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
     let onMain = _assumingMainActor(factory)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
-      dependencies: dependencies, metadata: metadata, isMainActor: true,
+      dependencies: dependencies, metadata: metadata, disposer: disposer, isMainActor: true,
       maker: { resolver, _, out in
         guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
         // A resolution started by a main-actor caller runs on the main actor, so the

@@ -194,6 +194,7 @@ public struct Registrar: ~Copyable {
   ///   - type: The bound type.
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - dispose: How the instance ends at ``Container/shutdown()``; without it the container
   ///     never disposes an instance it was handed.
   ///   - fileID: Captured for diagnostics.
@@ -203,13 +204,13 @@ public struct Registrar: ~Copyable {
   @inlinable
   public mutating func bind<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dispose: (@Sendable (T) async throws -> Void)? = nil,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     instance: @autoclosure @escaping @Sendable () -> T
   ) {
     add(
       T.self, tag: tag, lifetime: .persistent(eager: dispose != nil), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: nil,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { _, _, out in out.initialize(to: instance()) })
   }
@@ -227,17 +228,19 @@ public struct Registrar: ~Copyable {
   ///   - type: The bound type: the object's class, or a protocol it conforms to.
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - instance: The object, referenced weakly.
   public mutating func bind<T, Object: AnyObject & Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    fileID: StaticString = #fileID, line: UInt = #line, weakInstance instance: Object
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    weakInstance instance: Object
   ) {
     let reference = WeakReference(instance)
     add(
       T.self, tag: tag, lifetime: .ephemeral, isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: nil,
+      location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: metadata,
       maker: { _, _, out in
         guard let object = reference.object else {
           throw WeakInstanceReleased(type: T.self, problem: "was released by its owner")
@@ -448,6 +451,8 @@ public struct Registrar: ~Copyable {
   ///     contributions of a register added with ``ContainerBuilder/overriding(with:)`` override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
+  ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the contributed instance.
@@ -455,13 +460,15 @@ public struct Registrar: ~Copyable {
   public mutating func contribute<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(keys: dependencies), metadata: metadata, contributes: true,
+      dependencies: Self.declared(keys: dependencies), metadata: metadata,
+      disposer: Self.disposer(dispose), contributes: true,
       maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
   }
 
@@ -478,6 +485,8 @@ public struct Registrar: ~Copyable {
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
   ///   - metadata: Any data to find the contribution by.
+  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
+  ///     lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
@@ -485,6 +494,7 @@ public struct Registrar: ~Copyable {
   public mutating func contribute<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
@@ -492,7 +502,7 @@ public struct Registrar: ~Copyable {
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
-      contributes: true,
+      disposer: Self.disposer(dispose), contributes: true,
       maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve((each Parameter).self)))
       })
@@ -512,6 +522,8 @@ public struct Registrar: ~Copyable {
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
   ///   - metadata: Any data to find the contribution by.
+  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
+  ///     lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
@@ -520,6 +532,7 @@ public struct Registrar: ~Copyable {
   public mutating func contribute<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
@@ -529,7 +542,7 @@ public struct Registrar: ~Copyable {
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
-      metadata: metadata, contributes: true,
+      metadata: metadata, disposer: Self.disposer(dispose), contributes: true,
       maker: { resolver, _, out in
         out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
       })
@@ -555,12 +568,13 @@ public struct Registrar: ~Copyable {
   ///   - target: The type of the binding that makes the instance.
   ///   - targetTag: The target binding's tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   public mutating func bind<T, Target>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, forwardingTo target: Target.Type,
     targetTag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    fileID: StaticString = #fileID, line: UInt = #line
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) {
     let targetKey = BindingKey(Target.self, boxed: internedTag(targetTag))
     let binding = ForwardingBinding(
@@ -569,6 +583,7 @@ public struct Registrar: ~Copyable {
       isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
       converter: ForwardingBinding.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
+    binding.metadata = metadata
     collector.add(binding)
   }
 
@@ -590,19 +605,21 @@ public struct Registrar: ~Copyable {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
   @inlinable
   public mutating func bind<T, First, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line,
+    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver, First, repeat each Argument) throws -> T
   ) {
     addArguments(
       T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
-      dependencies: dependencies, location: BindingLocation(fileID: fileID, line: line)
+      dependencies: dependencies, metadata: metadata,
+      location: BindingLocation(fileID: fileID, line: line)
     ) { resolver, arguments, out in
       out.initialize(to: try apply(factory, resolver, arguments))
     }
@@ -611,13 +628,15 @@ public struct Registrar: ~Copyable {
   @usableFromInline
   mutating func addArguments<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
-    dependencies: [BindingKey]?, location: BindingLocation, maker: @escaping Maker
+    dependencies: [BindingKey]?, metadata: (any Sendable)?, location: BindingLocation,
+    maker: @escaping Maker
   ) {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: .ephemeral, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self), maker: maker)
     binding.dependencies = Self.declared(keys: dependencies)
+    binding.metadata = metadata
     collector.add(binding)
   }
 }

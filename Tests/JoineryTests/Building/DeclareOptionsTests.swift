@@ -1,0 +1,128 @@
+import Joinery
+import Testing
+
+// Every way to declare a binding takes the same options under the same labels: `metadata:` on
+// all of them, `dispose:` on every form whose lifetime may keep an instance. Moving a binding
+// from one form to another (`bind` to `contribute`, sync to main actor) keeps its options.
+
+private struct Tagline: Sendable, Equatable { let text: String }
+private final class Socket: Sendable {}
+private protocol Channel: Sendable {}
+private final class SocketChannel: Channel {
+  let socket: Socket
+  init(socket: Socket) { self.socket = socket }
+}
+private final class Owner: Sendable {}
+private final class Download: Sendable {
+  let url: String
+  init(url: String) { self.url = url }
+}
+@MainActor private final class Screen {}
+private protocol Plugin: Sendable {}
+private final class Counter: Plugin {}
+
+/// Records what was disposed, in order.
+private final class Journal: Sendable {
+  private let entries = Locked<[String]>([])
+  func note(_ entry: String) { entries.withLock { $0.append(entry) } }
+  var all: [String] { entries.withLock { $0 } }
+}
+
+@Suite("Declare options: the same options on every form")
+struct DeclareOptionsTests {
+  @Test("metadata: on instance, weak-instance, forwarding and argument bindings")
+  func metadataOnEveryForm() throws {
+    let owner = Owner()
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Socket.self, metadata: Tagline(text: "instance"), instance: Socket())
+        registrar.bind(
+          Owner.self, metadata: Tagline(text: "weak"), weakInstance: owner)
+        registrar.bind(
+          SocketChannel.self, lifetime: .persistent, to: SocketChannel.init(socket:))
+        registrar.bind(
+          (any Channel).self, forwardingTo: SocketChannel.self,
+          metadata: Tagline(text: "forward"))
+        registrar.bind(Download.self, metadata: Tagline(text: "one argument")) {
+          (_, url: String) in Download(url: url)
+        }
+        registrar.bind(Download.self, metadata: Tagline(text: "two arguments")) {
+          (_, url: String, _: Int) in Download(url: url)
+        }
+        registrar.bindAsync(Download.self, metadata: Tagline(text: "async argument")) {
+          (_, url: Int) in Download(url: "\(url)")
+        }
+      }
+    ).build()
+
+    func tagline(_ type: Any.Type, arguments: Any.Type? = nil) -> String? {
+      let key = BindingKey(type, argumentTypes: arguments)
+      let info = container.bindings.first { $0.key == key }
+      return (info?.metadata as? Tagline)?.text
+    }
+    #expect(tagline(Socket.self) == "instance")
+    #expect(tagline(Owner.self) == "weak")
+    #expect(tagline((any Channel).self) == "forward")
+    #expect(tagline(Download.self, arguments: String.self) == "one argument")
+    #expect(tagline(Download.self, arguments: (String, Int).self) == "two arguments")
+    #expect(tagline(Download.self, arguments: Int.self) == "async argument")
+    // The keys API finds the ordinary ones by metadata, as for a factory binding.
+    #expect(
+      container.keys(for: (any Channel).self, metadata: Tagline.self) { $0.text == "forward" }
+        .count == 1)
+    _ = owner
+  }
+
+  @Test("dispose: on contributions, sync and async, runs at shutdown like a binding's")
+  func disposeOnContributions() async throws {
+    let journal = Journal()
+    let container = try await ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.contribute(
+          (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("closure") }
+        ) { _ in Counter() }
+        registrar.contribute(
+          (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("autowired") },
+          to: Counter.init)
+        registrar.contributeAsync(
+          (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("async") }
+        ) { _ in Counter() }
+      }
+    ).buildAsync()
+    #expect(try await container.resolveAllAsync((any Plugin).self).count == 3)
+    try await container.shutdown()
+    // Newest instance first; all three, each once.
+    #expect(journal.all.sorted() == ["async", "autowired", "closure"])
+  }
+
+  @Test("dispose: on a contribution that was never made does not run")
+  func disposeNeedsAnInstance() async throws {
+    let journal = Journal()
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.contribute(
+          (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("never") }
+        ) { _ in Counter() }
+      }
+    ).build()
+    try await container.shutdown()
+    #expect(journal.all.isEmpty)
+  }
+
+  @Test("dispose: on a main-actor binding runs at shutdown")
+  @MainActor
+  func disposeOnMainActorBindings() async throws {
+    let journal = Journal()
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bindMainActor(
+          Screen.self, lifetime: .persistent, dispose: { _ in journal.note("screen") }
+        ) { _ in Screen() }
+      }
+    ).build()
+    let first = try container.resolve(Screen.self)
+    #expect(try container.resolve(Screen.self) === first)
+    try await container.shutdown()
+    #expect(journal.all == ["screen"])
+  }
+}
