@@ -19,39 +19,24 @@ public struct PropertyInjections<Root: AnyObject> {
   var setters: [@Sendable (Root, Container) throws -> Void] = []
   var keys: [DeclaredDependency] = []
 
-  /// Injects the binding of the property's type (untagged) into `property`.
+  /// Injects the binding of the property's type into `property`: untagged, or with `tag`
+  /// (falling back to untagged).
   ///
   /// ```swift
   /// properties.inject(\.feed)
-  /// ```
-  ///
-  /// - Parameter property: A writable property of `Root`.
-  public mutating func inject<Value>(
-    _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable
-  ) {
-    keys.append(DeclaredDependency(key: BindingKey(Value.self), matching: .allowingFallback))
-    let path = property
-    setters.append { root, container in
-      root[keyPath: path] = try container.resolve(Value.self)
-    }
-  }
-
-  /// Injects the binding of the property's type with `tag` (falling back to untagged) into
-  /// `property`.
-  ///
-  /// ```swift
   /// properties.inject(\.log, tag: "audit")
   /// ```
   ///
   /// - Parameters:
   ///   - property: A writable property of `Root`.
-  ///   - tag: The binding's tag.
+  ///   - tag: The binding's tag, if it has one.
   public mutating func inject<Value>(
     _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable,
-    tag: some Hashable & Sendable
+    tag: (any Hashable & Sendable)? = nil
   ) {
+    let tag = BindingTag(optional: tag)
     keys.append(
-      DeclaredDependency(key: BindingKey(Value.self, tag: tag), matching: .allowingFallback))
+      DeclaredDependency(key: BindingKey(Value.self, boxed: tag), matching: .allowingFallback))
     let path = property
     setters.append { root, container in
       root[keyPath: path] = try container.resolve(Value.self, tag: tag)
@@ -61,38 +46,23 @@ public struct PropertyInjections<Root: AnyObject> {
 
 extension PropertyInjections {
   /// Injects the binding of `Value` into an optional property (such as `var feed: Feed?` or
-  /// `var feed: Feed!`).
+  /// `var feed: Feed!`): untagged, or with `tag` (falling back to untagged).
   ///
   /// ```swift
   /// properties.inject(\.feed)  // var feed: Feed!
-  /// ```
-  ///
-  /// - Parameter property: A writable optional property of `Root`.
-  public mutating func inject<Value>(
-    _ property: any ReferenceWritableKeyPath<Root, Value?> & Sendable
-  ) {
-    keys.append(DeclaredDependency(key: BindingKey(Value.self), matching: .allowingFallback))
-    let path = property
-    setters.append { root, container in
-      root[keyPath: path] = try container.resolve(Value.self)
-    }
-  }
-
-  /// Injects the binding of `Value` with `tag` into an optional property.
-  ///
-  /// ```swift
   /// properties.inject(\.log, tag: "audit")  // var log: Logger?
   /// ```
   ///
   /// - Parameters:
   ///   - property: A writable optional property of `Root`.
-  ///   - tag: The binding's tag.
+  ///   - tag: The binding's tag, if it has one.
   public mutating func inject<Value>(
     _ property: any ReferenceWritableKeyPath<Root, Value?> & Sendable,
-    tag: some Hashable & Sendable
+    tag: (any Hashable & Sendable)? = nil
   ) {
+    let tag = BindingTag(optional: tag)
     keys.append(
-      DeclaredDependency(key: BindingKey(Value.self, tag: tag), matching: .allowingFallback))
+      DeclaredDependency(key: BindingKey(Value.self, boxed: tag), matching: .allowingFallback))
     let path = property
     setters.append { root, container in
       root[keyPath: path] = try container.resolve(Value.self, tag: tag)

@@ -14,8 +14,32 @@ private final class LegacyScreen {
   var untouched = "as made"
 }
 
+// Non-optional properties, with placeholders the container replaces.
+private final class Dashboard {
+  var log = Log(channel: "placeholder")
+  var fallback = Log(channel: "placeholder")
+}
+
 @Suite("Key-path injection")
 struct PropertyInjectionTests {
+  @Test("Non-optional properties: untagged, tagged, and a tag falling back to untagged")
+  func nonOptional() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Log.self) { _ in Log(channel: "main") }
+        registrar.bind(Log.self, tag: "audit") { _ in Log(channel: "audit") }
+        registrar.injectProperties(of: Dashboard.self) { properties in
+          properties.inject(\.log, tag: "audit")
+          properties.inject(\.fallback, tag: "metrics")  // no such tag: the untagged binding
+        }
+      }
+    ).buildOrRecord()
+    let dashboard = Dashboard()
+    try container.inject(into: dashboard)
+    #expect(dashboard.log.channel == "audit")
+    #expect(dashboard.fallback.channel == "main")
+  }
+
   @Test("inject(into:) fills the declared properties of an existing object, with tags")
   func fills() throws {
     let container = try ContainerBuilder(
