@@ -18,7 +18,7 @@ private final class Download: Sendable {
   init(url: String) { self.url = url }
 }
 @MainActor private final class Screen {}
-private protocol Plugin: Sendable {}
+private protocol Plugin: AnyObject, Sendable {}
 private final class Counter: Plugin {}
 
 /// Records what was disposed, in order.
@@ -124,5 +124,67 @@ struct DeclareOptionsTests {
     #expect(try container.resolve(Screen.self) === first)
     try await container.shutdown()
     #expect(journal.all == ["screen"])
+  }
+
+  @Test("dispose: on scoped contributions runs when their scope closes, per scope")
+  func disposeOnScopedContributions() async throws {
+    let journal = Journal()
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.contribute(
+          (any Plugin).self, lifetime: .scoped, dispose: { _ in journal.note("scoped") },
+          to: Counter.init)
+        registrar.contributeAsync(
+          (any Plugin).self, lifetime: .scoped, dispose: { _ in journal.note("scoped async") }
+        ) { _ in Counter() }
+      }
+    ).build()
+    let first = container.makeScope()
+    let second = container.makeScope()
+    let one = try await first.resolveAllAsync((any Plugin).self)
+    #expect(
+      try await first.resolveAllAsync((any Plugin).self).map(ObjectIdentifier.init)
+        == one.map(ObjectIdentifier.init))
+    _ = try await second.resolveAllAsync((any Plugin).self)
+    try await first.close()
+    #expect(journal.all.sorted() == ["scoped", "scoped async"])
+    try await second.close()
+    #expect(journal.all.count == 4)
+    try await container.shutdown()
+    #expect(journal.all.count == 4)
+  }
+
+  @Test("dispose: on cached contributions runs when their group is closed, and a new one is made")
+  func disposeOnCachedContributions() async throws {
+    let journal = Journal()
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.contribute(
+          (any Plugin).self, lifetime: .cached, dispose: { _ in journal.note("cached") }
+        ) { _ in Counter() }
+      }
+    ).build()
+    let before = try container.resolveAll((any Plugin).self)
+    try await container.close(.default)
+    #expect(journal.all == ["cached"])
+    let after = try container.resolveAll((any Plugin).self)
+    #expect(ObjectIdentifier(before[0]) != ObjectIdentifier(after[0]))
+    try await container.shutdown()
+    #expect(journal.all == ["cached", "cached"])
+  }
+
+  @Test("dispose: on a contribution that keeps no instance fails the build, as on a binding")
+  func disposeNeedsAKeepingLifetime() throws {
+    let error = try #require(throws: BuildError.self) {
+      try ContainerBuilder(
+        InlineRegister { registrar in
+          registrar.contribute((any Plugin).self, dispose: { _ in }) { _ in Counter() }
+          registrar.bindMainActor(Screen.self, dispose: { _ in }) { _ in Screen() }
+        }
+      ).build()
+    }
+    let messages = error.diagnostics.map(\.message)
+    #expect(messages.count == 2)
+    #expect(messages.allSatisfy { $0.contains("declares dispose:, but it is ephemeral") })
   }
 }
