@@ -43,6 +43,24 @@ enum JoineryContainers {
     }
   }
 
+  /// The same graph autowired through the parameter-pack form of `bind(_:to:)`: what a form
+  /// without fixed-arity overloads gets (`contribute`, `bindMainActor`, more than six
+  /// parameters). Declared from generic code, so no fixed-arity overload can be chosen.
+  struct PackInitializers: Joinery.Assembly {
+    func register(in registrar: inout Registrar) {
+      Self.bind(&registrar, ServiceC.self, ServiceC.init)
+      Self.bind(&registrar, ServiceB.self, ServiceB.init(c:))
+      Self.bind(&registrar, ServiceA.self, ServiceA.init(b:c:))
+    }
+
+    static func bind<T, each Parameter>(
+      _ registrar: inout Registrar, _ type: T.Type,
+      _ initializer: @escaping @Sendable (repeat each Parameter) throws -> T
+    ) {
+      registrar.bind(type, to: initializer)
+    }
+  }
+
   /// The `graph` lifetime in a container of its own, so that its bindings need no tag.
   struct UntaggedGraph: Joinery.Assembly {
     func register(in registrar: inout Registrar) {
@@ -54,6 +72,7 @@ enum JoineryContainers {
 
   static let main = try! ContainerBuilder(Graphs()).build()
   static let closures = try! ContainerBuilder(Closures()).build()
+  static let packs = try! ContainerBuilder(PackInitializers()).build()
   static let untaggedGraph = try! ContainerBuilder(UntaggedGraph()).build()
 }
 
@@ -104,6 +123,7 @@ func loop(_ body: @escaping () -> Void) -> (Int) -> Void {
 func resolutionRows() -> [Row] {
   let joinery = JoineryContainers.main
   let closures = JoineryContainers.closures
+  let packs = JoineryContainers.packs
   let untaggedGraph = JoineryContainers.untaggedGraph
   let swinject = SwinjectContainers.main
   let stored = opaque(Stored())
@@ -122,6 +142,9 @@ func resolutionRows() -> [Row] {
         Variant(
           name: "Joinery, factory closures",
           run: loop { blackHole(try! closures.resolve(ServiceA.self)) }),
+        Variant(
+          name: "Joinery, parameter-pack initializers",
+          run: loop { blackHole(try! packs.resolve(ServiceA.self)) }),
         Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(ServiceA.self)!) }),
       ]),
     Row(

@@ -50,11 +50,23 @@ struct _InstanceSlot {
   }
 
   /// A slot whose copier copies `T`.
+  ///
+  /// For a class reference the copier is one retain and captures nothing, so making the slot
+  /// allocates nothing also where `T` is not known at compile time (an unspecialized resolve,
+  /// such as a parameter-pack initializer's); a closure copying `T` itself would need a
+  /// context holding `T`'s metadata there, allocated for every resolve. Specialized, the test
+  /// folds away.
   @inlinable @inline(__always)
   init<T>(address: UnsafeMutableRawPointer, of _: T.Type) {
     self.address = address
-    copier = { source, destination in
-      destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+    if MemoryLayout<T>.size == MemoryLayout<AnyObject>.size, T.self is AnyObject.Type {
+      copier = { source, destination in
+        destination.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
+      }
+    } else {
+      copier = { source, destination in
+        destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+      }
     }
     #if JOINERY_INTERNAL_CHECKS
       checkedType = T.self
