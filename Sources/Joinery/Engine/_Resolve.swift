@@ -183,7 +183,9 @@ extension Container {
     _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     if let derived = derived(T.self, tag: tag, parent: parent) { return derived }
-    if let optional = T.self as? any _OptionalDependency.Type {
+    // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an
+    // optional, saving a failed request for any other type a lookup in the runtime's cache.
+    if _isOptional(T.self), let optional = T.self as? any _OptionalDependency.Type {
       // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
       return try optional.resolveIfBound(in: self, tag: tag, matching: matching, parent: parent)
         as! T
@@ -418,7 +420,9 @@ extension Container {
       return try owner.resolve(T.self, parent: parent)
     }
     if let derived = derived(T.self, tag: nil, parent: parent) { return derived }
-    if let optional = T.self as? any _OptionalDependency.Type {
+    // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an
+    // optional, saving a failed request for any other type a lookup in the runtime's cache.
+    if _isOptional(T.self), let optional = T.self as? any _OptionalDependency.Type {
       // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
       return try optional.resolveIfBound(in: self, tag: nil, matching: .exact, parent: parent)
         as! T
