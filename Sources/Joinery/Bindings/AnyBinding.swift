@@ -199,7 +199,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// Writes the instance for one request into `out`, a slot for the bound type.
   @usableFromInline
   func resolve(
-    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     preconditionFailure("\(Self.self) must override resolve(into:)")
@@ -213,7 +213,7 @@ extension AnyBinding {
   /// Calls a maker in a new frame, wrapping what it throws with the path.
   @inline(__always)
   func make(
-    _ maker: Maker, into out: _InstanceSlot, in container: Container,
+    _ maker: Maker, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try parent.enter(self, fallbackTag: fallbackTag, in: container) {

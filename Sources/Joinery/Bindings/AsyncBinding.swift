@@ -86,7 +86,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   }
 
   override func resolve(
-    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     throw .asyncBinding(self, fallbackTag: fallbackTag, parent: parent, in: container)

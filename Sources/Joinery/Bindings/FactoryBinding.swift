@@ -56,7 +56,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   }
 
   override func resolve(
-    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try strategyType.resolve(
@@ -77,7 +77,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// A new instance from a binding with runtime arguments (always ephemeral).
   @usableFromInline
   func make(
-    arguments: _Arguments, into out: _InstanceSlot, in container: Container,
+    arguments: _Arguments, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try parent.enter(self, fallbackTag: fallbackTag, in: container) {

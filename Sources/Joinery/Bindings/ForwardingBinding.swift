@@ -11,7 +11,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   protocol Converter: Sendable {
     func convert(
       _ target: AnyBinding, in container: Container, parent: borrowing ResolutionContext,
-      into out: _InstanceSlot
+      into out: borrowing _InstanceSlot
     ) throws(ResolutionError) -> Any.Type?
   }
 
@@ -62,7 +62,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   }
 
   override func resolve(
-    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if isReady {
@@ -94,7 +94,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
   struct Conversion<T, Target>: Converter {
     func convert(
       _ target: AnyBinding, in container: Container, parent: borrowing ResolutionContext,
-      into out: _InstanceSlot
+      into out: borrowing _InstanceSlot
     ) throws(ResolutionError) -> Any.Type? {
       // The edge to the target is the forward's own, not the requester's.
       let value: Target = try container.instance(

@@ -52,7 +52,7 @@ public final class Scope: Sendable {
 
   /// Writes `binding`'s instance in this scope into `out`, making it on first use.
   func instance(
-    of binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    of binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if disposals.isClosed {

@@ -480,7 +480,7 @@ struct ResolutionContext: ~Copyable {
   /// becomes a ``ResolutionError`` with the path.
   @inline(__always)
   func make(
-    _ maker: Maker, arguments: _Arguments = .none, into slot: _InstanceSlot,
+    _ maker: Maker, arguments: _Arguments = .none, into slot: borrowing _InstanceSlot,
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
     let frame = self.frame.unsafelyUnwrapped
@@ -517,7 +517,7 @@ struct ResolutionContext: ~Copyable {
   @inline(__always)
   static func outermost<R>(
     _ parent: borrowing ResolutionContext, in container: Container,
-    initializing out: (slot: _InstanceSlot, layout: ValueLayout)? = nil,
+    initializing out: _InstanceCleanup? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard container.hasCompletions, parent.frame == nil, _ThreadState.runningFrame == nil else {
@@ -530,7 +530,7 @@ struct ResolutionContext: ~Copyable {
   @inline(never)
   private static func markedDestroyingOnFailure<R>(
     _ container: Container, scope: Unmanaged<Scope>?,
-    out: (slot: _InstanceSlot, layout: ValueLayout)?,
+    out: _InstanceCleanup?,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var initialized = false
@@ -541,7 +541,7 @@ struct ResolutionContext: ~Copyable {
         return result
       }
     } catch {
-      if initialized, let out { out.slot.destroy(out.layout) }
+      if initialized, let out { out.destroy() }
       throw error
     }
   }
@@ -576,7 +576,7 @@ struct ResolutionContext: ~Copyable {
   /// Copies the instance `binding` already made in this resolution into `slot`; returns
   /// whether there was one.
   @inline(__always)
-  func copyGraphInstance(of binding: AnyBinding, into slot: _InstanceSlot) -> Bool {
+  func copyGraphInstance(of binding: AnyBinding, into slot: borrowing _InstanceSlot) -> Bool {
     guard let frame, let existing = frame.pointee.root.pointee.graphInstance(for: binding) else {
       return false
     }
@@ -587,7 +587,7 @@ struct ResolutionContext: ~Copyable {
   /// Keeps a copy of `slot`'s instance, made by `binding`, until the resolution ends; nothing
   /// for the top-level instance, which is never asked for again in its own resolution.
   @inline(__always)
-  func storeGraphInstance(copyOf slot: _InstanceSlot, for binding: AnyBinding) {
+  func storeGraphInstance(copyOf slot: borrowing _InstanceSlot, for binding: AnyBinding) {
     // The top-level instance too when `initCompleted` steps will run (they may ask for it) or a
     // `Lazy` made in this resolution will remember it.
     guard let frame,

@@ -198,7 +198,7 @@ struct _RootState {
   /// Keeps a copy of `slot`'s instance, the instance of a `graph` binding, until the
   /// resolution ends.
   @inline(__always)
-  mutating func storeGraphInstance(copyOf slot: _InstanceSlot, for binding: AnyBinding) {
+  mutating func storeGraphInstance(copyOf slot: borrowing _InstanceSlot, for binding: AnyBinding) {
     let (value, copy) = (UnsafeRawPointer(slot.address), slot.copier)
     if let graphSlots, graphCount < _GraphScope.capacity {
       _GraphScope.initialize(graphSlots + graphCount, copyOf: value, for: binding, copy: copy)

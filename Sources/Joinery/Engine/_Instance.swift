@@ -9,7 +9,7 @@
 /// Builds an instance of the bound type into the slot, from a resolver and the request's
 /// runtime arguments (``_Arguments/none`` for a binding that takes none, which never reads them).
 @usableFromInline typealias Maker =
-  @Sendable (borrowing Resolver, _Arguments, _InstanceSlot) throws -> Void
+  @Sendable (borrowing Resolver, _Arguments, borrowing _InstanceSlot) throws -> Void
 
 /// Copies an instance of the bound type from the first address to the second (uninitialized).
 @usableFromInline typealias _Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
@@ -25,13 +25,15 @@ struct _InstanceBuffer {
 /// Where one request's instance goes: uninitialized memory for the bound type, and how to copy
 /// an instance of it.
 ///
-/// Lent to a binding for the duration of one resolve.
+/// Lent to a binding for the duration of one resolve: non-copyable and only ever borrowed, so
+/// no binding can keep it (what must outlive the lending, such as a later cleanup, is an
+/// ``_InstanceCleanup``).
 ///
 /// Its typed operations take the bound type on trust; with internal checks compiled in
 /// (`JOINERY_INTERNAL_CHECKS`), the slot remembers the type it was made for and each typed
 /// operation checks that it is given that type.
 @usableFromInline @frozen
-struct _InstanceSlot {
+struct _InstanceSlot: ~Copyable {
   @usableFromInline let address: UnsafeMutableRawPointer
   @usableFromInline let copier: _Copier
   #if JOINERY_INTERNAL_CHECKS
@@ -116,6 +118,11 @@ struct _InstanceSlot {
 
   /// Deinitializes the slot's instance.
   func destroy(_ layout: ValueLayout) { layout.destroy(address) }
+
+  /// What destroys the slot's instance later, if a step after the slot's own use fails.
+  func cleanup(_ layout: ValueLayout) -> _InstanceCleanup {
+    _InstanceCleanup(address: address, layout: layout)
+  }
 
   /// The object the slot's instance holds, or `nil` for a value; and its dynamic type.
   func object(_ layout: ValueLayout) -> (AnyObject?, Any.Type) { layout.object(in: address) }
@@ -229,6 +236,16 @@ struct _InstanceStorage {
   }
 }
 
+/// Destroys the instance a slot was initialized with, after the slot's lending has ended: kept
+/// by a resolution whose `initCompleted` steps may still fail.
+struct _InstanceCleanup {
+  let address: UnsafeMutableRawPointer
+  let layout: ValueLayout
+
+  /// Deinitializes the instance.
+  func destroy() { layout.destroy(address) }
+}
+
 /// One request's runtime arguments: a tuple of exactly the bound argument types.
 @usableFromInline @frozen
 struct _Arguments {
@@ -259,7 +276,7 @@ struct _Arguments {
 
 /// Memory for one instance of a type known only at run time, as `verify()` needs.
 func withTemporaryInstance<R>(
-  _ layout: ValueLayout, _ body: (_InstanceSlot) throws -> R
+  _ layout: ValueLayout, _ body: (borrowing _InstanceSlot) throws -> R
 ) rethrows -> R {
   let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
   defer { memory.deallocate() }

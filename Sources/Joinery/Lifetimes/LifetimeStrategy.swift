@@ -78,7 +78,7 @@ class LifetimeStrategy: @unchecked Sendable {
 
   /// Writes the instance for one request of `binding` into `out`.
   class func resolve(
-    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     preconditionFailure("\(Self.self) must override resolve")

@@ -20,7 +20,7 @@ final class CachedLifetime: LifetimeStrategy, @unchecked Sendable {
   override var parameters: AnyHashable? { group }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try binding.resolveCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
@@ -42,18 +42,18 @@ final class CachedLifetime: LifetimeStrategy, @unchecked Sendable {
 extension FactoryBinding {
   @inline(never)
   func resolveCached(
-    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try ResolutionContext.outermost(
-      parent, in: container, initializing: (out, layout)
+      parent, in: container, initializing: out.cleanup(layout)
     ) { parent throws(ResolutionError) in
       try createCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     }
   }
 
   private func createCached(
-    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     let parent = parent.joined()
@@ -106,7 +106,7 @@ extension FactoryBinding {
   /// Puts a cached instance in, as if the factory had made it now; `write` initializes the
   /// memory.
   func store(
-    in container: Container, _ write: (_InstanceSlot) -> Void
+    in container: Container, _ write: (borrowing _InstanceSlot) -> Void
   ) throws(ResolutionError) {
     try withCreationLock(for: self, fallbackTag: nil, parent: .topLevel, in: container) {
       allocateStorage()

@@ -4,7 +4,7 @@ final class EphemeralLifetime: LifetimeStrategy, @unchecked Sendable {
   override var reach: Lifetime.Reach { .none }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try binding.make(

@@ -9,7 +9,7 @@ final class GraphLifetime: LifetimeStrategy, @unchecked Sendable {
   override var reach: Lifetime.Reach { .resolution }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     let parent = parent.joined()

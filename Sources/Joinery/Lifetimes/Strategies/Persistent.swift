@@ -22,7 +22,7 @@ final class PersistentLifetime: LifetimeStrategy, @unchecked Sendable {
   override var parameters: AnyHashable? { eager }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if !binding.isReady {

@@ -10,7 +10,7 @@ final class ScopedLifetime: LifetimeStrategy, @unchecked Sendable {
   override var retainsInstance: Bool { true }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     // A top-level request inside a factory (a Provider, a captured container) joins its

@@ -17,7 +17,7 @@ final class TransientLifetime: LifetimeStrategy, @unchecked Sendable {
   override var keepsResolutionInstances: Bool { false }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: _InstanceSlot, in container: Container,
+    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try binding.resolveTransient(
@@ -40,7 +40,7 @@ final class TransientLifetime: LifetimeStrategy, @unchecked Sendable {
 extension FactoryBinding {
   @inline(never)
   func resolveTransient(
-    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     // The common case: the instance is alive. No cycle is possible (nothing is being built)
@@ -48,14 +48,14 @@ extension FactoryBinding {
     try checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: container)
     if copyAlive(into: out) { return }
     try ResolutionContext.outermost(
-      parent, in: container, initializing: (out, layout)
+      parent, in: container, initializing: out.cleanup(layout)
     ) { parent throws(ResolutionError) in
       try createTransient(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
     }
   }
 
   private func createTransient(
-    into out: _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
+    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     let parent = parent.joined()
@@ -116,7 +116,7 @@ extension FactoryBinding {
   /// Copies the transient instance into `out` if it is still alive: what the resolve's
   /// specialized code tries first, inline, with `T` known (so the copy is a few moves).
   @inlinable @inline(__always)
-  func copyAlive<T>(into out: _InstanceSlot, as _: T.Type) -> Bool {
+  func copyAlive<T>(into out: borrowing _InstanceSlot, as _: T.Type) -> Bool {
     guard let object = aliveObject() else { return false }
     // The bits refer to `object` and nothing else: hand over the reference the load took
     // instead of retaining again. While it is held the object lives, so no creation rewrites
@@ -126,7 +126,7 @@ extension FactoryBinding {
   }
 
   /// `copyAlive(into:as:)` for a bound type known only by its layout.
-  private func copyAlive(into out: _InstanceSlot) -> Bool {
+  private func copyAlive(into out: borrowing _InstanceSlot) -> Bool {
     guard let object = aliveObject() else { return false }
     out.takeBits(of: storage, layout, handingOver: object)
     return true
