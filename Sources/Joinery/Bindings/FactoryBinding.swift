@@ -77,7 +77,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// A new instance from a binding with runtime arguments (always ephemeral).
   @usableFromInline
   func make(
-    arguments: _Arguments, into out: borrowing _InstanceSlot, in container: Container,
+    arguments: borrowing _Arguments, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try parent.enter(self, fallbackTag: fallbackTag, in: container) {

@@ -645,7 +645,7 @@ public struct Registrar: ~Copyable {
 @inlinable
 func apply<T, each Argument>(
   _ factory: (borrowing Resolver, repeat each Argument) throws -> T, _ resolver: borrowing Resolver,
-  _ arguments: _Arguments
+  _ arguments: borrowing _Arguments
 ) throws -> T {
   let values = arguments.load(as: (repeat each Argument).self)
   return try factory(resolver, repeat each values)

@@ -480,7 +480,7 @@ struct ResolutionContext: ~Copyable {
   /// becomes a ``ResolutionError`` with the path.
   @inline(__always)
   func make(
-    _ maker: Maker, arguments: _Arguments = .none, into slot: borrowing _InstanceSlot,
+    _ maker: Maker, arguments: borrowing _Arguments = .none, into slot: borrowing _InstanceSlot,
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
     let frame = self.frame.unsafelyUnwrapped

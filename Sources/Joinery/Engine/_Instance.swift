@@ -9,7 +9,7 @@
 /// Builds an instance of the bound type into the slot, from a resolver and the request's
 /// runtime arguments (``_Arguments/none`` for a binding that takes none, which never reads them).
 @usableFromInline typealias Maker =
-  @Sendable (borrowing Resolver, _Arguments, borrowing _InstanceSlot) throws -> Void
+  @Sendable (borrowing Resolver, borrowing _Arguments, borrowing _InstanceSlot) throws -> Void
 
 /// Copies an instance of the bound type from the first address to the second (uninitialized).
 @usableFromInline typealias _Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
@@ -248,7 +248,7 @@ struct _InstanceCleanup {
 
 /// One request's runtime arguments: a tuple of exactly the bound argument types.
 @usableFromInline @frozen
-struct _Arguments {
+struct _Arguments: ~Copyable {
   @usableFromInline let address: UnsafeRawPointer
 
   @inlinable init(address: UnsafeRawPointer) { self.address = address }
@@ -262,7 +262,7 @@ struct _Arguments {
   /// Runs `body` with `values` (a tuple of a request's arguments) as arguments.
   @inlinable @inline(__always)
   static func with<Tuple, R>(
-    _ values: Tuple, _ body: (_Arguments) throws(ResolutionError) -> R
+    _ values: Tuple, _ body: (borrowing _Arguments) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     try withUnsafePointer(to: values) { pointer throws(ResolutionError) -> R in
       try body(_Arguments(address: UnsafeRawPointer(pointer)))

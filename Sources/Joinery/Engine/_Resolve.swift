@@ -337,7 +337,7 @@ extension Container {
   @inlinable
   func resolve<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, signature: Any.Type,
-    arguments: _Arguments, parent: borrowing ResolutionContext
+    arguments: borrowing _Arguments, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     guard
       let slot = table.slot(for: ObjectIdentifier(T.self)),
@@ -374,7 +374,7 @@ extension Container {
   @usableFromInline @inline(never)
   func resolveUnbound<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, signature: Any.Type,
-    arguments: _Arguments, parent: borrowing ResolutionContext
+    arguments: borrowing _Arguments, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     // The nearest ancestor with a binding for these arguments, found by a loop.
     var current = parentContainer
@@ -400,7 +400,7 @@ extension Container {
   /// A new instance from a binding with runtime arguments.
   @inlinable
   func makeInstance<T>(
-    of binding: FactoryBinding, arguments: _Arguments, as _: T.Type,
+    of binding: FactoryBinding, arguments: borrowing _Arguments, as _: T.Type,
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in
