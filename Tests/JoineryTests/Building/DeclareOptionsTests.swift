@@ -21,13 +21,6 @@ private final class Download: Sendable {
 private protocol Plugin: AnyObject, Sendable {}
 private final class Counter: Plugin {}
 
-/// Records what was disposed, in order.
-private final class Journal: Sendable {
-  private let entries = Locked<[String]>([])
-  func note(_ entry: String) { entries.withLock { $0.append(entry) } }
-  var all: [String] { entries.withLock { $0 } }
-}
-
 @Suite("Declare options: the same options on every form")
 struct DeclareOptionsTests {
   @Test("metadata: on instance, weak-instance, forwarding and argument bindings")

@@ -2,13 +2,6 @@ import Foundation
 import Joinery
 import Testing
 
-/// Records the order in which instances were disposed.
-private final class Journal: Sendable {
-  private let entries = Locked<[String]>([])
-  func note(_ entry: String) { entries.withLock { $0.append(entry) } }
-  var all: [String] { entries.withLock { $0 } }
-}
-
 private struct Closing: Error, CustomStringConvertible {
   let name: String
   var description: String { "\(name) refused to close" }

@@ -105,3 +105,10 @@ extension ContainerBuilder {
     }
   }
 }
+
+/// Records, in order, what disposers (or other callbacks) ran.
+final class Journal: Sendable {
+  private let entries = Locked<[String]>([])
+  func note(_ entry: String) { entries.withLock { $0.append(entry) } }
+  var all: [String] { entries.withLock { $0 } }
+}
