@@ -61,7 +61,7 @@ struct _InstanceSlot: ~Copyable {
   @inlinable @inline(__always)
   init<T>(address: UnsafeMutableRawPointer, of _: T.Type) {
     self.address = address
-    if MemoryLayout<T>.size == MemoryLayout<AnyObject>.size, T.self is AnyObject.Type {
+    if _isSingleReference(T.self) {
       copier = { source, destination in
         destination.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
       }
@@ -236,6 +236,13 @@ struct _InstanceStorage {
   }
 }
 
+/// Whether an instance of `T` is one class reference, copied by a retain: a class, or a
+/// class-bound existential without witness tables. Folds away in specialized code.
+@inlinable @inline(__always)
+func _isSingleReference<T>(_: T.Type) -> Bool {
+  MemoryLayout<T>.size == MemoryLayout<AnyObject>.size && T.self is AnyObject.Type
+}
+
 /// Destroys the instance a slot was initialized with, after the slot's lending has ended: kept
 /// by a resolution whose `initCompleted` steps may still fail.
 struct _InstanceCleanup {
@@ -302,7 +309,7 @@ struct ValueLayout: Sendable {
   init<T>(of type: T.Type) {
     storedSize = UInt32(Swift.max(MemoryLayout<T>.size, 1))
     storedAlignment = UInt16(MemoryLayout<T>.alignment)
-    isReference = T.self is AnyObject.Type && MemoryLayout<T>.size == MemoryLayout<UInt>.size
+    isReference = _isSingleReference(T.self)
     self.type = T.self
   }
 
