@@ -236,8 +236,10 @@ struct _InstanceStorage {
   }
 }
 
-/// Whether an instance of `T` is one class reference, copied by a retain: a class, or a
-/// class-bound existential without witness tables. Folds away in specialized code.
+/// Whether an instance of `T` is one class reference, copied by a retain.
+///
+/// That is a class, or a class-bound existential without witness tables. Folds away in
+/// specialized code.
 @inlinable @inline(__always)
 func _isSingleReference<T>(_: T.Type) -> Bool {
   MemoryLayout<T>.size == MemoryLayout<AnyObject>.size && T.self is AnyObject.Type
