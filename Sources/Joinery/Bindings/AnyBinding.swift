@@ -28,6 +28,10 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// weakly kept instance first (an async binding may declare that lifetime too).
   @usableFromInline let isWeaklyShared: Bool
   private var storedPosition: Int32 = 0
+  /// A ``FactoryBinding``'s lifetime strategy type, whose class methods a resolve calls
+  /// directly (one call fewer per level than through ``resolve(into:in:parent:fallbackTag:)``);
+  /// `nil` for the other kinds of binding.
+  @usableFromInline let factoryStrategy: LifetimeStrategy.Type?
   let location: BindingLocation
   let layout: ValueLayout
   /// Memory for one instance of the bound type, for lifetimes that keep one.
@@ -131,10 +135,12 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, isWeaklyShared: Bool = false
+    isOverride: Bool, layout: ValueLayout, isWeaklyShared: Bool = false,
+    factoryStrategy: LifetimeStrategy.Type? = nil
   ) {
     self.key = key
     self.isWeaklyShared = isWeaklyShared
+    self.factoryStrategy = factoryStrategy
     self.lifetime = lifetime
     self.location = location
     self.registerType = registerType

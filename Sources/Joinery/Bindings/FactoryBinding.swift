@@ -28,7 +28,8 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, isWeaklyShared: lifetime.strategy.sharesWeakly)
+      isOverride: isOverride, layout: layout, isWeaklyShared: lifetime.strategy.sharesWeakly,
+      factoryStrategy: type(of: lifetime.strategy))
   }
 
   deinit {

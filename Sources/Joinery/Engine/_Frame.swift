@@ -165,6 +165,7 @@ extension _Frame {
   }
 
   /// The frame of `binding` below `parent`.
+  @inline(__always)
   init(binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>) {
     self.binding = binding
     self.fallbackTag = fallbackTag

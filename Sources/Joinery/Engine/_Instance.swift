@@ -62,9 +62,7 @@ struct _InstanceSlot: ~Copyable {
   init<T>(address: UnsafeMutableRawPointer, of _: T.Type) {
     self.address = address
     if _isSingleReference(T.self) {
-      copier = { source, destination in
-        destination.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
-      }
+      copier = Self.referenceCopier
     } else {
       copier = { source, destination in
         destination.initializeMemory(as: T.self, to: source.load(as: T.self))
@@ -73,6 +71,20 @@ struct _InstanceSlot: ~Copyable {
     #if JOINERY_INTERNAL_CHECKS
       checkedType = T.self
     #endif
+  }
+
+  /// A slot for an instance of `type`, which is one class reference (``_isSingleReference(_:)``).
+  @inlinable @inline(__always)
+  init(reference address: UnsafeMutableRawPointer, type: Any.Type) {
+    self.init(address: address, copier: Self.referenceCopier, type: type)
+  }
+
+  /// Copies one class reference (a retain), capturing nothing.
+  @inlinable
+  static var referenceCopier: _Copier {
+    { source, destination in
+      destination.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
+    }
   }
 
   /// Checks that `T` is the type the slot was made for (internal checks only).
@@ -238,11 +250,18 @@ struct _InstanceStorage {
 
 /// Whether an instance of `T` is one class reference, copied by a retain.
 ///
-/// That is a class, or a class-bound existential without witness tables. Folds away in
-/// specialized code.
+/// That is a class, or a class-bound existential without witness tables. Specialized, the
+/// compiler answers (`_canBeClass` is 1 for a class or `AnyObject`, 0 for a value type or an
+/// existential with witness tables), without even asking for `T`'s metadata; unspecialized, a
+/// cast of the metatype answers.
 @inlinable @inline(__always)
 func _isSingleReference<T>(_: T.Type) -> Bool {
-  MemoryLayout<T>.size == MemoryLayout<AnyObject>.size && T.self is AnyObject.Type
+  guard MemoryLayout<T>.size == MemoryLayout<AnyObject>.size else { return false }
+  switch _canBeClass(T.self) {
+  case 0: return false
+  case 1: return true
+  default: return T.self is AnyObject.Type
+  }
 }
 
 /// Destroys the instance a slot was initialized with, after the slot's lending has ended: kept

@@ -62,7 +62,37 @@ extension Container {
     if binding.isReady {
       return binding.storage.load(as: T.self)
     }
+    // A class reference is built by one non-generic function for every type; specialized, the
+    // test folds away.
+    if _isSingleReference(T.self) {
+      let object = try makeReference(of: binding, parent: parent, fallbackTag: fallbackTag)
+      return unsafeBitCast(object, to: T.self)
+    }
     return try makeInstance(of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)
+  }
+
+  /// The path that may build, for a bound type that is one class reference: not generic, so
+  /// one copy serves every class, specialized or not, and no generic metadata is asked for.
+  @usableFromInline @inline(never)
+  func makeReference(
+    of binding: AnyBinding, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) -> AnyObject {
+    var word: UInt = 0
+    return try withUnsafeMutablePointer(to: &word) { pointer throws(ResolutionError) -> AnyObject in
+      let out = UnsafeMutableRawPointer(pointer)
+      // The bound type is the requested one: the table is keyed by it.
+      let slot = _InstanceSlot(reference: out, type: binding.layout.type)
+      if binding.isWeaklyShared {
+        let factory = unsafeDowncast(binding, to: FactoryBinding.self)
+        try factory.checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: self)
+        if !factory.copyAlive(into: slot) {
+          try build(binding, into: slot, parent, fallbackTag)
+        }
+      } else {
+        try build(binding, into: slot, parent, fallbackTag)
+      }
+      return out.assumingMemoryBound(to: AnyObject.self).move()
+    }
   }
 
   /// The path that may build: kept out of line so that the fast path above needs no more
@@ -142,9 +172,22 @@ extension Container {
     _ binding: AnyBinding, into out: UnsafeMutableRawPointer, as _: T.Type,
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    try binding.resolve(
-      into: _InstanceSlot(address: out, of: T.self), in: self, parent: parent,
-      fallbackTag: fallbackTag)
+    try build(binding, into: _InstanceSlot(address: out, of: T.self), parent, fallbackTag)
+  }
+
+  /// Has `binding` write the instance for one request into `slot`.
+  @inlinable @inline(__always)
+  func build(
+    _ binding: AnyBinding, into slot: borrowing _InstanceSlot,
+    _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    // A factory binding's lifetime code is called directly, not through the binding's class.
+    if let strategy = binding.factoryStrategy {
+      return try strategy.resolve(
+        unsafeDowncast(binding, to: FactoryBinding.self), into: slot, in: self, parent: parent,
+        fallbackTag: fallbackTag)
+    }
+    try binding.resolve(into: slot, in: self, parent: parent, fallbackTag: fallbackTag)
   }
 
   @inlinable @inline(__always)

@@ -77,8 +77,20 @@ enum _ThreadState {
   /// quarters — so the guard works on 128 KiB threads and leaves room for large frames on big
   /// ones. When the platform does not tell the bounds, or `position` is not on the thread's
   /// stack, a resolution may use 256 KiB below `position`.
+  @inline(__always)
   static func stackLimit(from position: UInt) -> UInt {
     let state = joinery_thread().unsafelyUnwrapped
+    let limit = state.pointee.stack_limit
+    if limit != 0, position > limit, position <= state.pointee.stack_high { return limit }
+    return computeStackLimit(from: position, state)
+  }
+
+  /// ``stackLimit(from:)`` the first time on a thread, or where the bounds are unknown or
+  /// `position` is outside them.
+  @inline(never)
+  private static func computeStackLimit(
+    from position: UInt, _ state: UnsafeMutablePointer<joinery_thread_state>
+  ) -> UInt {
     if state.pointee.stack_low == 0 { joinery_thread_read_stack(state) }
     let (low, high) = (state.pointee.stack_low, state.pointee.stack_high)
     guard high > low, position > low, position <= high else {
@@ -91,7 +103,9 @@ enum _ThreadState {
       joinery_is_sanitized() != 0
       ? Swift.min(Swift.max(size / 2, 96 << 10), 1 << 20)
       : Swift.min(Swift.max(size / 4, 32 << 10), 256 << 10)
-    return low + Swift.min(reserve, size / 4 * 3)
+    let limit = low + Swift.min(reserve, size / 4 * 3)
+    state.pointee.stack_limit = limit
+    return limit
   }
 
   /// The deepest a resolution may go, whatever the container allows.

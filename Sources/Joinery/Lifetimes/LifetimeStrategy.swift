@@ -18,6 +18,7 @@
 /// ``keepsResolutionInstances`` and ``captureSeverity``.
 ///
 /// Instances are immutable after `init`, hence `@unchecked Sendable`.
+@usableFromInline
 class LifetimeStrategy: @unchecked Sendable {
   /// The lifetime's name, as ``Lifetime/description`` gives it.
   var name: String { preconditionFailure("\(Self.self) must override name") }
@@ -77,6 +78,7 @@ class LifetimeStrategy: @unchecked Sendable {
   // resolve retains nothing to reach its lifetime's code.
 
   /// Writes the instance for one request of `binding` into `out`.
+  @usableFromInline
   class func resolve(
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?

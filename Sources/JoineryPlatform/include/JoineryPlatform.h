@@ -16,6 +16,9 @@ typedef struct joinery_thread_state {
   /// `stack_high` 0 with `stack_low` 1 when the platform does not tell.
   uintptr_t stack_low;
   uintptr_t stack_high;
+  /// The lowest address a resolution on this thread may reach, from the bounds above; 0 until
+  /// computed, and while the bounds are unknown.
+  uintptr_t stack_limit;
   /// How many container-wide instances (persistent, cached, transient) this thread is creating
   /// now: while it is 0, no request can be captured, and the captive check does nothing.
   uintptr_t shared_creations;

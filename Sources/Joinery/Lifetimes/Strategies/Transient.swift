@@ -126,7 +126,7 @@ extension FactoryBinding {
   }
 
   /// `copyAlive(into:as:)` for a bound type known only by its layout.
-  private func copyAlive(into out: borrowing _InstanceSlot) -> Bool {
+  func copyAlive(into out: borrowing _InstanceSlot) -> Bool {
     guard let object = aliveObject() else { return false }
     out.takeBits(of: storage, layout, handingOver: object)
     return true
