@@ -235,7 +235,7 @@ struct _InstanceStorage {
 
   /// A slot over the (allocated) memory, for a factory to build the instance into.
   func slot(_ layout: ValueLayout) -> _InstanceSlot {
-    _InstanceSlot(address: address.unsafelyUnwrapped, copier: layout.copy, type: layout.type)
+    layout.slot(at: address.unsafelyUnwrapped)
   }
 
   /// Deinitializes the instance held.
@@ -308,7 +308,7 @@ func withTemporaryInstance<R>(
 ) rethrows -> R {
   let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
   defer { memory.deallocate() }
-  return try body(_InstanceSlot(address: memory, copier: layout.copy, type: layout.type))
+  return try body(layout.slot(at: memory))
 }
 
 /// What the container needs to hold instances of a type it does not know statically: its size
@@ -332,6 +332,15 @@ struct ValueLayout: Sendable {
     storedAlignment = UInt16(MemoryLayout<T>.alignment)
     isReference = _isSingleReference(T.self)
     self.type = T.self
+  }
+
+  /// A slot for an instance of this type at `address`.
+  ///
+  /// A reference is copied by a retain: no closure is made that captures this layout (which
+  /// would allocate its context for every slot) and `type` is not opened.
+  func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
+    guard isReference else { return _InstanceSlot(address: address, copier: copy, type: type) }
+    return _InstanceSlot(reference: address, type: type)
   }
 
   /// Deinitializes an instance in place.
