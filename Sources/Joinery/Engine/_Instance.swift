@@ -147,17 +147,12 @@ struct _InstanceSlot: ~Copyable {
 
   /// Copies the bits `storage` holds into the slot, handing over the reference a weak load
   /// took (`object`) instead of retaining again: the transient fast path.
-  @inlinable @inline(__always)
-  func takeBits<T>(of storage: _InstanceStorage, as _: T.Type, handingOver object: AnyObject) {
-    checkType(T.self, "takeBits")
-    storage.checkType(T.self, "takeBits")
-    address.copyMemory(from: storage.address.unsafelyUnwrapped, byteCount: MemoryLayout<T>.size)
-    _ = Unmanaged.passRetained(object)
-  }
-
-  /// `takeBits(of:as:handingOver:)` for a bound type known only by its layout.
   func takeBits(of storage: _InstanceStorage, _ layout: ValueLayout, handingOver object: AnyObject)
   {
+    #if JOINERY_INTERNAL_CHECKS
+      _internalCheck(
+        checkedType == layout.type, "takeBits of \(layout.type) on a slot for \(checkedType)")
+    #endif
     let bits = storage.address.unsafelyUnwrapped
     if layout.size == MemoryLayout<UInt>.size {
       address.storeBytes(of: bits.load(as: UInt.self), as: UInt.self)

@@ -81,16 +81,9 @@ extension Container {
     return try withUnsafeMutablePointer(to: &word) { pointer throws(ResolutionError) -> AnyObject in
       let out = UnsafeMutableRawPointer(pointer)
       // The bound type is the requested one: the table is keyed by it.
-      let slot = _InstanceSlot(reference: out, type: binding.layout.type)
-      if binding.isWeaklyShared {
-        let factory = unsafeDowncast(binding, to: FactoryBinding.self)
-        try factory.checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: self)
-        if !factory.copyAlive(into: slot) {
-          try build(binding, into: slot, parent, fallbackTag)
-        }
-      } else {
-        try build(binding, into: slot, parent, fallbackTag)
-      }
+      try fill(
+        binding, into: _InstanceSlot(reference: out, type: binding.layout.type), parent,
+        fallbackTag)
       return out.assumingMemoryBound(to: AnyObject.self).move()
     }
   }
@@ -107,28 +100,24 @@ extension Container {
     of binding: AnyBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    if binding.isWeaklyShared {
-      return try transientInstance(
-        of: unsafeDowncast(binding, to: FactoryBinding.self), as: T.self, parent: parent,
-        fallbackTag: fallbackTag)
-    }
-    return try Self.building(T.self) { out throws(ResolutionError) in
-      try build(binding, into: out, as: T.self, parent, fallbackTag)
+    try Self.building(T.self) { out throws(ResolutionError) in
+      try fill(binding, into: _InstanceSlot(address: out, of: T.self), parent, fallbackTag)
     }
   }
 
-  /// A transient binding's instance: one still alive is copied out first, without a call
-  /// through the binding's class.
-  @inlinable @inline(never)
-  func transientInstance<T>(
-    of binding: FactoryBinding, as _: T.Type, parent: borrowing ResolutionContext,
-    fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> T {
-    try binding.checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: self)
-    return try Self.building(T.self) { out throws(ResolutionError) in
-      if binding.copyAlive(into: _InstanceSlot(address: out, of: T.self), as: T.self) { return }
-      try build(binding, into: out, as: T.self, parent, fallbackTag)
+  /// Writes the instance for one request of `binding` into `slot`: a transient binding's
+  /// instance still alive is copied out first, without a call through the binding's class.
+  @inlinable @inline(__always)
+  func fill(
+    _ binding: AnyBinding, into slot: borrowing _InstanceSlot,
+    _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    if binding.isWeaklyShared {
+      let factory = unsafeDowncast(binding, to: FactoryBinding.self)
+      try factory.checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: self)
+      if factory.copyAlive(into: slot) { return }
     }
+    try build(binding, into: slot, parent, fallbackTag)
   }
 
   /// A `T` initialized by `initialize` in memory it is given: a fixed stack buffer when `T` fits
@@ -165,14 +154,6 @@ extension Container {
   @inlinable @inline(__always)
   static func move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
     instance.assumingMemoryBound(to: T.self).move()
-  }
-
-  @inlinable @inline(__always)
-  func build<T>(
-    _ binding: AnyBinding, into out: UnsafeMutableRawPointer, as _: T.Type,
-    _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
-  ) throws(ResolutionError) {
-    try build(binding, into: _InstanceSlot(address: out, of: T.self), parent, fallbackTag)
   }
 
   /// Has `binding` write the instance for one request into `slot`.

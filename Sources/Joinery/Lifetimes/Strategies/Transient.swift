@@ -113,21 +113,13 @@ extension FactoryBinding {
   @usableFromInline
   func aliveObject() -> AnyObject? { cell?.withLock { $0.alive } }
 
-  /// Copies the transient instance into `out` if it is still alive: what the resolve's
-  /// specialized code tries first, inline, with `T` known (so the copy is a few moves).
-  @inlinable @inline(__always)
-  func copyAlive<T>(into out: borrowing _InstanceSlot, as _: T.Type) -> Bool {
+  /// Copies the transient instance into `out` if it is still alive.
+  @usableFromInline
+  func copyAlive(into out: borrowing _InstanceSlot) -> Bool {
     guard let object = aliveObject() else { return false }
     // The bits refer to `object` and nothing else: hand over the reference the load took
     // instead of retaining again. While it is held the object lives, so no creation rewrites
     // the bits.
-    out.takeBits(of: storage, as: T.self, handingOver: object)
-    return true
-  }
-
-  /// `copyAlive(into:as:)` for a bound type known only by its layout.
-  func copyAlive(into out: borrowing _InstanceSlot) -> Bool {
-    guard let object = aliveObject() else { return false }
     out.takeBits(of: storage, layout, handingOver: object)
     return true
   }
