@@ -2,8 +2,9 @@
 ///
 /// Each shared binding has its own gate, made on first creation (so a binding never resolved
 /// costs no lock), so a slow factory only blocks requests for that same binding. The gate
-/// records which thread holds it, which turns a re-entrant request into a cycle error and lets
-/// ``WaitRegistry`` refuse a wait that would deadlock.
+/// records which thread holds it, which turns a re-entrant request into a cycle error; a wait
+/// for another thread's creation goes through ``WaitRegistry``, which refuses one that would
+/// deadlock.
 extension AnyBinding {
   /// Runs `body` holding the gate; waits for another thread that holds it, unless that wait
   /// would never end.
@@ -20,10 +21,17 @@ extension AnyBinding {
       if mutex.owner == me {
         throw .reentrantCreation(binding, fallbackTag: fallbackTag, parent: parent, in: container)
       }
-      try container.waits.beginWaiting(
-        thread: me, for: binding, fallbackTag: fallbackTag, parent: parent, in: container)
+      // The creations this thread is in the middle of wait for this one: refuse a wait that
+      // closes a ring with creations on other threads, which would never end.
+      let waiters = parent.joined().creations
+      if !waiters.isEmpty,
+        let ring = container.waits.beginWaiting(waiters, for: binding)
+      {
+        throw .waitRing(
+          binding, fallbackTag: fallbackTag, parent: parent, waitingChain: ring, in: container)
+      }
       mutex.lock()
-      container.waits.endWaiting(thread: me)
+      if !waiters.isEmpty { container.waits.endWaiting(waiters, for: binding) }
     }
     mutex.owner = me
     var handedOver = false

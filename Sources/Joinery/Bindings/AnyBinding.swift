@@ -179,9 +179,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
       contributionIndex: contributionIndex)
   }
 
-  /// The thread creating this binding's shared instance right now, or 0.
-  final var creatingThread: UInt { _existingLock(0)?.owner ?? 0 }
-
   /// For a forwarding binding, the key of the binding it converts from.
   var forwardTargetKey: BindingKey? { nil }
 

@@ -267,12 +267,12 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     // with creations in other tasks, which would never end.
     let waiters = path?.bindings ?? []
     if !waiters.isEmpty {
-      if let ring = container.asyncWaits.beginWaiting(waiters, for: self) {
+      if let ring = container.waits.beginWaiting(waiters, for: self) {
         throw .waitRing(
           self, fallbackTag: nil, parent: node.parent, waitingChain: ring, in: container)
       }
     }
-    defer { if !waiters.isEmpty { container.asyncWaits.endWaiting(waiters, for: self) } }
+    defer { if !waiters.isEmpty { container.waits.endWaiting(waiters, for: self) } }
     return try outcome(await creation.outcome, node: node, in: container)
   }
 

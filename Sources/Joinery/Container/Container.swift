@@ -32,11 +32,11 @@ public final class Container: Sendable {
   /// The container this one was derived from with `makeChild(_:)`, if any.
   @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]
-  let waits = WaitRegistry()
+  /// Which creations wait for which, across threads and tasks: one registry for a container
+  /// and every child made from it.
+  let waits: WaitRegistry
   /// The disposals of the instances this container made, and whether it was shut down.
   @usableFromInline let disposals = DisposalList()
-  /// Which async creations await which, across tasks.
-  let asyncWaits = AsyncWaitRegistry()
   /// The descriptions error reports search, made on first use (``catalog``).
   let catalogCache = Protected<BindingCatalog?>(nil)
   let maximumDepth: Int
@@ -69,6 +69,7 @@ public final class Container: Sendable {
     defaultLifetime: Lifetime.Unshared = .ephemeral, allowedCaptives: Set<CaptiveKey> = []
   ) {
     parentContainer = parent
+    waits = parent?.waits ?? WaitRegistry()
     self.allowedCaptives = allowedCaptives
     self.defaultLifetime = defaultLifetime
     self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler

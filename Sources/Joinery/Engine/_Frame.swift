@@ -392,6 +392,24 @@ struct ResolutionContext: ~Copyable {
     return (true, held.object)
   }
 
+  /// The creations this thread's chain is in the middle of, innermost first, and those whose
+  /// gates its resolution keeps until it ends (``holdUntilEnd(_:object:commit:abandon:)``):
+  /// what it blocks while it waits for another creation (``WaitRegistry``).
+  ///
+  /// Walks the chain: for the slow path of a wait only. Frames whose binding takes no gate
+  /// (ephemeral, graph) are listed too; no one waits for them, so they close no ring.
+  var creations: [AnyBinding] {
+    var bindings: [AnyBinding] = []
+    var current = frame
+    // A depth-0 frame only marks where a resolution started.
+    while let pointer = current, pointer.pointee.depth > 0 {
+      bindings.append(pointer.pointee.binding)
+      current = pointer.pointee.parent
+    }
+    if let frame { bindings += frame.pointee.root.pointee.heldBindings }
+    return bindings
+  }
+
   /// The longest-enduring container-wide binding being created in this chain, if any: what
   /// an instance requested now would be kept by.
   ///

@@ -130,6 +130,12 @@ struct _RootState {
     }
   }
 
+  /// The bindings whose instances this resolution made and holds unpublished, gates kept.
+  var heldBindings: [AnyBinding] {
+    guard let completions else { return [] }
+    return completions._withUnsafeGuaranteedRef { $0.held.map(\.binding) }
+  }
+
   /// Keeps `instance`, just made by `binding`, for its `initCompleted` step at the end of this
   /// resolution.
   mutating func enqueueCompletion(of binding: AnyBinding, in container: Container, _ instance: Any)

@@ -187,6 +187,56 @@ struct AsyncEngineParityTests {
     #expect(codes == [.cycle, .cycle])
   }
 
+  @Test("Two async singletons of a parent and a child container awaiting each other throw")
+  func parentChildRing() async throws {
+    // Spoke (the child's) starts, then Hub (the parent's) awaits Spoke through the child, a
+    // captured container; then Spoke awaits Hub. The ring runs through both containers'
+    // bindings: one registry of waits must see all of it.
+    let spokeStarted = TestAtomic<Bool>(false)
+    let box = ContainerBox()
+    let parent = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Hub.self, lifetime: .persistent) { _ in
+          _ = try await box.container!.resolveAsync(Spoke.self)
+          return Hub()
+        }
+      }
+    ).buildOrRecord()
+    let child = try parent.makeChild(
+      Bindings { registrar in
+        registrar.bindAsync(Spoke.self, lifetime: .persistent) { resolver in
+          spokeStarted.store(true, ordering: .releasing)
+          try await Task.sleep(milliseconds: 100)
+          _ = try await resolver.resolveAsync(Hub.self)
+          return Spoke()
+        }
+      })
+    box.container = child
+    defer { box.container = nil }  // Hub's factory captures the box: break the cycle
+    let outcome = try await finishing(within: 90) { () -> [ResolutionError.Code?] in
+      let spoke = Task { () -> ResolutionError.Code? in
+        do throws(ResolutionError) {
+          _ = try await child.resolveAsync(Spoke.self)
+          return nil
+        } catch {
+          return error.code
+        }
+      }
+      while !spokeStarted.load(ordering: .acquiring) { try? await Task.sleep(milliseconds: 1) }
+      let hub = Task { () -> ResolutionError.Code? in
+        do throws(ResolutionError) {
+          _ = try await parent.resolveAsync(Hub.self)
+          return nil
+        } catch {
+          return error.code
+        }
+      }
+      return [await hub.value, await spoke.value]
+    }
+    let codes = try #require(outcome, "deadlocked: still waiting after 90 s")
+    #expect(codes == [.cycle, .cycle])
+  }
+
   @Test("Cancelling the first request in a scope does not fail the others waiting for its instance")
   func scopedCancellation() async throws {
     let made = TestAtomic<Int>(0)

@@ -10,6 +10,7 @@ private final class RootOne: Sendable {}
 private final class RootTwo: Sendable {}
 private final class Ping: Sendable {}
 private final class Pong: Sendable {}
+private final class Anchor: Sendable {}
 
 @Suite("No deadlocks, no global convoy", .serialized)
 struct NoDeadlockTests {
@@ -113,6 +114,119 @@ struct NoDeadlockTests {
             _ = try container.resolve(Ping.self)
           } else {
             _ = try container.resolve(Pong.self)
+          }
+          code = nil
+        } catch {
+          code = error.code
+        }
+        codes.withLock { $0.append(code) }
+        done.add(1, ordering: .releasing)
+      }.start()
+    }
+    let deadline = Instant.inSeconds(10)
+    while done.load(ordering: .acquiring) < 2 && Instant.now < deadline {
+      try await Task.sleep(milliseconds: 1)
+    }
+    let outcome = codes.withLock { $0 }
+    #expect(outcome.count == 2, "deadlocked")
+    #expect(outcome.contains(.cycle))
+  }
+
+  @Test("A cycle split across two threads and a parent and child container throws")
+  func crossThreadCycleThroughChild() async throws {
+    // Ping is the parent's, Pong the child's. Ping's factory resolves Pong through the child
+    // (a captured container), Pong's resolves Ping as its dependency. Each factory waits until
+    // the other has started, so each thread holds one creation and waits for the other's: the
+    // ring runs through both containers' bindings, and one registry must see all of it.
+    let box = ContainerBox()
+    let started = TestAtomic<Int>(0)
+    let parent = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Ping.self, lifetime: .persistent) { _ in
+          started.add(1, ordering: .acquiringAndReleasing)
+          while started.load(ordering: .acquiring) < 2 { sched_yield() }
+          _ = try box.container!.resolve(Pong.self)
+          return Ping()
+        }
+      }
+    ).buildOrRecord()
+    let child = try parent.makeChild(
+      Bindings { registrar in
+        registrar.bind(Pong.self, lifetime: .persistent) { resolver in
+          started.add(1, ordering: .acquiringAndReleasing)
+          while started.load(ordering: .acquiring) < 2 { sched_yield() }
+          _ = try resolver.resolve(Ping.self)
+          return Pong()
+        }
+      })
+    box.container = child
+    defer { box.container = nil }  // Ping's factory captures the box: break the cycle
+    let codes = Locked<[ResolutionError.Code?]>([])
+    let done = TestAtomic<Int>(0)
+    for index in 0..<2 {
+      Thread {
+        let code: ResolutionError.Code?
+        do throws(ResolutionError) {
+          if index == 0 {
+            _ = try parent.resolve(Ping.self)
+          } else {
+            _ = try child.resolve(Pong.self)
+          }
+          code = nil
+        } catch {
+          code = error.code
+        }
+        codes.withLock { $0.append(code) }
+        done.add(1, ordering: .releasing)
+      }.start()
+    }
+    let deadline = Instant.inSeconds(10)
+    while done.load(ordering: .acquiring) < 2 && Instant.now < deadline {
+      try await Task.sleep(milliseconds: 1)
+    }
+    let outcome = codes.withLock { $0 }
+    #expect(outcome.count == 2, "deadlocked")
+    #expect(outcome.contains(.cycle))
+  }
+
+  @Test("A ring through a gate kept for an initCompleted step throws instead of deadlocking")
+  func ringThroughKeptGate() async throws {
+    // Thread 0 resolves RootOne: Anchor's pending step makes the resolution keep Left's gate
+    // (Left is published only when the step has run), then RootOne's factory asks for Right.
+    // Thread 1 makes Right, whose factory asks for Left. Left is no longer on thread 0's chain,
+    // but its gate is still taken: the registry must count it among thread 0's creations.
+    let started = TestAtomic<Int>(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Anchor.self) { _ in Anchor() }
+        registrar.initCompleted(Anchor.self) { _, _ in }
+        registrar.bind(Left.self, lifetime: .persistent) { _ in Left() }
+        registrar.bind(RootOne.self) { resolver in
+          _ = try resolver.resolve(Anchor.self)
+          _ = try resolver.resolve(Left.self)
+          started.add(1, ordering: .acquiringAndReleasing)
+          while started.load(ordering: .acquiring) < 2 { sched_yield() }
+          _ = try resolver.resolve(Right.self)
+          return RootOne()
+        }
+        registrar.bind(Right.self, lifetime: .persistent) { resolver in
+          started.add(1, ordering: .acquiringAndReleasing)
+          while started.load(ordering: .acquiring) < 2 { sched_yield() }
+          _ = try resolver.resolve(Left.self)
+          return Right()
+        }
+      }
+    ).buildOrRecord()
+    let codes = Locked<[ResolutionError.Code?]>([])
+    let done = TestAtomic<Int>(0)
+    for index in 0..<2 {
+      Thread {
+        let code: ResolutionError.Code?
+        do throws(ResolutionError) {
+          if index == 0 {
+            _ = try container.resolve(RootOne.self)
+          } else {
+            _ = try container.resolve(Right.self)
           }
           code = nil
         } catch {
