@@ -155,3 +155,96 @@ extension CacheGroup {
   @available(*, deprecated, message: "use 'description' (\"\\(group)\"), which is the name")
   public var name: String { description }
 }
+
+extension Resolving where Self: ~Copyable {
+  /// Returns the instance bound to `type`, or `nil` when nothing is bound to it.
+  ///
+  /// Only the absence of a binding gives `nil`; a factory that throws still throws.
+  ///
+  /// ```swift
+  /// let tracker = try container.resolveIfBound(Tracker.self)  // nil in builds without one
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  @available(
+    *, deprecated, message: "use 'try resolve(T?.self)': an optional is nil when nothing is bound"
+  )
+  @inlinable @inline(__always)
+  public func resolveIfBound<T>(
+    _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T? {
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) in
+      try container.resolveIfBound(T.self, parent: context)
+    }
+  }
+
+  /// Returns the instance bound to `type` under `tag` (or, unless exact, untagged), or `nil`
+  /// when neither is bound.
+  ///
+  /// ```swift
+  /// let audit = try container.resolveIfBound(Logger.self, tag: "audit")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - tag: The tag.
+  ///   - matching: Whether the untagged binding may serve the request.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when a binding exists but fails.
+  @available(
+    *, deprecated,
+    message: "use 'try resolve(T?.self, tag: tag)': an optional is nil when nothing is bound"
+  )
+  @inlinable @inline(__always)
+  public func resolveIfBound<T>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T? {
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
+      container, context throws(ResolutionError) in
+      try container.resolveIfBound(T.self, tag: tag, matching: matching, parent: context)
+    }
+  }
+
+  /// Returns a new instance from the binding of `type` that takes these runtime arguments, or
+  /// `nil` when no binding of `type` takes exactly these argument types.
+  ///
+  /// ```swift
+  /// let download = try container.resolveIfBound(Download.self, arguments: url, 3)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type to resolve.
+  ///   - first: The first runtime argument.
+  ///   - rest: The other runtime arguments, if any.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance, or `nil`.
+  /// - Throws: ``ResolutionError`` when such a binding exists but fails.
+  @available(
+    *, deprecated,
+    message: "use 'try resolve(T?.self, arguments: …)': an optional is nil when nothing is bound"
+  )
+  @inlinable @inline(__always)
+  public func resolveIfBound<T, First, each Argument>(
+    _ type: T.Type = T.self, arguments first: First, _ rest: repeat each Argument,
+    isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T? {
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
+      container, context throws(ResolutionError) -> T? in
+      let signature = BindingKey(T.self, argumentTypes: (First, repeat each Argument).self)
+      guard container.binds(signature) else { return nil }
+      return try container.resolve(
+        T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+        arguments: first, repeat each rest, parent: context)
+    }
+  }
+}

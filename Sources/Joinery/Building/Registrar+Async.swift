@@ -157,6 +157,85 @@ extension Registrar {
       disposer: Self.disposer(dispose), contributes: true, factory: factory)
   }
 
+  /// Adds one element to the multi-binding of `type`, made by an initializer (sync or `async`)
+  /// whose parameters are awaited from the container: `bindAsync(_:to:)` as a contribution.
+  ///
+  /// ```swift
+  /// registrar.contributeAsync(Migration.self, to: AddIndexes.init(database:))
+  /// let migrations = try await container.resolveAllAsync(Migration.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type of the collection.
+  ///   - tag: Contributions with a tag form their own collection.
+  ///   - lifetime: How long each contributed instance lives.
+  ///   - isOverride: `true` to replace the contributions of the same type and tag from
+  ///     registers that do not override.
+  ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
+  ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: Builds the contributed instance from its awaited dependencies.
+  public mutating func contributeAsync<T: Sendable, each Parameter: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
+  ) {
+    addAsync(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
+      disposer: Self.disposer(dispose), contributes: true
+    ) { resolver in
+      try await initializer(repeat try await resolver.resolveAsync((each Parameter).self))
+    }
+  }
+
+  /// Adds one element to the multi-binding of `type`, made by an initializer whose parameters
+  /// are awaited as `dependencies` say, one per parameter, in order: untagged or with a tag.
+  ///
+  /// ```swift
+  /// registrar.contributeAsync(
+  ///   Migration.self, to: CopyRows.init(from:to:),
+  ///   dependencies: .tagged("legacy"), .untagged)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type of the collection.
+  ///   - tag: Contributions with a tag form their own collection (never passed on to the
+  ///     dependencies).
+  ///   - lifetime: How long each contributed instance lives.
+  ///   - isOverride: `true` to replace the contributions of the same type and tag from
+  ///     registers that do not override.
+  ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
+  ///     lifetimes.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: Builds the contributed instance from its awaited dependencies.
+  ///   - dependencies: How each parameter is resolved.
+  public mutating func contributeAsync<T: Sendable, each Parameter: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    dispose: (@Sendable (T) async throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
+    dependencies: repeat Dependency<each Parameter>
+  ) {
+    let specification = (repeat interned(each dependencies))
+    addAsync(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      location: BindingLocation(fileID: fileID, line: line),
+      dependencies: Self.declared(repeat each dependencies),
+      metadata: metadata, disposer: Self.disposer(dispose), contributes: true
+    ) { resolver in
+      try await initializer(repeat try await resolver.resolveAsync(each specification))
+    }
+  }
+
   /// Binds `type` to an `async` factory that takes one runtime argument; every
   /// `resolveAsync(_:arguments:)` makes a new instance from the argument it passes.
   ///

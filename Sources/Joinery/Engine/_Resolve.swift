@@ -417,6 +417,11 @@ extension Container {
       }
       current = ancestor.parentContainer
     }
+    // `T?` with arguments: the binding of `T` that takes them, else nil.
+    if tag == nil, _isOptional(T.self), let optional = T.self as? any _OptionalDependency.Type {
+      return try optional.resolveIfBound(
+        in: self, signature: signature, arguments: arguments, parent: parent) as! T
+    }
     let requested = BindingKey(T.self, boxed: tag.map(BindingTag.init), argumentTypes: signature)
     throw missing(requested, triedFallback: tag != nil && matching.allowsFallback, parent: parent)
   }
@@ -452,6 +457,20 @@ extension Container {
         as! T
     }
     throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
+  }
+
+  /// Whether this container or an ancestor binds `type` with runtime arguments.
+  func bindsWithArguments(_ type: Any.Type) -> Bool {
+    var current: Container? = self
+    while let container = current {
+      if let entry = container.table.entry(for: ObjectIdentifier(type)),
+        !entry.withArguments.isEmpty
+      {
+        return true
+      }
+      current = container.parentContainer
+    }
+    return false
   }
 
   /// Whether this container or an ancestor binds exactly `key`.

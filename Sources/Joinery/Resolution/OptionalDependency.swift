@@ -8,6 +8,10 @@ protocol _OptionalDependency {
     in container: Container, tag: BindingTag?, matching: TagMatching,
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> Self
+  static func resolveIfBound(
+    in container: Container, signature: Any.Type, arguments: borrowing _Arguments,
+    parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> Self
 }
 
 extension Optional: _OptionalDependency {
@@ -18,7 +22,10 @@ extension Optional: _OptionalDependency {
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> Self {
     guard let tag else {
-      guard container.binds(BindingKey(Wrapped.self)) else { return nil }
+      // Bound only with runtime arguments is a mistake to report (the resolve passed none),
+      // not an absence.
+      guard container.binds(BindingKey(Wrapped.self)) || container.bindsWithArguments(Wrapped.self)
+      else { return nil }
       return try container.resolve(Wrapped.self, parent: parent)
     }
     let served =
@@ -26,5 +33,19 @@ extension Optional: _OptionalDependency {
       || (matching.allowsFallback && container.binds(BindingKey(Wrapped.self)))
     guard served else { return nil }
     return try container.resolve(Wrapped.self, tag: tag, matching: matching, parent: parent)
+  }
+
+  /// With runtime arguments: the instance from `Wrapped`'s binding that takes exactly these
+  /// argument types (untagged), or nil when no binding does.
+  static func resolveIfBound(
+    in container: Container, signature: Any.Type, arguments: borrowing _Arguments,
+    parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> Self {
+    guard container.argumentBinding(for: Wrapped.self, signature: signature) != nil else {
+      return nil
+    }
+    return try container.resolve(
+      Wrapped.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: signature,
+      arguments: arguments, parent: parent)
   }
 }

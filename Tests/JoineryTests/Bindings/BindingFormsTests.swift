@@ -190,7 +190,7 @@ struct BindingFormsTests {
     let none = try #require(throws: ResolutionError.self) { try container.resolve(Download.self) }
     #expect(none.code == .argumentMismatch)
     let optional = try #require(throws: ResolutionError.self) {
-      try container.resolveIfBound(Download.self)
+      try container.resolve(Download?.self)
     }
     #expect(optional.code == .argumentMismatch)
     #expect(none.description.hasPrefix("Download takes (String, Int), but the resolve passed ()."))

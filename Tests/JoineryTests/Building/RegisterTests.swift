@@ -68,8 +68,8 @@ struct RegisterTests {
   func typeIdentity() throws {
     let container = try ContainerBuilder(Unconfigured(tag: "a"), Unconfigured(tag: "b"))
       .buildOrRecord()
-    #expect(try container.resolveIfBound(String.self, tag: "a") == "value for a")
-    #expect(try container.resolveIfBound(String.self, tag: "b", matching: .exact) == nil)
+    #expect(try container.resolve(String?.self, tag: "a") == "value for a")
+    #expect(try container.resolve(String?.self, tag: "b", matching: .exact) == nil)
   }
 
   @Test("Two builds of one builder give independent containers")

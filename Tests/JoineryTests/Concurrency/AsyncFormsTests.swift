@@ -291,4 +291,49 @@ struct AsyncContributionTests {
     #expect(again[0] !== pools[0])
     #expect(try await container.resolveAllAsync(Pool.self, tag: "other").map(\.id) == [4])
   }
+
+  @Test(
+    "contributeAsync(_:to:) awaits each parameter, is checked by build(), and keeps its lifetime")
+  func autowiredContributions() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .persistent) { _ in Pool(id: 7) }
+        registrar.bindAsync(Pool.self, tag: "spare", lifetime: .persistent) { _ in Pool(id: 8) }
+        registrar.contributeAsync(Repository.self, to: Repository.init(pool:))
+        registrar.contributeAsync(
+          Repository.self, lifetime: .persistent, to: Repository.init(pool:),
+          dependencies: .tagged("spare"))
+        registrar.contributeAsync(Repository.self, tag: "other") { (pool: Pool) async in
+          Repository(pool: pool)
+        }
+      }
+    ).build()
+    let repositories = try await container.resolveAllAsync(Repository.self)
+    #expect(repositories.map(\.pool.id) == [7, 8])
+    let again = try await container.resolveAllAsync(Repository.self)
+    #expect(again[0] !== repositories[0])  // ephemeral: a new one every time
+    #expect(again[1] === repositories[1])  // persistent: kept
+    #expect(try await container.resolveAllAsync(Repository.self, tag: "other").count == 1)
+
+    // Each parameter is a declared dependency: a missing one fails the build.
+    let error = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.contributeAsync(Repository.self, to: Repository.init(pool:))
+        }
+      ).build()
+    }
+    #expect(error?.diagnostics.first?.code == .missingDependency)
+    let tagged = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bindAsync(Pool.self) { _ in Pool(id: 1) }
+          registrar.contributeAsync(
+            Repository.self, to: Repository.init(pool:),
+            dependencies: .tagged("spare", matching: .exact))
+        }
+      ).build()
+    }
+    #expect(tagged?.diagnostics.first?.code == .missingDependency)
+  }
 }

@@ -72,7 +72,7 @@ struct ResolutionErrorTests {
     }
   }
 
-  @Test("resolveIfBound returns nil only when nothing is bound; factory errors still throw")
+  @Test("resolve(T?.self) is nil only when nothing is bound; factory errors still throw")
   func optionalForm() throws {
     let container = try ContainerBuilder(
       Bindings { registrar in
@@ -80,11 +80,11 @@ struct ResolutionErrorTests {
         registrar.bind(Int.self, instance: 7)
       }
     ).buildOrRecord()
-    #expect(try container.resolveIfBound(String.self) == nil)
-    #expect(try container.resolveIfBound(Int.self) == 7)
-    #expect(try container.resolveIfBound(Int.self, tag: "x") == 7)
+    #expect(try container.resolve(String?.self) == nil)
+    #expect(try container.resolve(Int?.self) == 7)
+    #expect(try container.resolve(Int?.self, tag: "x") == 7)
     let error = try #require(throws: ResolutionError.self) {
-      try container.resolveIfBound(ServiceC.self)
+      try container.resolve(ServiceC?.self)
     }
     #expect(error.code == .factoryFailed)
   }

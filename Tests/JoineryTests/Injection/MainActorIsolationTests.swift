@@ -53,7 +53,7 @@ struct MainActorIsolationTests {
     #expect(window.panel === (try container.resolve(Panel.self)))
     let tagged: Window = try container.resolve(tag: "any")
     #expect(tagged.panel === window.panel)
-    #expect(try container.resolveIfBound(Window.self)?.panel === window.panel)
+    #expect(try container.resolve(Window?.self)?.panel === window.panel)
   }
 
   @Test("build() from main-actor code creates an eager main-actor persistent")

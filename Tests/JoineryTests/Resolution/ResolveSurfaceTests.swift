@@ -19,11 +19,11 @@ private func everyForm<R: Resolving & ~Copyable>(_ receiver: borrowing R) throws
   seen.append(try receiver.resolve(SurfaceArgued.self, arguments: "one", 2).text)
   seen.append(try receiver.resolve(SurfaceArgued.self, tag: "loud", arguments: "three").text)
   seen.append(try receiver.resolve(Key((any SurfaceGreeting).self, tag: "loud")).text)
-  seen.append(try receiver.resolveIfBound((any SurfaceGreeting).self)?.text ?? "nil")
+  seen.append(try receiver.resolve((any SurfaceGreeting)?.self)?.text ?? "nil")
   seen.append(
-    try receiver.resolveIfBound((any SurfaceGreeting).self, tag: "absent", matching: .exact)?.text
+    try receiver.resolve((any SurfaceGreeting)?.self, tag: "absent", matching: .exact)?.text
       ?? "nil")
-  seen.append(try receiver.resolveIfBound(SurfaceArgued.self, arguments: 1.5)?.text ?? "nil")
+  seen.append(try receiver.resolve(SurfaceArgued?.self, arguments: 1.5)?.text ?? "nil")
   seen.append(try receiver.resolveAll((any SurfacePlugin).self).map(\.name).joined(separator: "+"))
   seen.append(
     try receiver.resolveAll((any SurfacePlugin).self, tag: "late").map(\.name).joined(

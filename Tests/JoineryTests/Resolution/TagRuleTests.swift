@@ -22,7 +22,7 @@ struct TagRuleTests {
     #expect(try container.resolve(Store.self, tag: tag).name == "disk")
     #expect(try container.resolve(Store.self, tag: tag, matching: .exact).name == "disk")
     #expect(try container.resolve(Store.self, tag: "disk").name == "disk")
-    #expect(try container.resolveIfBound(Store.self, tag: tag)?.name == "disk")
+    #expect(try container.resolve(Store?.self, tag: tag)?.name == "disk")
     #expect(BindingTag(tag) == BindingTag("disk"))
   }
 

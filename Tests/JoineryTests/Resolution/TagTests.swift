@@ -67,11 +67,11 @@ struct TagTests {
     #expect(error.code == .missingBinding)
     #expect(error.debugDescription.contains("matching: .exact"))
     #expect(error.nearMisses.map(\.kind) == [.otherTag, .otherTag])
-    #expect(try container.resolveIfBound(Tracked.self, tag: "x", matching: .exact) == nil)
+    #expect(try container.resolve(Tracked?.self, tag: "x", matching: .exact) == nil)
     let taggedOnly = try ContainerBuilder(
       Bindings { registrar in registrar.bind(Int.self, tag: "answer", instance: 42) }
     ).buildOrRecord()
-    #expect(try taggedOnly.resolveIfBound(Int.self) == nil)
+    #expect(try taggedOnly.resolve(Int?.self) == nil)
   }
 
   @Test("A string and an enum case are different tags")

@@ -10,8 +10,8 @@ private final class Download: Sendable {
   }
 }
 
-@Suite("resolveIfBound with runtime arguments")
-struct ResolveIfBoundArgumentsTests {
+@Suite("An optional resolved with runtime arguments")
+struct OptionalArgumentsTests {
   static let container = try? ContainerBuilder(
     Bindings { registrar in
       registrar.bind(Download.self) { (_, url: String, retries: Int) in
@@ -24,11 +24,11 @@ struct ResolveIfBoundArgumentsTests {
   @Test("Bound with these argument types: a new instance; other types or unbound: nil")
   func resolvesOrNil() throws {
     let container = try #require(Self.container)
-    let download = try container.resolveIfBound(Download.self, arguments: "a", 3)
+    let download = try container.resolve(Download?.self, arguments: "a", 3)
     #expect(download?.url == "a")
     #expect(download?.retries == 3)
-    #expect(try container.resolveIfBound(Download.self, arguments: "a") == nil)
-    #expect(try container.resolveIfBound(Int.self, arguments: 4) == 8)
-    #expect(try container.resolveIfBound(String.self, arguments: 4) == nil)
+    #expect(try container.resolve(Download?.self, arguments: "a") == nil)
+    #expect(try container.resolve(Int?.self, arguments: 4) == 8)
+    #expect(try container.resolve(String?.self, arguments: 4) == nil)
   }
 }
