@@ -396,14 +396,16 @@ struct ResolutionContext: ~Copyable {
   /// gates its resolution keeps until it ends (``holdUntilEnd(_:object:commit:abandon:)``):
   /// what it blocks while it waits for another creation (``WaitRegistry``).
   ///
-  /// Walks the chain: for the slow path of a wait only. Frames whose binding takes no gate
-  /// (ephemeral, graph) are listed too; no one waits for them, so they close no ring.
+  /// Walks the chain: for the slow path of a wait only. Only shared instances (scoped or
+  /// container-wide) have gates anyone waits for; ephemeral and graph frames are left out, so
+  /// a deep chain of them costs the walk but records nothing.
   var creations: [AnyBinding] {
     var bindings: [AnyBinding] = []
     var current = frame
     // A depth-0 frame only marks where a resolution started.
     while let pointer = current, pointer.pointee.depth > 0 {
-      bindings.append(pointer.pointee.binding)
+      let binding = pointer.pointee.binding
+      if binding.lifetime.reach >= .scope { bindings.append(binding) }
       current = pointer.pointee.parent
     }
     if let frame { bindings += frame.pointee.root.pointee.heldBindings }
