@@ -3,7 +3,8 @@ extension Registrar {
   /// with an isolated initializer — without a `nonisolated init`.
   ///
   /// Resolve it with a plain `resolve` from main-actor code (the caller's isolation is passed
-  /// implicitly); from anywhere else, hop there first:
+  /// implicitly), or with `resolveAsync` from any async code, which hops to the main actor
+  /// (an async factory may await it so). A synchronous resolve elsewhere hops first:
   /// `try await MainActor.run { try container.resolve(FeedViewModel.self) }`. A resolve
   /// from code not isolated to the main actor, off the main thread, that reaches the factory
   /// throws ``ResolutionError/Code/mainActorRequired``; it never traps. A built persistent instance is returned anywhere (main-actor classes are

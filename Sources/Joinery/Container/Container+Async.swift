@@ -58,12 +58,21 @@ extension Container {
     switch asyncLookup(T.self, tag: tag, matching: matching, scope: scope) {
     case .synchronous:
       // Nothing async to await: the synchronous resolve serves it or reports what is missing.
-      return try _RequestPoint(container: self, scope: scope, isolation: nil, path: path).run(
-        T.self, tag: tag
-      ) { container, context throws(ResolutionError) -> T in
-        guard let tag else { return try container.resolve(T.self, parent: context) }
-        return try container.resolve(T.self, tag: tag, matching: matching, parent: context)
+      return try resolveInPlace(
+        T.self, tag: tag, matching: matching, path: path, scope: scope, isolation: nil)
+    case .mainActor:
+      // A main-actor factory: hop to the main actor, and resolve there as main-actor code does.
+      let result: Result<T, ResolutionError> = await MainActor.run {
+        do throws(ResolutionError) {
+          return .success(
+            try resolveInPlace(
+              T.self, tag: tag, matching: matching, path: path, scope: scope,
+              isolation: MainActor.shared))
+        } catch {
+          return .failure(error)
+        }
       }
+      return try result.get()
     case .made(let instance):
       // Made by a binding of `T` (built, or this scope's): no suspension.
       return instance as! T
@@ -74,11 +83,29 @@ extension Container {
     }
   }
 
+  /// The synchronous resolve of an async request that no async binding serves, continuing
+  /// its path, as a caller isolated to `isolation`.
+  @usableFromInline
+  func resolveInPlace<T>(
+    _ type: T.Type, tag: BindingTag?, matching: TagMatching, path: AsyncPath?, scope: Scope?,
+    isolation: (any Actor)?
+  ) throws(ResolutionError) -> T {
+    try _RequestPoint(container: self, scope: scope, isolation: isolation, path: path).run(
+      T.self, tag: tag
+    ) { container, context throws(ResolutionError) -> T in
+      guard let tag else { return try container.resolve(T.self, parent: context) }
+      return try container.resolve(T.self, tag: tag, matching: matching, parent: context)
+    }
+  }
+
   /// What an async request finds, without suspending.
   @usableFromInline
   enum AsyncLookup {
     /// No async binding serves it.
     case synchronous
+    /// A main-actor binding serves it (directly or through a forward): resolved synchronously
+    /// on the main actor, where its factory may run.
+    case mainActor
     case made(Any)
     case pending(PendingAsync)
   }
@@ -114,8 +141,10 @@ extension Container {
       if let made = async.madeInstance(in: scope) { return .made(made) }
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
     }
-    guard let forward = binding as? ForwardingBinding, let target = forward.target as? AsyncBinding
-    else { return .synchronous }
+    if binding.isMainActor { return .mainActor }
+    guard let forward = binding as? ForwardingBinding else { return .synchronous }
+    if forward.target?.isMainActor == true { return .mainActor }
+    guard let target = forward.target as? AsyncBinding else { return .synchronous }
     return .pending(
       PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: forward))
   }

@@ -164,9 +164,9 @@ extension ResolutionError {
       ]
     case .mainActorRequired:
       return [
-        "Resolve it from main-actor code (a @MainActor function or type), or with "
-          + "`try await MainActor.run { try container.resolve(\(name).self) }` from anywhere "
-          + "else.",
+        "Resolve it from main-actor code (a @MainActor function or type), or await it from "
+          + "anywhere else with `try await container.resolveAsync(\(name).self)`, which hops "
+          + "to the main actor.",
         "Or bind it with bind(_:…) if its initializer needs no main actor.",
       ]
     case .scopeRequired:

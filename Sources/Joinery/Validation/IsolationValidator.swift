@@ -9,6 +9,7 @@
 /// |---|---|---|
 /// | synchronous (`bind`, `bindMainActor`) | async (`bindAsync`) | error `asyncDependency` |
 /// | nonisolated, synchronous (`bind`) | main actor (`bindMainActor`) | error `mainActorDependency` |
+/// | async (`bindAsync`) | main actor (`bindMainActor`) | fine: awaited on the main actor |
 ///
 /// A `Provider` or `Lazy` dependency is resolved later, where its user decides, and is not
 /// checked; a forward takes the isolation of the binding it forwards to. An eager persistent

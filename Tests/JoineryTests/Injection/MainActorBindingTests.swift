@@ -17,6 +17,15 @@ private final class Screen {
   init(model: ViewModel) { self.model = model }
 }
 
+/// Made off the main actor by an async factory, from a main-actor model.
+private final class Presenter: Sendable {
+  let model: ViewModel
+  init(model: ViewModel) { self.model = model }
+}
+
+private protocol Titled: Sendable {}
+extension ViewModel: Titled {}
+
 private func mainActorContainer() throws -> Container {
   try ContainerBuilder(
     Bindings { registrar in
@@ -93,5 +102,45 @@ struct MainActorBindingTests {
       }
     ).build()
     #expect(try container.resolve(Screen.self).model.title == "provided")
+  }
+
+  @Test("resolveAsync hops to the main actor for a main-actor binding, from any task")
+  func resolveAsyncHops() async throws {
+    let made = TestAtomic<Int>(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+        registrar.bindMainActor(ViewModel.self) { resolver in
+          made.add(1, ordering: .relaxed)
+          return ViewModel(title: "hopped", service: try resolver.resolve())
+        }
+        registrar.bind((any Titled).self, tag: "model", forwardingTo: ViewModel.self)
+        registrar.bindAsync(Presenter.self, to: Presenter.init(model:))
+      }
+    ).build()
+    // Detached: not on the main actor. Each form is a new ephemeral model, made there.
+    let titles = try await Task.detached { () async throws -> [String] in
+      let model = try await container.resolveAsync(ViewModel.self)
+      let tagged = try await container.resolveAsync(ViewModel.self, tag: "absent")
+      let forwarded = try await container.resolveAsync((any Titled).self, tag: "model")
+      // An async factory awaiting a main-actor dependency: build() accepts it, so it resolves.
+      let presenter = try await container.resolveAsync(Presenter.self)
+      return [
+        model.title, tagged.title, (forwarded as? ViewModel)?.title ?? "-",
+        presenter.model.title,
+      ]
+    }.value
+    #expect(titles == ["hopped", "hopped", "hopped", "hopped"])
+    #expect(made.load(ordering: .relaxed) == 4)
+    // The synchronous form still refuses off the main actor.
+    let code = await Stress.onThread { () -> ResolutionError.Code? in
+      do throws(ResolutionError) {
+        _ = try container.resolve(ViewModel.self)
+        return nil
+      } catch {
+        return error.code
+      }
+    }
+    #expect(code == .mainActorRequired)
   }
 }
