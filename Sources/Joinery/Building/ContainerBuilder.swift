@@ -1,3 +1,5 @@
+internal import JoineryPlatform
+
 /// Composes registers and freezes them into a ``Container``.
 ///
 /// Add the production assemblies, optionally override some bindings (in tests, or for a
@@ -164,7 +166,9 @@ public struct ContainerBuilder: Sendable {
   ///
   /// Eager persistent bindings are created before it returns; a main-actor one
   /// (`bindMainActor`) when the caller is isolated to the main actor, as an app's startup code
-  /// and a `@MainActor` test are.
+  /// and a `@MainActor` test are. If one of them fails, the build throws, and the instances it
+  /// made already are disposed (in a task of its own: `build()` cannot await a disposer), as
+  /// nobody gets a container to shut down.
   ///
   /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`).
   /// - Returns: A new, independent container.
@@ -187,12 +191,13 @@ public struct ContainerBuilder: Sendable {
   /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`): the build runs
   ///   there, so eager main-actor bindings are created when it is the main actor.
   /// - Returns: A new, independent container, every eager binding created.
-  /// - Throws: ``BuildError`` as ``build(isolation:)`` does, and for an eager async factory that failed.
+  /// - Throws: ``BuildError`` as ``build(isolation:)`` does, and for an eager async factory that
+  ///   failed; the instances the build made are disposed before it throws.
   public func buildAsync(
     isolation: isolated (any Actor)? = #isolation
   ) async throws(BuildError) -> Container {
-    let container = try build(parent: nil, awaitsEagerAsync: true, isolation: isolation)
-    var findings: [Diagnostic] = []
+    var (container, findings) = try makeContainer(
+      parent: nil, awaitsEagerAsync: true, isolation: isolation)
     let eager = container.all.compactMap { $0 as? AsyncBinding }.filter {
       $0.lifetime.isEager
     }
@@ -203,7 +208,12 @@ public struct ContainerBuilder: Sendable {
         findings.append(Self.eagerCreationFailed(binding, error))
       }
     }
-    try Self.failIfErrors(findings)
+    if Self.hasErrors(findings) {
+      // Nobody will get this container: dispose what its eager creations made, newest first,
+      // before reporting why the build failed (the build's errors are what it throws).
+      await Self.disposeAbandoned(container)
+      try Self.failIfErrors(findings)
+    }
     return container
   }
 
@@ -211,9 +221,37 @@ public struct ContainerBuilder: Sendable {
   ///
   /// `awaitsEagerAsync`: whether the caller creates the eager async bindings (`buildAsync`);
   /// `isolation`: the caller's, with which eager bindings are created.
-  func build(
-    parent: Container?, awaitsEagerAsync: Bool = false, isolation: (any Actor)?
-  ) throws(BuildError) -> Container {
+  func build(parent: Container?, isolation: (any Actor)?) throws(BuildError) -> Container {
+    let (container, findings) = try makeContainer(
+      parent: parent, awaitsEagerAsync: false, isolation: isolation)
+    if Self.hasErrors(findings) {
+      // Nobody will get this container, and `build()` cannot await a disposer: dispose what
+      // its eager creations made (a pool opened, a file locked) in a task of its own, newest
+      // first. The build's errors are what it throws.
+      if !container.disposals.isEmpty { Task { await Self.disposeAbandoned(container) } }
+      try Self.failIfErrors(findings)
+    }
+    return container
+  }
+
+  /// Shuts down a container whose build failed; a disposer's failure, which no caller can
+  /// catch, is written to standard error.
+  private static func disposeAbandoned(_ container: Container) async {
+    do {
+      try await container.shutdown()
+    } catch {
+      let message = "Joinery: disposing what a failed build made threw: \(error)"
+      message.withCString { joinery_write_error_line($0) }
+    }
+  }
+
+  /// Validates the bindings, makes the container and creates its eager synchronous bindings.
+  ///
+  /// Returns the container with every finding, eager failures included: the caller disposes
+  /// what was made before it throws them. Throws, making nothing, when validation fails.
+  private func makeContainer(
+    parent: Container?, awaitsEagerAsync: Bool, isolation: (any Actor)?
+  ) throws(BuildError) -> (Container, [Diagnostic]) {
     let collector = BindingCollector()
     for register in registers {
       collector.collect(register, overriding: false, defaultLifetime: defaultLifetime.lifetime)
@@ -293,8 +331,7 @@ public struct ContainerBuilder: Sendable {
         findings.append(Self.eagerCreationFailed(binding, error))
       }
     }
-    try Self.failIfErrors(findings)
-    return container
+    return (container, findings)
   }
 
   /// Gives each `initCompleted` step to the binding of its key that won; a step for a key
@@ -373,8 +410,12 @@ public struct ContainerBuilder: Sendable {
     }
   }
 
+  private static func hasErrors(_ findings: [Diagnostic]) -> Bool {
+    findings.contains { $0.severity == .error }
+  }
+
   private static func failIfErrors(_ findings: [Diagnostic]) throws(BuildError) {
-    if findings.contains(where: { $0.severity == .error }) {
+    if hasErrors(findings) {
       throw BuildError(diagnostics: Diagnostic.sorted(findings))
     }
   }

@@ -285,6 +285,9 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   /// The sequence number of the last entry recorded so far.
   var mark: Int { withLock { $0.sequence } }
 
+  /// Whether no disposal is owed.
+  var isEmpty: Bool { withLock { $0.entries.isEmpty } }
+
   /// Marks the list closed and takes every entry, without waiting for creations under way.
   ///
   /// `nil` when it was closed already. For a scope released without `close()`.
