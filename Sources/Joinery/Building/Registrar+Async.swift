@@ -73,14 +73,10 @@ extension Registrar {
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
-    addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
-      disposer: Self.disposer(dispose)
-    ) { resolver in
-      try await initializer(repeat try await resolver.resolveAsync((each Parameter).self))
-    }
+    addAutowiredAsync(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
+      dispose: dispose, location: BindingLocation(fileID: fileID, line: line),
+      contributes: false, initializer: initializer)
   }
 
   /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited as
@@ -111,15 +107,10 @@ extension Registrar {
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
-    let specification = (repeat interned(each dependencies))
-    addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(repeat each dependencies),
-      metadata: metadata, disposer: Self.disposer(dispose)
-    ) { resolver in
-      try await initializer(repeat try await resolver.resolveAsync(each specification))
-    }
+    addAutowiredAsync(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
+      dispose: dispose, location: BindingLocation(fileID: fileID, line: line),
+      contributes: false, initializer: initializer, dependencies: repeat each dependencies)
   }
 
   /// Adds one element, made by an `async` factory, to the multi-binding of `type`; resolve
@@ -184,14 +175,10 @@ extension Registrar {
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
-    addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
-      disposer: Self.disposer(dispose), contributes: true
-    ) { resolver in
-      try await initializer(repeat try await resolver.resolveAsync((each Parameter).self))
-    }
+    addAutowiredAsync(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
+      dispose: dispose, location: BindingLocation(fileID: fileID, line: line),
+      contributes: true, initializer: initializer)
   }
 
   /// Adds one element to the multi-binding of `type`, made by an initializer whose parameters
@@ -225,15 +212,10 @@ extension Registrar {
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
-    let specification = (repeat interned(each dependencies))
-    addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared(repeat each dependencies),
-      metadata: metadata, disposer: Self.disposer(dispose), contributes: true
-    ) { resolver in
-      try await initializer(repeat try await resolver.resolveAsync(each specification))
-    }
+    addAutowiredAsync(
+      T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
+      dispose: dispose, location: BindingLocation(fileID: fileID, line: line),
+      contributes: true, initializer: initializer, dependencies: repeat each dependencies)
   }
 
   /// Binds `type` to an `async` factory that takes one runtime argument; every
@@ -338,6 +320,41 @@ extension Registrar {
 
   // Fixed arities, not a parameter pack: Swift 6.3 miscompiles a pack expanded in an async
   // function ("freed pointer was not the last allocation" from the task allocator).
+  /// The autowired async forms of `bindAsync` and `contributeAsync`: each parameter awaited
+  /// untagged, and declared.
+  private mutating func addAutowiredAsync<T: Sendable, each Parameter: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime.For<T>, isOverride: Bool,
+    metadata: (any Sendable)?, dispose: (@Sendable (T) async throws -> Void)?,
+    location: BindingLocation, contributes: Bool,
+    initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
+  ) {
+    addAsync(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride, location: location,
+      dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
+      disposer: Self.disposer(dispose), contributes: contributes
+    ) { resolver in
+      try await initializer(repeat try await resolver.resolveAsync((each Parameter).self))
+    }
+  }
+
+  /// The async forms with `dependencies:`: each parameter awaited as its ``Dependency`` says.
+  private mutating func addAutowiredAsync<T: Sendable, each Parameter: Sendable>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime.For<T>, isOverride: Bool,
+    metadata: (any Sendable)?, dispose: (@Sendable (T) async throws -> Void)?,
+    location: BindingLocation, contributes: Bool,
+    initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
+    dependencies: repeat Dependency<each Parameter>
+  ) {
+    let specification = (repeat interned(each dependencies))
+    addAsync(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride, location: location,
+      dependencies: Self.declared(repeat each dependencies), metadata: metadata,
+      disposer: Self.disposer(dispose), contributes: contributes
+    ) { resolver in
+      try await initializer(repeat try await resolver.resolveAsync(each specification))
+    }
+  }
+
   private mutating func addAsyncArguments<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
     dependencies: [BindingKey]?, metadata: (any Sendable)?, location: BindingLocation,

@@ -41,6 +41,29 @@ private func finishing<R: Sendable>(
   return result.withLock { $0 }
 }
 
+/// Starts `first`, and `second` once `started` is set; returns the error code each ends with
+/// (`nil` for success), `second`'s first.
+private func endings(
+  of first: @escaping @Sendable () async throws(ResolutionError) -> Void,
+  once started: TestAtomic<Bool>,
+  then second: @escaping @Sendable () async throws(ResolutionError) -> Void
+) async -> [ResolutionError.Code?] {
+  @Sendable func code(_ body: () async throws(ResolutionError) -> Void) async
+    -> ResolutionError.Code?
+  {
+    do throws(ResolutionError) {
+      try await body()
+      return nil
+    } catch {
+      return error.code
+    }
+  }
+  let one = Task { await code(first) }
+  while !started.load(ordering: .acquiring) { try? await Task.sleep(milliseconds: 1) }
+  let two = Task { await code(second) }
+  return [await two.value, await one.value]
+}
+
 @Suite("The async path keeps the synchronous engine's guarantees")
 struct AsyncEngineParityTests {
   @Test(
@@ -162,25 +185,13 @@ struct AsyncEngineParityTests {
         }
       }
     ).buildOrRecord()
-    let outcome = try await finishing(within: 90) { () -> [ResolutionError.Code?] in
-      let spoke = Task { () -> ResolutionError.Code? in
-        do throws(ResolutionError) {
-          _ = try await container.resolveAsync(Spoke.self)
-          return nil
-        } catch {
-          return error.code
-        }
-      }
-      while !spokeStarted.load(ordering: .acquiring) { try? await Task.sleep(milliseconds: 1) }
-      let hub = Task { () -> ResolutionError.Code? in
-        do throws(ResolutionError) {
-          _ = try await container.resolveAsync(Hub.self)
-          return nil
-        } catch {
-          return error.code
-        }
-      }
-      return [await hub.value, await spoke.value]
+    let outcome = try await finishing(within: 90) {
+      await endings(
+        of: { () async throws(ResolutionError) in _ = try await container.resolveAsync(Spoke.self)
+        },
+        once: spokeStarted,
+        then: { () async throws(ResolutionError) in _ = try await container.resolveAsync(Hub.self) }
+      )
     }
     let codes = try #require(outcome, "deadlocked: still waiting after 90 s")
     // The wait that closes the ring (Spoke → Hub) is refused; Hub then fails through Spoke.
@@ -213,25 +224,11 @@ struct AsyncEngineParityTests {
       })
     box.container = child
     defer { box.container = nil }  // Hub's factory captures the box: break the cycle
-    let outcome = try await finishing(within: 90) { () -> [ResolutionError.Code?] in
-      let spoke = Task { () -> ResolutionError.Code? in
-        do throws(ResolutionError) {
-          _ = try await child.resolveAsync(Spoke.self)
-          return nil
-        } catch {
-          return error.code
-        }
-      }
-      while !spokeStarted.load(ordering: .acquiring) { try? await Task.sleep(milliseconds: 1) }
-      let hub = Task { () -> ResolutionError.Code? in
-        do throws(ResolutionError) {
-          _ = try await parent.resolveAsync(Hub.self)
-          return nil
-        } catch {
-          return error.code
-        }
-      }
-      return [await hub.value, await spoke.value]
+    let outcome = try await finishing(within: 90) {
+      await endings(
+        of: { () async throws(ResolutionError) in _ = try await child.resolveAsync(Spoke.self) },
+        once: spokeStarted,
+        then: { () async throws(ResolutionError) in _ = try await parent.resolveAsync(Hub.self) })
     }
     let codes = try #require(outcome, "deadlocked: still waiting after 90 s")
     #expect(codes == [.cycle, .cycle])

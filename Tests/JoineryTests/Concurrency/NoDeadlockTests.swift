@@ -12,6 +12,34 @@ private final class Ping: Sendable {}
 private final class Pong: Sendable {}
 private final class Anchor: Sendable {}
 
+/// Runs `body(0)` and `body(1)` on two threads at once and returns each one's error code (`nil`
+/// when it succeeded), in the order they finished; fewer than two when one is still running
+/// after 10 s: deadlocked (it is left blocked, as a deadlocked thread cannot be stopped).
+private func onTwoThreads(
+  _ body: @escaping @Sendable (Int) throws(ResolutionError) -> Void
+) async throws -> [ResolutionError.Code?] {
+  let codes = Locked<[ResolutionError.Code?]>([])
+  let done = TestAtomic<Int>(0)
+  for index in 0..<2 {
+    Thread {
+      let code: ResolutionError.Code?
+      do throws(ResolutionError) {
+        try body(index)
+        code = nil
+      } catch {
+        code = error.code
+      }
+      codes.withLock { $0.append(code) }
+      done.add(1, ordering: .releasing)
+    }.start()
+  }
+  let deadline = Instant.inSeconds(10)
+  while done.load(ordering: .acquiring) < 2 && Instant.now < deadline {
+    try await Task.sleep(milliseconds: 1)
+  }
+  return codes.withLock { $0 }
+}
+
 @Suite("No deadlocks, no global convoy", .serialized)
 struct NoDeadlockTests {
   @Test("While a persistent factory sleeps 500 ms, an unrelated binding resolves at once")
@@ -104,30 +132,13 @@ struct NoDeadlockTests {
     ).buildOrRecord()
     box.container = container
     defer { box.container = nil }  // the factories capture the box: break the cycle
-    let codes = Locked<[ResolutionError.Code?]>([])
-    let done = TestAtomic<Int>(0)
-    for index in 0..<2 {
-      Thread {
-        let code: ResolutionError.Code?
-        do throws(ResolutionError) {
-          if index == 0 {
-            _ = try container.resolve(Ping.self)
-          } else {
-            _ = try container.resolve(Pong.self)
-          }
-          code = nil
-        } catch {
-          code = error.code
-        }
-        codes.withLock { $0.append(code) }
-        done.add(1, ordering: .releasing)
-      }.start()
+    let outcome = try await onTwoThreads { index throws(ResolutionError) in
+      if index == 0 {
+        _ = try container.resolve(Ping.self)
+      } else {
+        _ = try container.resolve(Pong.self)
+      }
     }
-    let deadline = Instant.inSeconds(10)
-    while done.load(ordering: .acquiring) < 2 && Instant.now < deadline {
-      try await Task.sleep(milliseconds: 1)
-    }
-    let outcome = codes.withLock { $0 }
     #expect(outcome.count == 2, "deadlocked")
     #expect(outcome.contains(.cycle))
   }
@@ -161,30 +172,13 @@ struct NoDeadlockTests {
       })
     box.container = child
     defer { box.container = nil }  // Ping's factory captures the box: break the cycle
-    let codes = Locked<[ResolutionError.Code?]>([])
-    let done = TestAtomic<Int>(0)
-    for index in 0..<2 {
-      Thread {
-        let code: ResolutionError.Code?
-        do throws(ResolutionError) {
-          if index == 0 {
-            _ = try parent.resolve(Ping.self)
-          } else {
-            _ = try child.resolve(Pong.self)
-          }
-          code = nil
-        } catch {
-          code = error.code
-        }
-        codes.withLock { $0.append(code) }
-        done.add(1, ordering: .releasing)
-      }.start()
+    let outcome = try await onTwoThreads { index throws(ResolutionError) in
+      if index == 0 {
+        _ = try parent.resolve(Ping.self)
+      } else {
+        _ = try child.resolve(Pong.self)
+      }
     }
-    let deadline = Instant.inSeconds(10)
-    while done.load(ordering: .acquiring) < 2 && Instant.now < deadline {
-      try await Task.sleep(milliseconds: 1)
-    }
-    let outcome = codes.withLock { $0 }
     #expect(outcome.count == 2, "deadlocked")
     #expect(outcome.contains(.cycle))
   }
@@ -217,30 +211,13 @@ struct NoDeadlockTests {
         }
       }
     ).buildOrRecord()
-    let codes = Locked<[ResolutionError.Code?]>([])
-    let done = TestAtomic<Int>(0)
-    for index in 0..<2 {
-      Thread {
-        let code: ResolutionError.Code?
-        do throws(ResolutionError) {
-          if index == 0 {
-            _ = try container.resolve(RootOne.self)
-          } else {
-            _ = try container.resolve(Right.self)
-          }
-          code = nil
-        } catch {
-          code = error.code
-        }
-        codes.withLock { $0.append(code) }
-        done.add(1, ordering: .releasing)
-      }.start()
+    let outcome = try await onTwoThreads { index throws(ResolutionError) in
+      if index == 0 {
+        _ = try container.resolve(RootOne.self)
+      } else {
+        _ = try container.resolve(Right.self)
+      }
     }
-    let deadline = Instant.inSeconds(10)
-    while done.load(ordering: .acquiring) < 2 && Instant.now < deadline {
-      try await Task.sleep(milliseconds: 1)
-    }
-    let outcome = codes.withLock { $0 }
     #expect(outcome.count == 2, "deadlocked")
     #expect(outcome.contains(.cycle))
   }
