@@ -1,23 +1,39 @@
+/// What a container makes for a type it does not bind: its scope factory, or a `Provider` or
+/// `Lazy` of a type it does bind.
+@usableFromInline
+struct Derivation {
+  /// The wrapper type, or `nil` for the scope factory.
+  let wrapper: (any DerivedFromContainer.Type)?
+}
+
 extension Container {
-  /// A `Provider` or `Lazy` of a bound type, when `T` is one; `nil` otherwise.
+  /// How this container makes a `T` it does not bind, if it can; `nil` otherwise.
   ///
-  /// Only runs when
-  /// `T` itself is not bound.
+  /// Only runs when `T` itself is not bound. Asking first and making after keeps a request for
+  /// any other type (a missing binding) from instantiating `T?`'s metadata in unspecialized
+  /// code: it pays only the conformance lookup.
   @usableFromInline @inline(never)
-  func derived<T>(
-    _: T.Type, tag: BindingTag?, parent: borrowing ResolutionContext
-  ) -> T? {
-    if T.self == ScopeFactory.self, tag == nil { return ScopeFactory(container: self) as? T }
+  func derivation<T>(of _: T.Type, tag: BindingTag?) -> Derivation? {
+    if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
     guard let derivable = T.self as? any DerivedFromContainer.Type else { return nil }
     let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
     guard binds(wrapped) || binds(BindingKey(wrapped.type)) || bindsWithArguments(wrapped)
     else { return nil }
+    return Derivation(wrapper: derivable)
+  }
+
+  /// The `T` that `derivation(of: T.self, tag:)` said this container makes.
+  @usableFromInline @inline(never)
+  func derive<T>(
+    _: T.Type, _ derivation: Derivation, tag: BindingTag?, parent: borrowing ResolutionContext
+  ) -> T {
+    guard let derivable = derivation.wrapper else { return ScopeFactory(container: self) as! T }
     let graph = derivable.remembersGraph ? parent.graphMemory() : nil
     // Made in a scope, it resolves in that scope; made for a container-wide instance, in none
     // (it would keep the scope of the request that first made that instance).
     let joined = parent.joined()
     let scope = joined.captor == nil ? joined.scope : nil
-    return derivable.derive(from: self, tag: tag, graph: graph, scope: scope) as? T
+    return derivable.derive(from: self, tag: tag, graph: graph, scope: scope) as! T
   }
 
   /// Whether this container or an ancestor binds `key`'s type and tag with runtime arguments:

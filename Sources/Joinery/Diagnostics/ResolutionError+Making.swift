@@ -6,12 +6,18 @@
 /// path shape — whichever engine met it.
 @usableFromInline
 protocol ResolutionSite: ~Copyable {
-  /// The steps from the top-level request down to this site, inclusive.
-  var steps: [ResolutionStep] { get }
+  /// The steps from the top-level request down to this site, inclusive, then `last` if given:
+  /// one array, allocated once.
+  func steps(appending last: ResolutionStep?) -> [ResolutionStep]
   /// How many bindings deep the site is (0 at the top).
   var depth: Int { get }
   /// Inside a binding's factory: the key that was requested for it.
   var requested: BindingKey { get }
+}
+
+extension ResolutionSite where Self: ~Copyable {
+  /// The steps from the top-level request down to this site, inclusive.
+  var steps: [ResolutionStep] { steps(appending: nil) }
 }
 
 extension ResolutionContext: ResolutionSite {}
@@ -26,7 +32,10 @@ extension AsyncPath: ResolutionSite {
 }
 
 extension Optional: ResolutionSite where Wrapped == AsyncPath {
-  @usableFromInline var steps: [ResolutionStep] { self?.steps ?? [] }
+  @usableFromInline func steps(appending last: ResolutionStep?) -> [ResolutionStep] {
+    if let self { return self.steps(appending: last) }
+    return last.map { [$0] } ?? []
+  }
   @usableFromInline var depth: Int { self?.depth ?? 0 }
   @usableFromInline var requested: BindingKey { self?.requested ?? BindingKey(Void.self) }
 }
@@ -292,7 +301,7 @@ extension ResolutionError {
   ) -> ResolutionError {
     ResolutionError(
       code, requested: requested,
-      path: parent.steps + [ResolutionStep(requested: requested, binding: nil)],
+      path: parent.steps(appending: ResolutionStep(requested: requested, binding: nil)),
       detail: detail, container: container)
   }
 
@@ -310,7 +319,7 @@ extension ResolutionError {
     }
     let step = ResolutionStep(requested: requested, binding: binding.info)
     return ResolutionError(
-      code, requested: requested, path: parent.steps + [step],
+      code, requested: requested, path: parent.steps(appending: step),
       binding: binding.info, detail: detail, container: container)
   }
 

@@ -32,16 +32,22 @@ struct _Frame {
 }
 
 extension _Frame {
-  /// The steps from the top-level request down to (and including) `frame`.
-  static func steps(to frame: UnsafePointer<_Frame>?) -> [ResolutionStep] {
+  /// The steps from the top-level request down to (and including) `frame`, then `last` if
+  /// given, in one allocation.
+  static func steps(to frame: UnsafePointer<_Frame>?, appending last: ResolutionStep?)
+    -> [ResolutionStep]
+  {
     var steps: [ResolutionStep] = []
+    steps.reserveCapacity((frame?.pointee.depth ?? 0) + (last == nil ? 0 : 1))
     var current = frame
     // A depth-0 frame only marks where a main-actor resolution started.
     while let pointer = current, pointer.pointee.depth > 0 {
       steps.append(pointer.pointee.step)
       current = pointer.pointee.parent
     }
-    return steps.reversed()
+    steps.reverse()
+    if let last { steps.append(last) }
+    return steps
   }
 
   /// Throws if `binding` is already being built in this chain, the chain is too deep, or the
@@ -446,7 +452,9 @@ struct ResolutionContext: ~Copyable {
   }
 
   /// The steps from the top-level request down to the innermost frame.
-  @usableFromInline var steps: [ResolutionStep] { _Frame.steps(to: frame) }
+  @usableFromInline func steps(appending last: ResolutionStep?) -> [ResolutionStep] {
+    _Frame.steps(to: frame, appending: last)
+  }
 
   /// What the innermost frame's request asked for.
   @usableFromInline var requested: BindingKey {

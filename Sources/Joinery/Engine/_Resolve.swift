@@ -206,7 +206,9 @@ extension Container {
   func resolveUnbound<T>(
     _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    if let derived = derived(T.self, tag: tag, parent: parent) { return derived }
+    if let derivation = derivation(of: T.self, tag: tag) {
+      return derive(T.self, derivation, tag: tag, parent: parent)
+    }
     // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an
     // optional, saving a failed request for any other type a lookup in the runtime's cache.
     if _isOptional(T.self), let optional = T.self as? any _OptionalDependency.Type {
@@ -308,7 +310,7 @@ extension Container {
       return try owner.resolveIfBound(T.self, parent: parent)
     }
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
-      return derived(T.self, tag: nil, parent: parent)
+      return derivation(of: T.self, tag: nil).map { derive(T.self, $0, tag: nil, parent: parent) }
     }
     // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
     if entry.withArguments.isEmpty { return nil }
@@ -448,7 +450,9 @@ extension Container {
     if let owner = parentContainer?.owner(of: BindingKey(T.self)) {
       return try owner.resolve(T.self, parent: parent)
     }
-    if let derived = derived(T.self, tag: nil, parent: parent) { return derived }
+    if let derivation = derivation(of: T.self, tag: nil) {
+      return derive(T.self, derivation, tag: nil, parent: parent)
+    }
     // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an
     // optional, saving a failed request for any other type a lookup in the runtime's cache.
     if _isOptional(T.self), let optional = T.self as? any _OptionalDependency.Type {

@@ -76,14 +76,17 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
     return try await Self.$current.withValue(self) { try await body() }
   }
 
-  @usableFromInline var steps: [ResolutionStep] {
+  @usableFromInline func steps(appending last: ResolutionStep?) -> [ResolutionStep] {
     var steps: [ResolutionStep] = []
+    steps.reserveCapacity(depth + (last == nil ? 0 : 1))
     var current: AsyncPath? = self
     while let node = current {
       steps.append(ResolutionStep(requested: node.binding.key, binding: node.binding.info))
       current = node.parent
     }
-    return steps.reversed()
+    steps.reverse()
+    if let last { steps.append(last) }
+    return steps
   }
 
   /// The bindings on the path, innermost first.
