@@ -188,7 +188,7 @@ def async_overload(n):
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<{generics}>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,

@@ -110,6 +110,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       if container.disposals.isClosed {
         throw .shutDown(key, scopeClosed: false, parent: path, in: container)
       }
+      try path?.checkCapture(of: self, in: container)
       let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
       let resolver = AsyncResolver(container: container, path: node)
       if let made = try await strategyType.resolveAsync(
@@ -301,11 +302,16 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     }
   }
 
-  /// The instance a request in `scope` gets without waiting: a built persistent one, or the
-  /// open scope's made instance of a scoped binding.
-  func madeInstance(in scope: Scope?) -> Any? {
+  /// The instance a request in `scope` below `path` gets without waiting: a built persistent
+  /// one, or the open scope's made instance of a scoped binding.
+  ///
+  /// Below a container-wide creation (a captor on `path`), a scoped request takes the long way,
+  /// where the captive check refuses it.
+  func madeInstance(in scope: Scope?, below path: AsyncPath?) -> Any? {
     if isReady { return storage.loadAny(layout) }
-    guard lifetime.reach == .scope, let scope, !scope.isClosed else { return nil }
+    guard lifetime.reach == .scope, let scope, !scope.isClosed, path?.captor == nil else {
+      return nil
+    }
     return scope.disposals.asyncInstance(of: self)
   }
 

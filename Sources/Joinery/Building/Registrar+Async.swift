@@ -66,6 +66,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
+  @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -99,6 +100,7 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
   ///   - dependencies: How each parameter is resolved.
+  @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -168,6 +170,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the contributed instance from its awaited dependencies.
+  @_disfavoredOverload
   public mutating func contributeAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -204,6 +207,7 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the contributed instance from its awaited dependencies.
   ///   - dependencies: How each parameter is resolved.
+  @_disfavoredOverload
   public mutating func contributeAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,

@@ -588,7 +588,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, P1: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -622,7 +622,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, P1: Sendable, P2: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -659,7 +659,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, P1: Sendable, P2: Sendable, P3: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -697,7 +697,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<
     T: Sendable, P1: Sendable, P2: Sendable, P3: Sendable, P4: Sendable
   >(
@@ -737,7 +737,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<
     T: Sendable, P1: Sendable, P2: Sendable, P3: Sendable, P4: Sendable, P5: Sendable
   >(
@@ -778,7 +778,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<
     T: Sendable, P1: Sendable, P2: Sendable, P3: Sendable, P4: Sendable, P5: Sendable, P6: Sendable
   >(

@@ -7,6 +7,7 @@ extension Container {
   ) async throws(ResolutionError) -> [T] {
     try checkOpen(T.self)
     let path = AsyncPath.joining(path)
+    let scope = scope ?? path?.requestScope
     var instances: [T] = []
     for (container, contribution) in contributions(to: T.self, tag: tag) {
       if let async = contribution as? AsyncBinding {
@@ -14,14 +15,13 @@ extension Container {
         instances.append(
           try await container.awaitInstance(of: async, path: path, scope: scope) as! T)
       } else {
-        let parent = scope.map { ResolutionContext.topLevel(in: $0) } ?? .topLevel
-        do {
-          instances.append(
-            try container.instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))
-        } catch {
-          guard let path else { throw error }
-          throw error.below(path.steps)
-        }
+        // Continuing the path, as `resolveAsync` of a synchronous binding does: the same
+        // `graph` instances, captive check and error path.
+        let point = _RequestPoint(container: container, scope: scope, isolation: nil, path: path)
+        instances.append(
+          try point.run(T.self, tag: tag) { container, context throws(ResolutionError) -> T in
+            try container.instance(of: contribution, as: T.self, parent: context, fallbackTag: nil)
+          })
       }
     }
     return instances
@@ -55,7 +55,7 @@ extension Container {
     // A request made while an async factory runs in this task joins its chain.
     let path = AsyncPath.joining(path)
     let scope = scope ?? path?.requestScope
-    switch asyncLookup(T.self, tag: tag, matching: matching, scope: scope) {
+    switch asyncLookup(T.self, tag: tag, matching: matching, scope: scope, path: path) {
     case .synchronous:
       // Nothing async to await: the synchronous resolve serves it or reports what is missing.
       return try resolveInPlace(
@@ -130,7 +130,7 @@ extension Container {
   /// instance when it is made already.
   @usableFromInline
   func asyncLookup(
-    _ type: Any.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?
+    _ type: Any.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?, path: AsyncPath?
   ) -> AsyncLookup {
     var found = bindingAndOwner(for: BindingKey(type, boxed: tag))
     if found == nil, tag != nil, matching.allowsFallback {
@@ -138,7 +138,7 @@ extension Container {
     }
     guard let (binding, owner) = found else { return .synchronous }
     if let async = binding as? AsyncBinding {
-      if let made = async.madeInstance(in: scope) { return .made(made) }
+      if let made = async.madeInstance(in: scope, below: path) { return .made(made) }
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
     }
     if binding.isMainActor { return .mainActor }

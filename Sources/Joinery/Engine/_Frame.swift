@@ -286,15 +286,35 @@ public struct _RequestPoint {
   ) throws(ResolutionError) -> R {
     let container = container.takeUnretainedValue()
     do {
-      guard container.hasGraphBindings else { return try body(container, context) }
-      // One async resolution is one graph: its synchronous resolves share their instances.
-      return try _GraphMemory.run(
-        type, tag: tag, in: container, scope: requestScope,
-        memory: path.scope.synchronousGraph()
-      ) { context throws(ResolutionError) -> R in try body(container, context) }
+      // Below the creation of a container-wide instance, the captive check must see it: the
+      // resolution starts from a marker frame of that binding, counted as a shared creation.
+      if let captor = path.captor {
+        return try _ThreadState.creatingShared { () throws(ResolutionError) -> R in
+          try run(below: path, type, tag: tag, in: container, marker: captor, body)
+        }
+      }
+      return try run(below: path, type, tag: tag, in: container, marker: nil, body)
     } catch {
       throw error.below(path.steps)
     }
+  }
+
+  private func run<R>(
+    below path: AsyncPath, _ type: Any.Type, tag: BindingTag?, in container: Container,
+    marker: AnyBinding?,
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    guard container.hasGraphBindings else {
+      guard let marker else { return try body(container, context) }
+      return try ResolutionContext.marked(
+        container, scope: scope, marker: marker
+      ) { context throws(ResolutionError) -> R in try body(container, context) }
+    }
+    // One async resolution is one graph: its synchronous resolves share their instances.
+    return try _GraphMemory.run(
+      type, tag: tag, in: container, scope: requestScope,
+      memory: path.scope.synchronousGraph(), marker: marker
+    ) { context throws(ResolutionError) -> R in try body(container, context) }
   }
 }
 
@@ -588,14 +608,18 @@ struct ResolutionContext: ~Copyable {
     }
   }
 
+  /// Runs `body` in a new resolution that starts from a depth-0 marker frame: the container's
+  /// plain marker, or `marker`, a binding being created above this resolution (an async
+  /// factory's), which the captive check then sees.
   @inline(never)
   static func marked<R>(
-    _ container: Container, scope: Unmanaged<Scope>?,
+    _ container: Container, scope: Unmanaged<Scope>?, marker: AnyBinding? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     try _RootState.resolution(scope: scope) { rootPointer throws(ResolutionError) -> R in
       var frame = _Frame(
-        binding: container.mainActorMarker, fallbackTag: nil, root: rootPointer, depth: 0)
+        binding: marker ?? container.mainActorMarker, fallbackTag: nil, root: rootPointer,
+        depth: 0)
       return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
         try body(ResolutionContext(frame: pointer))
       }

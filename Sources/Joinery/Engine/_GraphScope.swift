@@ -627,24 +627,31 @@ final class _GraphMemory: Sendable {
   /// Runs `body` in a new resolution that starts with the remembered instances as its `graph`
   /// instances (none if the instance of `type`'s binding is gone), and remembers the ones it
   /// adds.
+  ///
+  /// `marker`: a binding being created above this resolution (an async factory's), for the
+  /// captive check (``ResolutionContext/marked(_:scope:marker:_:)``).
   static func run<R>(
     _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
-    memory: _GraphMemory, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+    memory: _GraphMemory, marker: AnyBinding? = nil,
+    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try run(type, tag: tag, in: container, scope: scope, memory: memory, body).value
+    try run(type, tag: tag, in: container, scope: scope, memory: memory, marker: marker, body)
+      .value
   }
 
   private static func run<R>(
     _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
-    memory: _GraphMemory, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+    memory: _GraphMemory, marker: AnyBinding? = nil,
+    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> (value: R, living: [AnyObject]) {
     let key = BindingKey(type, boxed: tag)
     let target =
       container.owner(of: key)?.table.binding(for: key)
       ?? container.owner(of: BindingKey(type))?.table.binding(for: BindingKey(type))
     let living = memory.living(target: target)
-    let value = try ResolutionContext.marked(container, scope: scope.map(Unmanaged.passUnretained))
-    {
+    let value = try ResolutionContext.marked(
+      container, scope: scope.map(Unmanaged.passUnretained), marker: marker
+    ) {
       context throws(ResolutionError) -> R in
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)

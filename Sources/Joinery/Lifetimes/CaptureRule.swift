@@ -73,18 +73,31 @@ extension ResolutionContext {
     of binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container
   ) throws(ResolutionError) {
     guard let captor else { return }
-    try Self.checkCapture(
-      of: binding, by: captor, fallbackTag: fallbackTag, parent: self, in: container)
+    try binding.checkCapture(by: captor, fallbackTag: fallbackTag, parent: self, in: container)
   }
 
+}
+
+extension AnyBinding {
+  /// Throws if `captor`, being created above `parent`, would keep this binding's instance too
+  /// long: the one check both engines make.
   @inline(never)
-  private static func checkCapture(
-    of binding: AnyBinding, by captor: AnyBinding, fallbackTag: RequestedTag?,
-    parent: borrowing ResolutionContext, in container: Container
+  func checkCapture(
+    by captor: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable, in container: Container
   ) throws(ResolutionError) {
-    guard binding.lifetime.capture(by: captor.lifetime) == .error,
-      !container.allowsCaptive(consumer: captor.key, dependency: binding.key)
+    guard lifetime.capture(by: captor.lifetime) == .error,
+      !container.allowsCaptive(consumer: captor.key, dependency: key)
     else { return }
-    throw .captive(binding, by: captor, fallbackTag: fallbackTag, parent: parent, in: container)
+    throw .captive(self, by: captor, fallbackTag: fallbackTag, parent: parent, in: container)
+  }
+}
+
+extension AsyncPath {
+  /// Throws if an instance being created on this path would keep one of `binding` too long:
+  /// ``ResolutionContext/checkCapture(of:fallbackTag:in:)`` for an async request.
+  func checkCapture(of binding: AnyBinding, in container: Container) throws(ResolutionError) {
+    guard let captor else { return }
+    try binding.checkCapture(by: captor, fallbackTag: nil, parent: self, in: container)
   }
 }

@@ -24,6 +24,9 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   /// The ``Scope`` the top-level request was made in, where `scoped` bindings have their
   /// instances; `nil` outside any scope.
   @usableFromInline let requestScope: Scope?
+  /// The longest-enduring container-wide binding on the path, innermost among equals: what an
+  /// instance requested below it would be kept by (``ResolutionContext/captor``'s rule).
+  @usableFromInline let captor: AnyBinding?
   /// The node of the factory running in this task, if any.
   @TaskLocal static var current: AsyncPath?
 
@@ -42,6 +45,9 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
     members = (parent?.members ?? 0) | _Frame.memberBit(binding)
     first = parent.map { $0.first ?? $0 }
     self.requestScope = requestScope ?? parent?.requestScope
+    let outer = parent?.captor
+    let endurance = binding.lifetime.endurance
+    captor = endurance > 0 && endurance >= (outer?.lifetime.endurance ?? 0) ? binding : outer
     _checkAtomicWordsLayout(&finishedWord)
   }
 

@@ -337,3 +337,40 @@ struct AsyncContributionTests {
     #expect(tagged?.diagnostics.first?.code == .missingDependency)
   }
 }
+
+/// A helper a factory passes its resolver to.
+private func leasedPool(_ resolver: AsyncResolver) async throws -> Pool {
+  Pool(id: try await resolver.resolveAsync(Int.self))
+}
+
+private func leasedPool(_ resolver: AsyncResolver, offset: Int) async throws -> Pool {
+  Pool(id: try await resolver.resolveAsync(Int.self) + offset)
+}
+
+extension AsyncFormsTests {
+  @Test("A trailing closure that hands its resolver to a helper is the factory, not an initializer")
+  func trailingClosureIsTheFactory() async throws {
+    // Swift once ranked the autowired `to:` forms first for these closures, so the resolver
+    // was taken for a dependency to resolve ("Pool depends on AsyncResolver").
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Int.self, instance: 7)
+        registrar.bindAsync(Pool.self) { resolver in try await leasedPool(resolver) }
+        registrar.bindAsync(Pool.self, tag: "typed") { (resolver: AsyncResolver) in
+          try await leasedPool(resolver)
+        }
+        registrar.bindAsync(Pool.self) { resolver, offset in
+          try await leasedPool(resolver, offset: offset)
+        }
+        registrar.contributeAsync(Pool.self) { resolver in try await leasedPool(resolver) }
+        // An initializer given as a trailing closure is still autowired.
+        registrar.bindAsync(Repository.self) { (pool: Pool) in Repository(pool: pool) }
+      }
+    ).build()
+    #expect(try await container.resolveAsync(Pool.self).id == 7)
+    #expect(try await container.resolveAsync(Pool.self, tag: "typed").id == 7)
+    #expect(try await container.resolveAsync(Pool.self, arguments: 3).id == 10)
+    #expect(try await container.resolveAllAsync(Pool.self).map(\.id) == [7])
+    #expect(try await container.resolveAsync(Repository.self).pool.id == 7)
+  }
+}

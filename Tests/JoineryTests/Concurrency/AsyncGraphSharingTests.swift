@@ -49,3 +49,38 @@ struct AsyncGraphSharingTests {
     }
   }
 }
+
+private protocol Step: Sendable { var work: UnitOfWork { get } }
+private final class SaveStep: Step {
+  let work: UnitOfWork
+  init(work: UnitOfWork) { self.work = work }
+}
+private final class Pipeline: Sendable {
+  let work: UnitOfWork
+  let steps: [any Step]
+  init(work: UnitOfWork, steps: [any Step]) {
+    self.work = work
+    self.steps = steps
+  }
+}
+
+extension AsyncGraphSharingTests {
+  @Test("resolveAllAsync inside an async factory shares the resolution's graph instances")
+  func contributionsShareTheGraph() async throws {
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(UnitOfWork.self, lifetime: .graph) { UnitOfWork() }
+        registrar.contribute((any Step).self, to: SaveStep.init(work:))
+        registrar.contributeAsync((any Step).self, to: SaveStep.init(work:))
+        registrar.bindAsync(Pipeline.self) { resolver in
+          Pipeline(
+            work: try await resolver.resolveAsync(),
+            steps: try await resolver.resolveAllAsync((any Step).self))
+        }
+      }
+    ).build()
+    let pipeline = try await container.resolveAsync(Pipeline.self)
+    #expect(pipeline.steps.count == 2)
+    #expect(pipeline.steps.allSatisfy { $0.work === pipeline.work })
+  }
+}
