@@ -7,6 +7,11 @@ extension Container {
   /// never waits for a running factory: an instance being built during the reset is replaced on
   /// its next resolve.
   ///
+  /// The container lets the dropped instances go. Those of bindings with `dispose:` are disposed
+  /// in a task of their own, newest first, which ``shutdown()`` waits for; a disposer that throws
+  /// is written to standard error. To await the disposal and catch its errors, call
+  /// ``close(_:)`` instead.
+  ///
   /// ```swift
   /// func logOut() {
   ///   container.reset(.session)
@@ -15,16 +20,24 @@ extension Container {
   ///
   /// - Parameter group: The group to reset; the default group when omitted.
   public func reset(_ group: CacheGroup = .default) {
-    cacheGroups[group]?.reset()
+    disposals.disposeDetached(drop(group), context: "disposing what reset(\(group)) dropped")
   }
 
-  /// Resets every cache group.
+  /// Resets every cache group, as ``reset(_:)`` does each.
   ///
   /// ```swift
   /// container.resetAllCaches()
   /// ```
   public func resetAllCaches() {
-    for state in cacheGroups.values { state.reset() }
+    for group in cacheGroups.keys { reset(group) }
+  }
+
+  /// Drops `group`'s cached instances and returns the disposals they owe.
+  func drop(_ group: CacheGroup) -> [DisposalList.Entry] {
+    guard let state = cacheGroups[group] else { return [] }
+    let mark = disposals.mark
+    state.reset()
+    return disposals.take(group: group, upTo: mark)
   }
 
   /// Puts an instance into a `cached` binding, as if its factory had just made it.

@@ -47,8 +47,8 @@ extension Container {
   /// ```
   public var isShutDown: Bool { isClosedInChain }
 
-  /// Resets `group` as ``reset(_:)`` does and disposes the instances the reset dropped, newest
-  /// first. (``reset(_:)`` alone leaves their disposal to ``shutdown()``.)
+  /// Resets `group` as ``reset(_:)`` does, and awaits the disposal of the instances the reset
+  /// dropped, newest first, throwing what their disposers threw.
   ///
   /// ```swift
   /// func logOut() async throws {
@@ -59,9 +59,7 @@ extension Container {
   /// - Parameter group: The cache group to reset.
   /// - Throws: ``DisposalError`` listing every disposer that threw.
   public func close(_ group: CacheGroup) async throws(DisposalError) {
-    let mark = disposals.mark
-    reset(group)
-    try await DisposalList.dispose(disposals.take(group: group, upTo: mark))
+    try await DisposalList.dispose(drop(group))
   }
 
   /// Whether the shared instance of `type` (persistent or cached) exists, without making it.

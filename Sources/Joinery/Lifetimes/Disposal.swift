@@ -285,6 +285,23 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   /// The sequence number of the last entry recorded so far.
   var mark: Int { withLock { $0.sequence } }
 
+  /// Disposes `entries` in a task of its own, newest first.
+  ///
+  /// Closing this list waits for it, as for a creation under way. A disposer that throws, which
+  /// no caller can catch, is written to standard error after `context`.
+  func disposeDetached(_ entries: [Entry], context: String) {
+    guard !entries.isEmpty else { return }
+    let counted = beginCreation()
+    Task {
+      defer { if counted { endCreation() } }
+      do {
+        try await Self.dispose(entries)
+      } catch {
+        "Joinery: \(context) threw: \(error)".withCString { joinery_write_error_line($0) }
+      }
+    }
+  }
+
   /// Whether no disposal is owed.
   var isEmpty: Bool { withLock { $0.entries.isEmpty } }
 

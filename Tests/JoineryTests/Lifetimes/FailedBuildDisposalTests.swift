@@ -8,15 +8,6 @@ private final class Pool: Sendable {}
 private final class Broken: Sendable {}
 private struct OpenFailed: Error {}
 
-/// Waits until `count` reaches `expected`, for at most 10 s; returns what it last read.
-private func eventually(_ count: TestAtomic<Int>, reaches expected: Int) async throws -> Int {
-  let deadline = Instant.inSeconds(10)
-  while count.load(ordering: .acquiring) < expected && Instant.now < deadline {
-    try await Task.sleep(milliseconds: 1)
-  }
-  return count.load(ordering: .acquiring)
-}
-
 @Suite("A failed build disposes the instances it made")
 struct FailedBuildDisposalTests {
   /// An eager pool with a disposer, a handed-over instance with one, and an eager binding

@@ -294,6 +294,62 @@ struct CachedLifetimeTests {
     #expect(tracker.aliveCount == 0)
   }
 
+  @Test("A reset disposes what it dropped, so logging in and out does not pile up sessions")
+  func resetDisposes() async throws {
+    for async in [false, true] {
+      let tracker = LifetimeTracker()
+      let disposed = TestAtomic<Int>(0)
+      let container = try ContainerBuilder(
+        Bindings { registrar in
+          let dispose: @Sendable (Tracked) async throws -> Void = { _ in
+            disposed.add(1, ordering: .releasing)
+          }
+          if async {
+            registrar.bindAsync(Tracked.self, lifetime: .cached(in: .session), dispose: dispose) {
+              _ in Tracked(tracker)
+            }
+          } else {
+            registrar.bind(Tracked.self, lifetime: .cached(in: .session), dispose: dispose) {
+              _ in Tracked(tracker)
+            }
+          }
+        }
+      ).build()
+      for cycle in 1...20 {
+        _ = try await container.resolveAsync(Tracked.self)
+        container.reset(.session)
+        // Disposed in a task of its own, and then let go.
+        #expect(try await eventually(disposed, reaches: cycle) == cycle, "async: \(async)")
+      }
+      #expect(tracker.madeCount == 20)
+      #expect(tracker.aliveCount == 0, "async: \(async)")
+      // Shutdown disposes the current session only: the others were disposed once.
+      _ = try await container.resolveAsync(Tracked.self)
+      try await container.shutdown()
+      #expect(disposed.load(ordering: .acquiring) == 21)
+    }
+  }
+
+  @Test("shutdown() waits for the disposals a reset started")
+  func shutdownAwaitsResetDisposal() async throws {
+    let disposed = TestAtomic<Int>(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(
+          Tracked.self, lifetime: .cached,
+          dispose: { _ in
+            try await Task.sleep(milliseconds: 20)
+            disposed.add(1, ordering: .releasing)
+          }
+        ) { _ in Tracked(LifetimeTracker()) }
+      }
+    ).build()
+    _ = try container.resolve(Tracked.self)
+    container.resetAllCaches()
+    try await container.shutdown()
+    #expect(disposed.load(ordering: .acquiring) == 1)
+  }
+
   @Test("A stored instance is returned until the group is reset")
   func store() throws {
     let tracker = LifetimeTracker()

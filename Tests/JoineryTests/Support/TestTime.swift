@@ -30,3 +30,13 @@ extension Task where Success == Never, Failure == Never {
     try await sleep(nanoseconds: milliseconds * 1_000_000)
   }
 }
+
+/// Waits until `count` reaches `expected` (work a library does in a task of its own), for at
+/// most 10 s; returns what it last read.
+func eventually(_ count: TestAtomic<Int>, reaches expected: Int) async throws -> Int {
+  let deadline = Instant.inSeconds(10)
+  while count.load(ordering: .acquiring) < expected && Instant.now < deadline {
+    try await Task.sleep(milliseconds: 1)
+  }
+  return count.load(ordering: .acquiring)
+}
