@@ -85,6 +85,31 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     lock.withLock { shared = nil }
   }
 
+  /// Whether the container holds an instance now: a built persistent one, the current cache
+  /// generation's made one, or a transient one someone holds.
+  override var holdsInstance: Bool {
+    if isReady { return true }
+    return lock.withLock {
+      if alive != nil { return true }
+      guard let shared, sharedGeneration == group?.generation ?? 0,
+        case .made = shared.ended
+      else { return false }
+      return true
+    }
+  }
+
+  /// Puts `instance` into this cached binding for the current generation, as if a request had
+  /// just made it (``Container/store(_:for:tag:)``); disposed like one.
+  func store(_ instance: any Sendable, in container: Container) {
+    let creation = AsyncCreation()
+    creation.end(.made(instance))
+    lock.withLock {
+      shared = creation
+      sharedGeneration = group?.generation ?? 0
+    }
+    if let disposer { container.disposals.record(self, disposer(instance)) }
+  }
+
   override func resolve(
     into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?

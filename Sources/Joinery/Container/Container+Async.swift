@@ -55,7 +55,13 @@ extension Container {
     // A request made while an async factory runs in this task joins its chain.
     let path = AsyncPath.joining(path)
     let scope = scope ?? path?.requestScope
-    switch asyncLookup(T.self, tag: tag, matching: matching, scope: scope, path: path) {
+    var lookup = asyncLookup(T.self, tag: tag, matching: matching, scope: scope, path: path)
+    // `Wrapped?`, unbound itself: served by `Wrapped`'s binding if async (awaited, then
+    // wrapped), else by the synchronous resolve.
+    if _isOptional(T.self), case .synchronous = lookup {
+      lookup = asyncLookupOfWrapped(T.self, tag: tag, matching: matching, scope: scope, path: path)
+    }
+    switch lookup {
     case .synchronous:
       // Nothing async to await: the synchronous resolve serves it or reports what is missing.
       return try resolveInPlace(
@@ -74,7 +80,8 @@ extension Container {
       }
       return try result.get()
     case .made(let instance):
-      // Made by a binding of `T` (built, or this scope's): no suspension.
+      // Made by a binding of `T` or of the type `T` wraps (built, or this scope's): no
+      // suspension.
       return instance as! T
     case .pending(let pending):
       let instance = try await awaitPending(pending, path: path, scope: scope)
@@ -147,6 +154,17 @@ extension Container {
     guard let target = forward.target as? AsyncBinding else { return .synchronous }
     return .pending(
       PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: forward))
+  }
+
+  /// ``asyncLookup(_:tag:matching:scope:path:)`` of the type `optional` wraps, when it is a
+  /// `Wrapped?`; a made instance is returned as a `Wrapped?`.
+  @usableFromInline
+  func asyncLookupOfWrapped(
+    _ optional: Any.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?, path: AsyncPath?
+  ) -> AsyncLookup {
+    guard let optional = optional as? any _OptionalDependency.Type else { return .synchronous }
+    return asyncLookup(
+      optional.wrappedType, tag: tag, matching: matching, scope: scope, path: path)
   }
 
   /// The binding of `key` and the container that holds it: this one or the nearest ancestor.

@@ -57,21 +57,23 @@ extension Container {
   ///     exactly).
   /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/missingBinding`` when nothing is
   ///   bound, or ``ResolutionError/Code/notCached`` when the binding is not `cached`.
-  public func store<T>(
+  public func store<T: Sendable>(
     _ instance: T, for type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
   ) throws(ResolutionError) {
     try store(instance, key: BindingKey(T.self, boxed: BindingTag(optional: tag)))
   }
 
-  private func store<T>(_ instance: T, key: BindingKey) throws(ResolutionError) {
+  private func store<T: Sendable>(_ instance: T, key: BindingKey) throws(ResolutionError) {
     try checkOpen(T.self)
     // The binding a resolve of this key would use: this container's or an ancestor's.
     guard let owner = owner(of: key), let binding = owner.table.binding(for: key) else {
       throw .missing(key, triedFallback: false, parent: .topLevel, in: self)
     }
-    guard let cached = binding as? FactoryBinding, cached.lifetime.group != nil else {
-      throw .notCached(binding, in: owner)
+    guard binding.lifetime.group != nil else { throw .notCached(binding, in: owner) }
+    if let async = binding as? AsyncBinding {
+      async.store(instance, in: owner)
+    } else if let cached = binding as? FactoryBinding {
+      try cached.store(in: owner) { $0.initialize(to: instance) }
     }
-    try cached.store(in: owner) { $0.initialize(to: instance) }
   }
 }
