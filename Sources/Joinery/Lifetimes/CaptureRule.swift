@@ -95,9 +95,10 @@ extension AnyBinding {
 
 extension AsyncPath {
   /// Throws if an instance being created on this path would keep one of `binding` too long:
-  /// ``ResolutionContext/checkCapture(of:fallbackTag:in:)`` for an async request.
+  /// ``ResolutionContext/checkCapture(of:fallbackTag:in:)`` for an async request, for the same
+  /// lifetimes (scoped, and the container-wide ones; a `graph` capture is `build()`'s to find).
   func checkCapture(of binding: AnyBinding, in container: Container) throws(ResolutionError) {
-    guard let captor else { return }
+    guard let captor, binding.lifetime.reach >= .scope else { return }
     try binding.checkCapture(by: captor, fallbackTag: nil, parent: self, in: container)
   }
 }

@@ -103,6 +103,30 @@ struct AsyncCaptiveTests {
     }
   }
 
+  @Test("A graph instance under an async singleton is build()'s to report, as under a sync one")
+  func graphUnderAsyncPersistent() async throws {
+    for async in [false, true] {
+      let container = try ContainerBuilder(
+        InlineRegister { registrar in
+          if async {
+            registrar.bindAsync(SignedInUser.self, lifetime: .graph) { _ in SignedInUser() }
+            registrar.bindAsync(Reports.self, lifetime: .persistent) { resolver in
+              Reports(users: [try await resolver.resolveAsync()])
+            }
+          } else {
+            registrar.bind(SignedInUser.self, lifetime: .graph) { SignedInUser() }
+            registrar.bind(Reports.self, lifetime: .persistent) { resolver in
+              Reports(users: [try resolver.resolve()])
+            }
+          }
+        }
+      ).build()
+      await #expect(throws: Never.self, "async: \(async)") {
+        try await container.resolveAsync(Reports.self)
+      }
+    }
+  }
+
   @Test("An ephemeral async factory may use the request's scoped instances")
   func scopedUnderAsyncEphemeral() async throws {
     let container = try ContainerBuilder(
