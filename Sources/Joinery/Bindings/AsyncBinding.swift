@@ -334,7 +334,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// where the captive check refuses it.
   func madeInstance(in scope: Scope?, below path: AsyncPath?) -> Any? {
     if isReady { return storage.loadAny(layout) }
-    guard lifetime.reach == .scope, let scope, !scope.isClosed, path?.captor == nil else {
+    guard lifetime.reach == .scope, let scope, !scope.isClosed, path?.hasCaptor != true else {
       return nil
     }
     return scope.disposals.asyncInstance(of: self)

@@ -55,13 +55,10 @@ extension Container {
     // A request made while an async factory runs in this task joins its chain.
     let path = AsyncPath.joining(path)
     let scope = scope ?? path?.requestScope
-    var lookup = asyncLookup(T.self, tag: tag, matching: matching, scope: scope, path: path)
-    // `Wrapped?`, unbound itself: served by `Wrapped`'s binding if async (awaited, then
-    // wrapped), else by the synchronous resolve.
-    if _isOptional(T.self), case .synchronous = lookup {
-      lookup = asyncLookupOfWrapped(T.self, tag: tag, matching: matching, scope: scope, path: path)
-    }
-    switch lookup {
+    switch asyncLookup(
+      T.self, tag: tag, matching: matching, scope: scope, path: path,
+      isOptional: _isOptional(T.self))
+    {
     case .synchronous:
       // Nothing async to await: the synchronous resolve serves it or reports what is missing.
       return try resolveInPlace(
@@ -135,15 +132,27 @@ extension Container {
 
   /// The async binding that serves a request for `type` (through a forward, perhaps), or its
   /// instance when it is made already.
+  ///
+  /// `isOptional`: whether `type` is an `Optional`. A `Wrapped?` bound by nothing is served by
+  /// `Wrapped`'s binding when that one is async (its instance is then returned as is, for the
+  /// caller to wrap); otherwise the synchronous resolve serves it.
   @usableFromInline
   func asyncLookup(
-    _ type: Any.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?, path: AsyncPath?
+    _ type: Any.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?, path: AsyncPath?,
+    isOptional: Bool
   ) -> AsyncLookup {
     var found = bindingAndOwner(for: BindingKey(type, boxed: tag))
     if found == nil, tag != nil, matching.allowsFallback {
       found = bindingAndOwner(for: BindingKey(type))
     }
-    guard let (binding, owner) = found else { return .synchronous }
+    guard let (binding, owner) = found else {
+      guard isOptional, let optional = type as? any _OptionalDependency.Type else {
+        return .synchronous
+      }
+      return asyncLookup(
+        optional.wrappedType, tag: tag, matching: matching, scope: scope, path: path,
+        isOptional: false)
+    }
     if let async = binding as? AsyncBinding {
       if let made = async.madeInstance(in: scope, below: path) { return .made(made) }
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
@@ -154,17 +163,6 @@ extension Container {
     guard let target = forward.target as? AsyncBinding else { return .synchronous }
     return .pending(
       PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: forward))
-  }
-
-  /// ``asyncLookup(_:tag:matching:scope:path:)`` of the type `optional` wraps, when it is a
-  /// `Wrapped?`; a made instance is returned as a `Wrapped?`.
-  @usableFromInline
-  func asyncLookupOfWrapped(
-    _ optional: Any.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?, path: AsyncPath?
-  ) -> AsyncLookup {
-    guard let optional = optional as? any _OptionalDependency.Type else { return .synchronous }
-    return asyncLookup(
-      optional.wrappedType, tag: tag, matching: matching, scope: scope, path: path)
   }
 
   /// The binding of `key` and the container that holds it: this one or the nearest ancestor.

@@ -288,7 +288,7 @@ public struct _RequestPoint {
     do {
       // Below the creation of a container-wide instance, the captive check must see it: the
       // resolution starts from a marker frame of that binding, counted as a shared creation.
-      if let captor = path.captor {
+      if path.hasCaptor, let captor = path.captor {
         return try _ThreadState.creatingShared { () throws(ResolutionError) -> R in
           try run(below: path, type, tag: tag, in: container, marker: captor, body)
         }

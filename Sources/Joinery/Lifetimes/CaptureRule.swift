@@ -98,7 +98,7 @@ extension AsyncPath {
   /// ``ResolutionContext/checkCapture(of:fallbackTag:in:)`` for an async request, for the same
   /// lifetimes (scoped, and the container-wide ones; a `graph` capture is `build()`'s to find).
   func checkCapture(of binding: AnyBinding, in container: Container) throws(ResolutionError) {
-    guard let captor, binding.lifetime.reach >= .scope else { return }
+    guard hasCaptor, binding.lifetime.reach >= .scope, let captor else { return }
     try binding.checkCapture(by: captor, fallbackTag: nil, parent: self, in: container)
   }
 }

@@ -24,11 +24,29 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   /// The ``Scope`` the top-level request was made in, where `scoped` bindings have their
   /// instances; `nil` outside any scope.
   @usableFromInline let requestScope: Scope?
-  /// The longest-enduring container-wide binding on the path, innermost among equals: what an
-  /// instance requested below it would be kept by (``ResolutionContext/captor``'s rule).
-  @usableFromInline let captor: AnyBinding?
+  /// Where the path's captor is (see ``captor``): the depth of its node, 0 when there is none,
+  /// and its lifetime's endurance. Numbers, not a reference, so that a node costs no extra
+  /// reference counting.
+  private let captorDepth: Int
+  private let captorEndurance: Int
   /// The node of the factory running in this task, if any.
   @TaskLocal static var current: AsyncPath?
+
+  /// Whether a container-wide binding is being created on this path.
+  var hasCaptor: Bool { captorDepth > 0 }
+
+  /// The longest-enduring container-wide binding on the path, innermost among equals: what an
+  /// instance requested below it would be kept by (``ResolutionContext/captor``'s rule).
+  ///
+  /// Walks up to it: asked only when ``hasCaptor``.
+  var captor: AnyBinding? {
+    var node: AsyncPath? = self
+    while let current = node {
+      if current.depth == captorDepth { return current.binding }
+      node = current.parent
+    }
+    return nil
+  }
 
   /// The node of the running factory a request made without one joins.
   @usableFromInline
@@ -45,9 +63,12 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
     members = (parent?.members ?? 0) | _Frame.memberBit(binding)
     first = parent.map { $0.first ?? $0 }
     self.requestScope = requestScope ?? parent?.requestScope
-    let outer = parent?.captor
     let endurance = binding.lifetime.endurance
-    captor = endurance > 0 && endurance >= (outer?.lifetime.endurance ?? 0) ? binding : outer
+    if endurance > 0, endurance >= parent?.captorEndurance ?? 0 {
+      (captorDepth, captorEndurance) = (depth, endurance)
+    } else {
+      (captorDepth, captorEndurance) = (parent?.captorDepth ?? 0, parent?.captorEndurance ?? 0)
+    }
     _checkAtomicWordsLayout(&finishedWord)
   }
 
