@@ -24,9 +24,10 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   /// The ``Scope`` the top-level request was made in, where `scoped` bindings have their
   /// instances; `nil` outside any scope.
   @usableFromInline let requestScope: Scope?
-  /// Where the path's captor is (see ``captor``): the depth of its node, 0 when there is none,
-  /// and its lifetime's endurance. Numbers, not a reference, so that a node costs no extra
-  /// reference counting.
+  /// Where the path's captor is (see ``captor``).
+  ///
+  /// The depth of its node (0 when there is none) and its lifetime's endurance: numbers, not a
+  /// reference, so that a node costs no extra reference counting.
   private let captorDepth: Int
   private let captorEndurance: Int
   /// The node of the factory running in this task, if any.
