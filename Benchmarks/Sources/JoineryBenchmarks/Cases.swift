@@ -290,18 +290,55 @@ func buildRows() -> [Row] {
 
 final class Missing: @unchecked Sendable {}
 
-/// A failed resolve beside N bindings.
+/// An optional collaborator (NEEDS 19: `init(analytics: Analytics?)` means "this if bound").
+protocol Analytics: AnyObject, Sendable {}
+final class TrackedAnalytics: Analytics {}
+final class AnalyticsScreen: Sendable {
+  let analytics: (any Analytics)?
+  init(analytics: (any Analytics)?) { self.analytics = analytics }
+}
+
+/// An unbound optional collaborator, and a failed resolve beside N bindings: the two paths that
+/// ask about a type nothing binds.
 func failureRows() -> [Row] {
-  [10, 10_000].map { count in
-    let phantoms = PhantomSet(count: count)
-    let joinery = try! ContainerBuilder(phantoms).build()
-    let swinject = Swinject.Container()
-    phantoms.registerSwinject(swinject)
-    return Row(
-      title: "failed resolve beside \(count) bindings", floor: nil,
-      variants: [
-        Variant(name: "Joinery", run: loop { blackHole(try? joinery.resolve(Missing.self)) }),
-        Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Missing.self)) }),
-      ])
+  let unbound = try! ContainerBuilder(
+    InlineRegister { registrar in
+      registrar.bind(AnalyticsScreen.self, to: AnalyticsScreen.init(analytics:))
+    }
+  ).build()
+  let bound = try! ContainerBuilder(
+    InlineRegister { registrar in
+      registrar.bind(AnalyticsScreen.self, to: AnalyticsScreen.init(analytics:))
+      registrar.bind(
+        (any Analytics).self, lifetime: .persistent, to: { TrackedAnalytics() as any Analytics })
+    }
+  ).build()
+  let swinject = Swinject.Container()
+  swinject.register(AnalyticsScreen.self) { r in
+    AnalyticsScreen(analytics: r.resolve((any Analytics).self))
   }
+  let optional = Row(
+    title: "optional collaborator: ephemeral object, its T? dependency unbound",
+    floor: "hand-written",
+    variants: [
+      Variant(name: "hand-written", run: loop { blackHole(AnalyticsScreen(analytics: nil)) }),
+      Variant(name: "Joinery", run: loop { blackHole(try! unbound.resolve(AnalyticsScreen.self)) }),
+      Variant(
+        name: "Joinery, dependency bound (persistent)",
+        run: loop { blackHole(try! bound.resolve(AnalyticsScreen.self)) }),
+      Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(AnalyticsScreen.self)!) }),
+    ])
+  return [optional]
+    + [10, 10_000].map { count in
+      let phantoms = PhantomSet(count: count)
+      let joinery = try! ContainerBuilder(phantoms).build()
+      let swinject = Swinject.Container()
+      phantoms.registerSwinject(swinject)
+      return Row(
+        title: "failed resolve beside \(count) bindings", floor: nil,
+        variants: [
+          Variant(name: "Joinery", run: loop { blackHole(try? joinery.resolve(Missing.self)) }),
+          Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(Missing.self)) }),
+        ])
+    }
 }

@@ -146,7 +146,7 @@ extension Container {
       found = bindingAndOwner(for: BindingKey(type))
     }
     guard let (binding, owner) = found else {
-      guard isOptional, let optional = type as? any _OptionalDependency.Type else {
+      guard isOptional, let optional = optionalDependency(type) else {
         return .synchronous
       }
       return asyncLookup(

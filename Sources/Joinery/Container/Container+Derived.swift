@@ -15,7 +15,11 @@ extension Container {
   @usableFromInline @inline(never)
   func derivation<T>(of _: T.Type, tag: BindingTag?) -> Derivation? {
     if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
-    guard let derivable = T.self as? any DerivedFromContainer.Type else { return nil }
+    if underivableTypes.contains(T.self) { return nil }
+    guard let derivable = T.self as? any DerivedFromContainer.Type else {
+      underivableTypes.insert(T.self)
+      return nil
+    }
     let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
     guard binds(wrapped) || binds(BindingKey(wrapped.type)) || bindsWithArguments(wrapped)
     else { return nil }

@@ -35,6 +35,12 @@ public final class Container: Sendable {
   /// Which creations wait for which, across threads and tasks: one registry for a container
   /// and every child made from it.
   let waits: WaitRegistry
+  /// Types known not to be a `Provider` or `Lazy` (``derivation(of:tag:)``): one memo for a
+  /// container and every child made from it.
+  let underivableTypes: _TypeMemo
+  /// The `_OptionalDependency` conformance of each `Optional` type resolved as a `T?`, looked up
+  /// once: shared like ``underivableTypes``.
+  let optionalDependencies: _TypeMap<any _OptionalDependency.Type>
   /// The disposals of the instances this container made, and whether it was shut down.
   @usableFromInline let disposals = DisposalList()
   /// The descriptions error reports search, made on first use (``catalog``).
@@ -70,6 +76,8 @@ public final class Container: Sendable {
   ) {
     parentContainer = parent
     waits = parent?.waits ?? WaitRegistry()
+    underivableTypes = parent?.underivableTypes ?? _TypeMemo()
+    optionalDependencies = parent?.optionalDependencies ?? _TypeMap()
     self.allowedCaptives = allowedCaptives
     self.defaultLifetime = defaultLifetime
     self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler

@@ -211,7 +211,7 @@ extension Container {
     }
     // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an
     // optional, saving a failed request for any other type a lookup in the runtime's cache.
-    if _isOptional(T.self), let optional = T.self as? any _OptionalDependency.Type {
+    if _isOptional(T.self), let optional = optionalDependency(T.self) {
       // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
       return try optional.resolveIfBound(in: self, tag: tag, matching: matching, parent: parent)
         as! T
@@ -420,7 +420,7 @@ extension Container {
       current = ancestor.parentContainer
     }
     // `T?` with arguments: the binding of `T` that takes them, else nil.
-    if tag == nil, _isOptional(T.self), let optional = T.self as? any _OptionalDependency.Type {
+    if tag == nil, _isOptional(T.self), let optional = optionalDependency(T.self) {
       return try optional.resolveIfBound(
         in: self, signature: signature, arguments: arguments, parent: parent) as! T
     }
@@ -455,7 +455,7 @@ extension Container {
     }
     // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an
     // optional, saving a failed request for any other type a lookup in the runtime's cache.
-    if _isOptional(T.self), let optional = T.self as? any _OptionalDependency.Type {
+    if _isOptional(T.self), let optional = optionalDependency(T.self) {
       // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
       return try optional.resolveIfBound(in: self, tag: nil, matching: .exact, parent: parent)
         as! T

@@ -14,6 +14,17 @@ protocol _OptionalDependency {
   ) throws(ResolutionError) -> Self
 }
 
+extension Container {
+  /// `type`'s `_OptionalDependency` conformance when it is an `Optional`: looked up in the
+  /// runtime once per type, then remembered (``optionalDependencies``).
+  func optionalDependency(_ type: any Any.Type) -> (any _OptionalDependency.Type)? {
+    if let known = optionalDependencies.value(for: type) { return known }
+    guard let optional = type as? any _OptionalDependency.Type else { return nil }
+    optionalDependencies.insert(optional, for: type)
+    return optional
+  }
+}
+
 extension Optional: _OptionalDependency {
   static var wrappedType: Any.Type { Wrapped.self }
 
@@ -24,13 +35,17 @@ extension Optional: _OptionalDependency {
     guard let tag else {
       // Bound only with runtime arguments is a mistake to report (the resolve passed none),
       // not an absence.
-      guard container.binds(BindingKey(Wrapped.self)) || container.bindsWithArguments(Wrapped.self)
+      // A `Provider` or `Lazy` of a bound type, or the scope factory, is served too.
+      guard
+        container.binds(BindingKey(Wrapped.self)) || container.bindsWithArguments(Wrapped.self)
+          || container.derivation(of: Wrapped.self, tag: nil) != nil
       else { return nil }
       return try container.resolve(Wrapped.self, parent: parent)
     }
     let served =
       container.binds(BindingKey(Wrapped.self, boxed: tag))
       || (matching.allowsFallback && container.binds(BindingKey(Wrapped.self)))
+      || container.derivation(of: Wrapped.self, tag: tag) != nil
     guard served else { return nil }
     return try container.resolve(Wrapped.self, tag: tag, matching: matching, parent: parent)
   }

@@ -31,6 +31,34 @@ struct OptionalDependencyTests {
         === (try container.resolve((any Analytics).self) as? ConsoleAnalytics))
   }
 
+  @Test("Repeated answers stay right: nil while unbound, a Provider after misses, a child's own")
+  func answersRememberedPerType() throws {
+    let parent = try ContainerBuilder(
+      Bindings { registrar in registrar.bind(Checkout.self, to: Checkout.init(analytics:)) }
+    ).build()
+    // A container remembers what it learned about a type (not a Provider or Lazy; how to
+    // resolve a `T?`); asking again, from it or a child, must give the same answers.
+    for _ in 0..<3 {
+      #expect(try parent.resolve(Checkout.self).analytics == nil)
+      #expect(try parent.resolve((any Analytics)?.self) == nil)
+      #expect(throws: ResolutionError.self) { try parent.resolve((any Analytics).self) }
+      #expect(try parent.resolve(Provider<Checkout>.self).get().analytics == nil)
+      #expect(try parent.resolve(Provider<Checkout>?.self) != nil)
+      #expect(try parent.resolve(Provider<any Analytics>?.self) == nil)
+    }
+    let child = try parent.makeChild(
+      Bindings { registrar in
+        registrar.bind((any Analytics).self, lifetime: .persistent) { _ in ConsoleAnalytics() }
+      })
+    for _ in 0..<3 {
+      #expect(try child.resolve((any Analytics)?.self) is ConsoleAnalytics)
+      #expect(try child.resolve(Provider<any Analytics>?.self) != nil)
+      #expect(try child.resolve(Provider<any Analytics>.self).get() is ConsoleAnalytics)
+      #expect(try parent.resolve((any Analytics)?.self) == nil)
+      #expect(try parent.resolve(Provider<any Analytics>?.self) == nil)
+    }
+  }
+
   @Test("Unbound, the parameter is nil and build() does not report it missing")
   func unboundOptional() throws {
     let container = try ContainerBuilder(
