@@ -213,8 +213,8 @@ extension Container {
     // optional, saving a failed request for any other type a lookup in the runtime's cache.
     if _isOptional(T.self), let optional = optionalDependency(T.self) {
       // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
-      return try optional.resolveIfBound(in: self, tag: tag, matching: matching, parent: parent)
-        as! T
+      return try Self.resolveIfBound(
+        optional, as: T.self, in: self, tag: tag, matching: matching, parent: parent)
     }
     throw missing(
       BindingKey(T.self, boxed: tag), triedFallback: matching.allowsFallback, parent: parent)
@@ -421,8 +421,9 @@ extension Container {
     }
     // `T?` with arguments: the binding of `T` that takes them, else nil.
     if tag == nil, _isOptional(T.self), let optional = optionalDependency(T.self) {
-      return try optional.resolveIfBound(
-        in: self, signature: signature, arguments: arguments, parent: parent) as! T
+      return try Self.resolveIfBound(
+        optional, as: T.self, in: self, signature: signature, arguments: arguments,
+        parent: parent)
     }
     let requested = BindingKey(T.self, boxed: tag.map(BindingTag.init), argumentTypes: signature)
     throw missing(requested, triedFallback: tag != nil && matching.allowsFallback, parent: parent)
@@ -441,6 +442,32 @@ extension Container {
     }
   }
 
+  /// `Optional.resolveIfBound` for a `T` that is the `Optional` type `optional`, returned as `T`
+  /// without a dynamic cast: the existential is opened, not boxed (an `Optional` of a protocol
+  /// does not fit an existential's inline buffer), and the value is reinterpreted as the same
+  /// type under its other name.
+  static func resolveIfBound<Opened: _OptionalDependency, T>(
+    _: Opened.Type, as _: T.Type, in container: Container, tag: BindingTag?,
+    matching: TagMatching, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    _internalCheck(Opened.self == T.self, "an optional dependency answered for another type")
+    return unsafeBitCast(
+      try Opened.resolveIfBound(in: container, tag: tag, matching: matching, parent: parent),
+      to: T.self)
+  }
+
+  /// `resolveIfBound(_:as:in:tag:matching:parent:)` with runtime arguments.
+  static func resolveIfBound<Opened: _OptionalDependency, T>(
+    _: Opened.Type, as _: T.Type, in container: Container, signature: Any.Type,
+    arguments: borrowing _Arguments, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    _internalCheck(Opened.self == T.self, "an optional dependency answered for another type")
+    return unsafeBitCast(
+      try Opened.resolveIfBound(
+        in: container, signature: signature, arguments: arguments, parent: parent),
+      to: T.self)
+  }
+
   /// A request for a type this container does not bind: its ancestors', a `Provider` or `Lazy`,
   /// or a missing-binding error.
   @usableFromInline @inline(never)
@@ -457,8 +484,8 @@ extension Container {
     // optional, saving a failed request for any other type a lookup in the runtime's cache.
     if _isOptional(T.self), let optional = optionalDependency(T.self) {
       // Served by the wrapped type if bound, else nil: a concrete `Optional<Wrapped>`.
-      return try optional.resolveIfBound(in: self, tag: nil, matching: .exact, parent: parent)
-        as! T
+      return try Self.resolveIfBound(
+        optional, as: T.self, in: self, tag: nil, matching: .exact, parent: parent)
     }
     throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
   }
@@ -480,6 +507,18 @@ extension Container {
   /// Whether this container or an ancestor binds exactly `key`.
   @usableFromInline
   func binds(_ key: BindingKey) -> Bool { owner(of: key) != nil }
+
+  /// Whether this container or an ancestor binds `type` untagged, without runtime arguments:
+  /// ``binds(_:)`` for an untagged key, without making the key.
+  func bindsUntagged(_ type: Any.Type) -> Bool {
+    let identity = ObjectIdentifier(type)
+    var current: Container? = self
+    while let container = current {
+      if container.table.untaggedBinding(for: identity) != nil { return true }
+      current = container.parentContainer
+    }
+    return false
+  }
 
   /// The nearest container of this chain (this one first) that binds exactly `key`: a loop,
   /// so a chain of thousands of children costs no stack.

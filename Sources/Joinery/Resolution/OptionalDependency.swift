@@ -37,7 +37,7 @@ extension Optional: _OptionalDependency {
       // not an absence.
       // A `Provider` or `Lazy` of a bound type, or the scope factory, is served too.
       guard
-        container.binds(BindingKey(Wrapped.self)) || container.bindsWithArguments(Wrapped.self)
+        container.bindsUntagged(Wrapped.self) || container.bindsWithArguments(Wrapped.self)
           || container.derivation(of: Wrapped.self, tag: nil) != nil
       else { return nil }
       return try container.resolve(Wrapped.self, parent: parent)
