@@ -298,8 +298,17 @@ final class AnalyticsScreen: Sendable {
   init(analytics: (any Analytics)?) { self.analytics = analytics }
 }
 
-/// An unbound optional collaborator, and a failed resolve beside N bindings: the two paths that
-/// ask about a type nothing binds.
+/// An optional collaborator, a `Provider`, and a failed resolve beside N bindings: the paths
+/// that ask about a type nothing binds.
+final class AnalyticsFactory: Sendable {
+  let make: Joinery.Provider<any Analytics>
+  init(make: Joinery.Provider<any Analytics>) { self.make = make }
+}
+final class HandWrittenAnalyticsFactory: Sendable {
+  let make: @Sendable () -> any Analytics
+  init(make: @escaping @Sendable () -> any Analytics) { self.make = make }
+}
+
 func failureRows() -> [Row] {
   let unbound = try! ContainerBuilder(
     InlineRegister { registrar in
@@ -328,7 +337,25 @@ func failureRows() -> [Row] {
         run: loop { blackHole(try! bound.resolve(AnalyticsScreen.self)) }),
       Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(AnalyticsScreen.self)!) }),
     ])
-  return [optional]
+  // A factory injected as a `Provider` (Swinject has none built in: a resolver closure).
+  let providers = try! ContainerBuilder(
+    InlineRegister { registrar in
+      registrar.bind(
+        (any Analytics).self, lifetime: .persistent, to: { TrackedAnalytics() as any Analytics })
+      registrar.bind(AnalyticsFactory.self, to: AnalyticsFactory.init(make:))
+    }
+  ).build()
+  let made = TrackedAnalytics()
+  let provider = Row(
+    title: "an object holding a Provider<T>", floor: "hand-written",
+    variants: [
+      Variant(
+        name: "hand-written",
+        run: loop { blackHole(HandWrittenAnalyticsFactory(make: { made })) }),
+      Variant(
+        name: "Joinery", run: loop { blackHole(try! providers.resolve(AnalyticsFactory.self)) }),
+    ])
+  return [optional, provider]
     + [10, 10_000].map { count in
       let phantoms = PhantomSet(count: count)
       let joinery = try! ContainerBuilder(phantoms).build()

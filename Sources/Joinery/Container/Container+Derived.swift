@@ -20,8 +20,13 @@ extension Container {
       underivableTypes.insert(T.self)
       return nil
     }
-    let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
-    guard binds(wrapped) || binds(BindingKey(wrapped.type)) || bindsWithArguments(wrapped)
+    // The untagged binding is asked first, without making a key: it serves most requests.
+    guard
+      bindsUntagged(derivable.wrappedType)
+        || {
+          let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
+          return (tag != nil && binds(wrapped)) || bindsWithArguments(wrapped)
+        }()
     else { return nil }
     return Derivation(wrapper: derivable)
   }

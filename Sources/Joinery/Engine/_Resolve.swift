@@ -306,7 +306,7 @@ extension Container {
         try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
     }
-    if let owner = parentContainer?.owner(of: BindingKey(T.self)) {
+    if let owner = parentContainer?.untaggedOwner(of: T.self) {
       return try owner.resolveIfBound(T.self, parent: parent)
     }
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
@@ -474,7 +474,7 @@ extension Container {
   func resolveUnbound<T>(_ type: T.Type, parent: borrowing ResolutionContext)
     throws(ResolutionError) -> T
   {
-    if let owner = parentContainer?.owner(of: BindingKey(T.self)) {
+    if let owner = parentContainer?.untaggedOwner(of: T.self) {
       return try owner.resolve(T.self, parent: parent)
     }
     if let derivation = derivation(of: T.self, tag: nil) {
@@ -508,16 +508,20 @@ extension Container {
   @usableFromInline
   func binds(_ key: BindingKey) -> Bool { owner(of: key) != nil }
 
-  /// Whether this container or an ancestor binds `type` untagged, without runtime arguments:
-  /// ``binds(_:)`` for an untagged key, without making the key.
-  func bindsUntagged(_ type: Any.Type) -> Bool {
+  /// Whether this container or an ancestor binds `type` untagged, without runtime arguments.
+  func bindsUntagged(_ type: Any.Type) -> Bool { untaggedOwner(of: type) != nil }
+
+  /// ``owner(of:)`` for `type`'s untagged key, without making the key: the nearest container
+  /// of this chain (this one first) with an untagged binding of `type` without arguments.
+  @usableFromInline
+  func untaggedOwner(of type: Any.Type) -> Container? {
     let identity = ObjectIdentifier(type)
     var current: Container? = self
     while let container = current {
-      if container.table.untaggedBinding(for: identity) != nil { return true }
+      if container.table.untaggedBinding(for: identity) != nil { return container }
       current = container.parentContainer
     }
-    return false
+    return nil
   }
 
   /// The nearest container of this chain (this one first) that binds exactly `key`: a loop,
