@@ -16,9 +16,17 @@ extension Container {
   func derivation<T>(of _: T.Type, tag: BindingTag?) -> Derivation? {
     if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
     if underivableTypes.contains(T.self) { return nil }
-    guard let derivable = T.self as? any DerivedFromContainer.Type else {
-      underivableTypes.insert(T.self)
-      return nil
+    // Asked of the runtime once per type: a conformance lookup costs about 300 instructions.
+    let derivable: any DerivedFromContainer.Type
+    if let known = derivableTypes.value(for: T.self) {
+      derivable = known
+    } else {
+      guard let found = T.self as? any DerivedFromContainer.Type else {
+        underivableTypes.insert(T.self)
+        return nil
+      }
+      derivableTypes.insert(found, for: T.self)
+      derivable = found
     }
     // The untagged binding is asked first, without making a key: it serves most requests.
     guard

@@ -41,6 +41,8 @@ public final class Container: Sendable {
   /// The `_OptionalDependency` conformance of each `Optional` type resolved as a `T?`, looked up
   /// once: shared like ``underivableTypes``.
   let optionalDependencies: _TypeMap<any _OptionalDependency.Type>
+  /// The `Provider` and `Lazy` types asked for, with their conformance: shared likewise.
+  let derivableTypes: _TypeMap<any DerivedFromContainer.Type>
   /// The disposals of the instances this container made, and whether it was shut down.
   @usableFromInline let disposals = DisposalList()
   /// The descriptions error reports search, made on first use (``catalog``).
@@ -78,6 +80,7 @@ public final class Container: Sendable {
     waits = parent?.waits ?? WaitRegistry()
     underivableTypes = parent?.underivableTypes ?? _TypeMemo()
     optionalDependencies = parent?.optionalDependencies ?? _TypeMap()
+    derivableTypes = parent?.derivableTypes ?? _TypeMap()
     self.allowedCaptives = allowedCaptives
     self.defaultLifetime = defaultLifetime
     self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler
