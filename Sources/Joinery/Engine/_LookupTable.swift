@@ -338,6 +338,11 @@ final class _TypeEntry: @unchecked Sendable {
   /// The binding tagged exactly `tag`.
   @inlinable @inline(__always)
   func binding<Tag: Hashable & Sendable>(tag: Tag) -> AnyBinding? {
+    // A boxed tag (a `Dependency`'s) is compared by its box, read without a copy: both types
+    // are one reference to the box. The test folds away in specialized code.
+    if Tag.self == BindingTag.self || Tag.self == _TagBoxReference.self {
+      return binding(box: unsafeBitCast(tag, to: Unmanaged<AnyTagBox>.self))
+    }
     if let taggedByHash {
       let hash = tagHash(tag)
       for position in taggedByHash[hash] ?? []
@@ -353,6 +358,30 @@ final class _TypeEntry: @unchecked Sendable {
       }
     }
     return nil
+  }
+
+  /// ``binding(tag:)`` for a boxed tag: the build shares one box per tag value, so the boxes
+  /// are usually the same object.
+  @inlinable @inline(__always)
+  func binding(box: Unmanaged<AnyTagBox>) -> AnyBinding? {
+    box._withUnsafeGuaranteedRef { requested in
+      if let taggedByHash {
+        for position in taggedByHash[requested.hash] ?? []
+        where tagged[position].key.tag.unsafelyUnwrapped.box == requested {
+          return tagged[position]
+        }
+        return nil
+      }
+      for position in 0..<tagged.count {
+        let candidate = tagIndex.unsafelyUnwrapped[position]
+        if candidate.tag.toOpaque() == box.toOpaque()
+          || candidate.tag._withUnsafeGuaranteedRef({ $0 == requested })
+        {
+          return candidate.binding.takeUnretainedValue()
+        }
+      }
+      return nil
+    }
   }
 
   /// The argument binding for a tag and argument tuple type, falling back to the untagged one.

@@ -21,6 +21,26 @@ struct _TaggedMatch {
   }
 }
 
+/// A tag box not retained by its holder, compared by identity first.
+///
+/// What a `Dependency`'s request matches tags with: only ever a match key, whose owner (the
+/// binding holding the `Dependency`) keeps the box alive.
+@usableFromInline @frozen
+struct _TagBoxReference: Hashable, @unchecked Sendable {
+  @usableFromInline let box: Unmanaged<AnyTagBox>
+
+  @inlinable init(_ box: Unmanaged<AnyTagBox>) { self.box = box }
+
+  @inlinable static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.box.toOpaque() == rhs.box.toOpaque()
+      || lhs.box._withUnsafeGuaranteedRef { l in rhs.box._withUnsafeGuaranteedRef { l == $0 } }
+  }
+
+  @inlinable func hash(into hasher: inout Hasher) {
+    box._withUnsafeGuaranteedRef { hasher.combine($0.hash) }
+  }
+}
+
 /// An object not retained by its holder: for objects the container chain keeps alive for as
 /// long as the holder is used (a resolver's container).
 @usableFromInline @frozen
@@ -198,6 +218,36 @@ extension Container {
     }
     return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
       try container.instance(of: found, as: T.self, tag: tag, parent: parent)
+    }
+  }
+
+  /// Resolves one parameter the way its `Dependency` says.
+  ///
+  /// The tag's box is read without retaining it (the binding that holds `dependency` owns it,
+  /// and the container keeps the binding): the request compares it by identity first, since a
+  /// build shares one box per tag value.
+  @inlinable @inline(__always)
+  func resolve<T>(
+    _ type: T.Type, dependency: borrowing Dependency<T>, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    guard let box = unsafeBitCast(dependency.tag, to: Unmanaged<AnyTagBox>?.self) else {
+      return try resolve(T.self, parent: parent)
+    }
+    let matching = dependency.matching
+    guard let found = match(T.self, tag: _TagBoxReference(box), matching: matching) else {
+      return try resolveUnbound(
+        T.self, tag: BindingTag(box: box.takeUnretainedValue()), matching: matching,
+        parent: parent)
+    }
+    return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+      guard found.fellBack else {
+        return try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+          try container.instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
+        }
+      }
+      // A fallback tells the binding the tag it was asked with, as the tag's own value.
+      return try container.instance(
+        of: found, as: T.self, tag: BindingTag(box: box.takeUnretainedValue()), parent: parent)
     }
   }
 

@@ -43,6 +43,7 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
     self.init(value)
   }
 
+  @usableFromInline
   init(box: AnyTagBox) {
     self.box = box
   }
