@@ -346,14 +346,14 @@ final class _TypeEntry: @unchecked Sendable {
     if let taggedByHash {
       let hash = tagHash(tag)
       for position in taggedByHash[hash] ?? []
-      where tagged[position].key.tag.unsafelyUnwrapped.matches(tag, hash: hash) {
+      where tagged[position].key.tag.unsafelyUnwrapped.box.holds(tag, hash: hash) {
         return tagged[position]
       }
       return nil
     }
     for position in 0..<tagged.count {
       let candidate = tagIndex.unsafelyUnwrapped[position]
-      if candidate.tag._withUnsafeGuaranteedRef({ $0.matches(tag) }) {
+      if candidate.tag._withUnsafeGuaranteedRef({ $0.holds(tag) }) {
         return candidate.binding.takeUnretainedValue()
       }
     }
@@ -395,7 +395,7 @@ final class _TypeEntry: @unchecked Sendable {
       let slot = argumentIndex[position]
       guard slot.signature == signature else { continue }
       if let bound = slot.tag {
-        if let tag, bound._withUnsafeGuaranteedRef({ $0.matches(tag) }) {
+        if let tag, bound._withUnsafeGuaranteedRef({ $0.holds(tag) }) {
           return (slot.binding, false)
         }
       } else if tag == nil {
@@ -419,4 +419,31 @@ struct _ArgumentSlot {
   @usableFromInline let signature: ObjectIdentifier
   @usableFromInline let tag: Unmanaged<AnyTagBox>?
   @usableFromInline let binding: Unmanaged<AnyBinding>
+}
+
+extension AnyTagBox {
+  /// Whether this box wraps `value`, without hashing, allocating or a dynamic cast: the hot
+  /// path of a lookup among a few tags.
+  ///
+  /// A boxed tag (`BindingTag`, `_TagBoxReference`) is one reference to its box, read without
+  /// a copy and compared by identity first. Any other value is compared with the box's own
+  /// value when the value types agree: a box whose `valueType` is `Value` is a `TagBox<Value>`.
+  @inlinable @inline(__always)
+  final func holds<Value: Hashable & Sendable>(_ value: Value) -> Bool {
+    // In specialized code the type tests fold away.
+    if Value.self == BindingTag.self || Value.self == _TagBoxReference.self {
+      let other = unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)
+      return other.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
+        || other._withUnsafeGuaranteedRef { self == $0 }
+    }
+    guard valueType == ObjectIdentifier(Value.self) else { return false }
+    _internalCheck(self is TagBox<Value>, "a tag box's valueType names its value's type")
+    return unsafeDowncast(self, to: TagBox<Value>.self).value == value
+  }
+
+  /// ``holds(_:)`` for a value whose ``tagHash(_:)`` is `hash`.
+  @inlinable @inline(__always)
+  final func holds<Value: Hashable & Sendable>(_ value: Value, hash: Int) -> Bool {
+    self.hash == hash && holds(value)
+  }
 }

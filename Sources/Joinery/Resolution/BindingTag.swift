@@ -64,19 +64,6 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
 
   /// The tag as written at a call site: strings quoted, enum cases as `.case`.
   public var description: String { box.description }
-
-  /// Whether this tag wraps `value`, without hashing or allocating: the hot path of a lookup
-  /// among a few tags.
-  @inlinable @inline(__always)
-  func matches<Value: Hashable & Sendable>(_ value: Value) -> Bool {
-    box.matches(value)
-  }
-
-  /// Whether this tag wraps `value`, whose `tagHash` is `hash`.
-  @inlinable @inline(__always)
-  func matches<Value: Hashable & Sendable>(_ value: Value, hash: Int) -> Bool {
-    box.hash == hash && matches(value)
-  }
 }
 
 /// The hash a tagged lookup compares first; a `BindingTag` hashes as the value it wraps.

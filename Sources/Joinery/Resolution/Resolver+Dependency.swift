@@ -1,6 +1,6 @@
 extension Resolver {
   /// Resolves one autowired parameter.
-  @inlinable
+  @inlinable @inline(__always)
   func resolve<Value>(_ dependency: Dependency<Value>) throws(ResolutionError) -> Value {
     try withContainer { container throws(ResolutionError) -> Value in
       try container.resolve(Value.self, dependency: dependency, parent: context)

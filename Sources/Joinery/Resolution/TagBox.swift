@@ -13,17 +13,6 @@ class AnyTagBox: Hashable, @unchecked Sendable {
     self.hash = hash
   }
 
-  /// Whether this box wraps `value`, without hashing or allocating.
-  @inlinable @inline(__always)
-  final func matches<Value: Hashable & Sendable>(_ value: Value) -> Bool {
-    if Value.self == BindingTag.self, let tag = value as? BindingTag {
-      let other = tag.box
-      return self === other || (hash == other.hash && isEqual(to: other))
-    }
-    return valueType == ObjectIdentifier(Value.self)
-      && (self as? TagBox<Value>)?.value == value
-  }
-
   @usableFromInline static func == (lhs: AnyTagBox, rhs: AnyTagBox) -> Bool {
     lhs === rhs || (lhs.hash == rhs.hash && lhs.isEqual(to: rhs))
   }
