@@ -50,7 +50,7 @@ extension Container {
     // (it would keep the scope of the request that first made that instance).
     let joined = parent.joined()
     let scope = joined.captor == nil ? joined.scope : nil
-    return derivable.derive(from: self, tag: tag, graph: graph, scope: scope) as! T
+    return Self.derived(derivable, as: T.self, from: self, tag: tag, graph: graph, scope: scope)
   }
 
   /// Whether this container or an ancestor binds `key`'s type and tag with runtime arguments:

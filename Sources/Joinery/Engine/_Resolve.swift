@@ -357,7 +357,9 @@ extension Container {
       }
     }
     if let owner = parentContainer?.untaggedOwner(of: T.self) {
-      return try owner.resolveIfBound(T.self, parent: parent)
+      return try withGuaranteed(owner) { owner throws(ResolutionError) -> T? in
+        try owner.resolveIfBound(T.self, parent: parent)
+      }
     }
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
       return derivation(of: T.self, tag: nil).map { derive(T.self, $0, tag: nil, parent: parent) }
@@ -506,6 +508,17 @@ extension Container {
       to: T.self)
   }
 
+  /// A `Provider` or `Lazy` of the type `derivable`, made by this container and returned as
+  /// `T` (the same type) without boxing it in an existential or a dynamic cast.
+  static func derived<Opened: DerivedFromContainer, T>(
+    _: Opened.Type, as _: T.Type, from container: Container, tag: BindingTag?,
+    graph: _GraphMemory?, scope: Scope?
+  ) -> T {
+    _internalCheck(Opened.self == T.self, "a derivation answered for another type")
+    return unsafeBitCast(
+      Opened.derive(from: container, tag: tag, graph: graph, scope: scope), to: T.self)
+  }
+
   /// `resolveIfBound(_:as:in:tag:matching:parent:)` with runtime arguments.
   static func resolveIfBound<Opened: _OptionalDependency, T>(
     _: Opened.Type, as _: T.Type, in container: Container, signature: Any.Type,
@@ -525,7 +538,9 @@ extension Container {
     throws(ResolutionError) -> T
   {
     if let owner = parentContainer?.untaggedOwner(of: T.self) {
-      return try owner.resolve(T.self, parent: parent)
+      return try withGuaranteed(owner) { owner throws(ResolutionError) -> T in
+        try owner.resolve(T.self, parent: parent)
+      }
     }
     if let derivation = derivation(of: T.self, tag: nil) {
       return derive(T.self, derivation, tag: nil, parent: parent)
@@ -563,15 +578,25 @@ extension Container {
 
   /// ``owner(of:)`` for `type`'s untagged key, without making the key: the nearest container
   /// of this chain (this one first) with an untagged binding of `type` without arguments.
+  ///
+  /// Unretained, with no reference counting on the walk: this container keeps its ancestors
+  /// alive. (Once a `Provider` holds a container weakly, each retain of it goes through the
+  /// runtime's side table, several times the cost of a plain one.)
   @usableFromInline
-  func untaggedOwner(of type: Any.Type) -> Container? {
+  func untaggedOwner(of type: Any.Type) -> Unmanaged<Container>? {
     let identity = ObjectIdentifier(type)
-    var current: Container? = self
-    while let container = current {
-      if container.table.untaggedBinding(for: identity) != nil { return container }
-      current = container.parentContainer
+    var current = Unmanaged.passUnretained(self)
+    while true {
+      let (found, parent) = current._withUnsafeGuaranteedRef { container in
+        (
+          container.table.untaggedBinding(for: identity) != nil,
+          container.parentContainer.map { Unmanaged.passUnretained($0) }
+        )
+      }
+      if found { return current }
+      guard let parent else { return nil }
+      current = parent
     }
-    return nil
   }
 
   /// The nearest container of this chain (this one first) that binds exactly `key`: a loop,

@@ -43,10 +43,12 @@ public struct Provider<Value>: Sendable {
   let isScoped: Bool
   let tag: BindingTag?
 
-  init(container: Container, tag: BindingTag?, scope: Scope? = nil) {
-    self.container = container
+  // Borrowed: a weak reference is formed from them, so a retain for the call would only be
+  // undone (and a container held weakly pays the runtime's slow path for each).
+  init(container: borrowing Container, tag: BindingTag?, scope: borrowing Scope? = nil) {
+    self.container = copy container
     self.tag = tag
-    self.scope = scope
+    self.scope = copy scope
     isScoped = scope != nil
   }
 
