@@ -355,7 +355,33 @@ func failureRows() -> [Row] {
       Variant(
         name: "Joinery", run: loop { blackHole(try! providers.resolve(AnalyticsFactory.self)) }),
     ])
-  return [optional, provider]
+  // Calling the factory: `get()` on a held `Provider` of an ephemeral binding.
+  let ephemeralProviders = try! ContainerBuilder(
+    InlineRegister { registrar in
+      registrar.bind((any Analytics).self, to: { TrackedAnalytics() as any Analytics })
+      registrar.bind(AnalyticsFactory.self, to: AnalyticsFactory.init(make:))
+    }
+  ).build()
+  let heldFactory = try! ephemeralProviders.resolve(AnalyticsFactory.self)
+  let handWrittenFactory = HandWrittenAnalyticsFactory(make: { TrackedAnalytics() })
+  let swinjectFactories = Swinject.Container()
+  swinjectFactories.register((any Analytics).self) { _ in TrackedAnalytics() }
+  let swinjectMake: () -> any Analytics = { swinjectFactories.resolve((any Analytics).self)! }
+  let providerGet = Row(
+    title: "Provider<T>.get(): a new object per call", floor: "hand-written",
+    variants: [
+      Variant(name: "hand-written", run: loop { blackHole(opaque(handWrittenFactory).make()) }),
+      // The provider holds its container weakly: the app keeps the container.
+      Variant(
+        name: "Joinery",
+        run: loop {
+          withExtendedLifetime(ephemeralProviders) {
+            blackHole(try! opaque(heldFactory).make.get())
+          }
+        }),
+      Variant(name: "Swinject", run: loop { blackHole(swinjectMake()) }),
+    ])
+  return [optional, provider, providerGet]
     + [10, 10_000].map { count in
       let phantoms = PhantomSet(count: count)
       let joinery = try! ContainerBuilder(phantoms).build()

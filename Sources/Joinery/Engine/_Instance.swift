@@ -309,15 +309,20 @@ func withTemporaryInstance<R>(
 /// What the container needs to hold instances of a type it does not know statically: its size
 /// and alignment, and the type itself, opened when an instance must be copied or destroyed
 /// outside a generic call (resets, graph scopes, `verify()`), which is never the fast path.
-struct ValueLayout: Sendable {
+// `@unchecked`: the copier is immutable and captures at most the type's metadata.
+struct ValueLayout: @unchecked Sendable {
   /// The bound type.
   let type: Any.Type
-  // Packed in 16 bytes with `type`: every binding keeps a layout.
+  // Packed beside `type`: every binding keeps a layout.
   private let storedSize: UInt32
   private let storedAlignment: UInt16
   /// Whether an instance is one class reference (the bound type is a class): it is then
   /// copied by a retain and destroyed by a release, without opening `type`.
   let isReference: Bool
+  /// Copies an instance: made once, with the binding, so that a slot for it allocates nothing
+  /// (a closure made per slot would need a context holding `type` wherever the code making
+  /// the slot is not specialized for it).
+  let copier: _Copier
 
   var size: Int { Int(storedSize) }
   var alignment: Int { Int(storedAlignment) }
@@ -327,14 +332,19 @@ struct ValueLayout: Sendable {
     storedAlignment = UInt16(MemoryLayout<T>.alignment)
     isReference = _isSingleReference(T.self)
     self.type = T.self
+    if isReference {
+      copier = _InstanceSlot.referenceCopier
+    } else {
+      copier = { source, destination in
+        destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+      }
+    }
   }
 
-  /// A slot for an instance of this type at `address`.
-  ///
-  /// A reference is copied by a retain: no closure is made that captures this layout (which
-  /// would allocate its context for every slot) and `type` is not opened.
+  /// A slot for an instance of this type at `address`, with the layout's copier: making it
+  /// allocates nothing.
   func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
-    guard isReference else { return _InstanceSlot(address: address, copier: copy, type: type) }
+    guard isReference else { return _InstanceSlot(address: address, copier: copier, type: type) }
     return _InstanceSlot(reference: address, type: type)
   }
 
@@ -366,13 +376,6 @@ struct ValueLayout: Sendable {
     return _openExistential(type, do: load)
   }
 
-  /// Initializes `destination` with a copy of the instance at `source`.
-  func copy(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer) {
-    func copy<T>(_: T.Type) {
-      destination.initializeMemory(as: T.self, to: source.load(as: T.self))
-    }
-    _openExistential(type, do: copy)
-  }
 }
 
 /// The tag a request asked with, when the untagged binding served it (a fallback), kept by

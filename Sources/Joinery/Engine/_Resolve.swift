@@ -121,7 +121,7 @@ extension Container {
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in
-      try fill(binding, into: _InstanceSlot(address: out, of: T.self), parent, fallbackTag)
+      try fill(binding, into: binding.slot(at: out), parent, fallbackTag)
     }
   }
 
@@ -489,7 +489,7 @@ extension Container {
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in
       try binding.make(
-        arguments: arguments, into: _InstanceSlot(address: out, of: T.self), in: self,
+        arguments: arguments, into: binding.slot(at: out), in: self,
         parent: parent, fallbackTag: fallbackTag)
     }
   }
