@@ -549,7 +549,7 @@ struct ResolutionContext: ~Copyable {
     // The top-level instance of a resolution whose steps will run: made last, in the caller's
     // memory, which a failing step must not leave initialized.
     if frame.pointee.parent == nil, frame.pointee.root.pointee.completions != nil {
-      frame.pointee.root.pointee.callerInstance = (slot.address, binding.layout)
+      frame.pointee.root.pointee.callerInstance = (slot.address, Unmanaged.passUnretained(binding))
     }
   }
 

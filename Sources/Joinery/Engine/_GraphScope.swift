@@ -37,7 +37,10 @@ struct _RootState {
   var memory: Unmanaged<_GraphMemory>?
   /// The caller's memory the top-level instance was made in, when `initCompleted` steps will
   /// run after it: a step that throws fails the resolve, so that instance is destroyed.
-  var callerInstance: (address: UnsafeMutableRawPointer, layout: ValueLayout)?
+  ///
+  /// The binding is kept unretained (the container keeps it), so that the root state holds
+  /// nothing to release.
+  var callerInstance: (address: UnsafeMutableRawPointer, binding: Unmanaged<AnyBinding>)?
 
   /// Runs one top-level resolution with fresh root state, and ends it.
   ///
@@ -92,7 +95,9 @@ struct _RootState {
         // The resolve fails: nothing it made is published, and the instance it made for its
         // caller is not handed over.
         completions._withUnsafeGuaranteedRef { $0.abandonHeld() }
-        if let made = pointer.pointee.callerInstance { made.layout.destroy(made.address) }
+        if let made = pointer.pointee.callerInstance {
+          made.binding._withUnsafeGuaranteedRef { $0.layout.destroy(made.address) }
+        }
         throw error
       }
       completions._withUnsafeGuaranteedRef { $0.commitHeld() }
@@ -358,13 +363,14 @@ final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphScope.Slot> {
   static func destroy(_ slots: UnsafeMutablePointer<Slot>, count: Int) {
     for index in 0..<count {
       let slot = slots + index
-      let layout = slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout }
-      if layout.isReference {
+      // Fields read in place: the layout holds a copier, which a copy would retain.
+      let isReference = slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout.isReference }
+      if isReference {
         let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
         Unmanaged<AnyObject>.fromOpaque(object).release()
         continue
       }
-      layout.destroy(slot.pointee.instance)
+      slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout.destroy(slot.pointee.instance) }
       if !isInline(slot) { slot.pointee.instance.deallocate() }
     }
   }

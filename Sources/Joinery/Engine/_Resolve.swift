@@ -121,8 +121,20 @@ extension Container {
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in
-      try fill(binding, into: binding.slot(at: out), parent, fallbackTag)
+      try fill(binding, into: Self.slot(at: out, of: T.self, for: binding), parent, fallbackTag)
     }
+  }
+
+  /// A slot at `address` for `binding`'s instance, of type `T`: a class reference's copier is
+  /// a retain that captures nothing (the test folds away in specialized code); any other type's
+  /// is the one made with the binding, since a closure made here would allocate a context for
+  /// `T` where this code is not specialized.
+  @inlinable @inline(__always)
+  static func slot<T>(
+    at address: UnsafeMutableRawPointer, of _: T.Type, for binding: AnyBinding
+  ) -> _InstanceSlot {
+    if _isSingleReference(T.self) { return _InstanceSlot(reference: address, type: T.self) }
+    return binding.slot(at: address)
   }
 
   /// Writes the instance for one request of `binding` into `slot`: a transient binding's
@@ -489,7 +501,7 @@ extension Container {
   ) throws(ResolutionError) -> T {
     try Self.building(T.self) { out throws(ResolutionError) in
       try binding.make(
-        arguments: arguments, into: binding.slot(at: out), in: self,
+        arguments: arguments, into: Self.slot(at: out, of: T.self, for: binding), in: self,
         parent: parent, fallbackTag: fallbackTag)
     }
   }
