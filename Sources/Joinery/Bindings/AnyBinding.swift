@@ -210,14 +210,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
 
   /// Memory for one instance, allocated on first use.
   final func allocateStorage() { storage.allocate(layout) }
-
-  /// A slot at `address` for an instance of the bound type, with the copier made at bind time:
-  /// for requests whose code is not specialized for the type, where a slot made from the type
-  /// would allocate its copier's context.
-  @usableFromInline
-  final func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
-    layout.slot(at: address)
-  }
 }
 
 extension AnyBinding {

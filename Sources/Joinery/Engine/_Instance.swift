@@ -306,6 +306,16 @@ func withTemporaryInstance<R>(
   return try body(layout.slot(at: memory))
 }
 
+extension AnyBinding {
+  /// A slot at `address` for an instance of the bound type, with the copier made at bind time:
+  /// for requests whose code is not specialized for the type, where a slot made from the type
+  /// would allocate its copier's context.
+  @usableFromInline
+  func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
+    layout.slot(at: address)
+  }
+}
+
 /// What the container needs to hold instances of a type it does not know statically: its size
 /// and alignment, and the type itself, opened when an instance must be copied or destroyed
 /// outside a generic call (resets, graph scopes, `verify()`), which is never the fast path.
