@@ -137,10 +137,17 @@ final class _TypeMemo: @unchecked Sendable {
     words.deallocate()
   }
 
+  /// The index of the word a type's metadata `address` maps to, in a table of `capacity`
+  /// words: the one hash both memos use.
+  @inline(__always)
+  static func index(of address: UInt) -> Int {
+    // Metadata is at least 8-byte aligned: the low bits say nothing.
+    Int(truncatingIfNeeded: (address >> 3 ^ address >> 9) & UInt(capacity - 1))
+  }
+
   @inline(__always)
   private func word(for address: UInt) -> UnsafeMutablePointer<UInt> {
-    // Metadata is at least 8-byte aligned: the low bits say nothing.
-    words + Int(truncatingIfNeeded: (address >> 3 ^ address >> 9) & UInt(_TypeMemo.capacity - 1))
+    words + Self.index(of: address)
   }
 
   /// Whether `type` was inserted and is still remembered.
@@ -195,9 +202,7 @@ final class _TypeMap<Value>: @unchecked Sendable {
 
   @inline(__always)
   private func word(for type: ObjectIdentifier) -> UnsafeMutablePointer<UInt> {
-    let address = UInt(bitPattern: type)
-    return words
-      + Int(truncatingIfNeeded: (address >> 3 ^ address >> 9) & UInt(_TypeMemo.capacity - 1))
+    words + _TypeMemo.index(of: UInt(bitPattern: type))
   }
 
   /// The value remembered for `type`, if any.
