@@ -317,8 +317,9 @@ extension AnyBinding {
 }
 
 /// What the container needs to hold instances of a type it does not know statically: its size
-/// and alignment, and the type itself, opened when an instance must be copied or destroyed
-/// outside a generic call (resets, graph scopes, `verify()`), which is never the fast path.
+/// and alignment, the type itself (opened when an instance must be destroyed or boxed outside
+/// a generic call: resets, graph scopes, `verify()`, never the fast path), and a copier made
+/// while the type was known.
 // `@unchecked`: the copier is immutable and captures at most the type's metadata.
 struct ValueLayout: @unchecked Sendable {
   /// The bound type.

@@ -338,11 +338,6 @@ final class _TypeEntry: @unchecked Sendable {
   /// The binding tagged exactly `tag`.
   @inlinable @inline(__always)
   func binding<Tag: Hashable & Sendable>(tag: Tag) -> AnyBinding? {
-    // A boxed tag (a `Dependency`'s) is compared by its box, read without a copy: both types
-    // are one reference to the box. The test folds away in specialized code.
-    if Tag.self == BindingTag.self || Tag.self == _TagBoxReference.self {
-      return binding(box: unsafeBitCast(tag, to: Unmanaged<AnyTagBox>.self))
-    }
     if let taggedByHash {
       let hash = tagHash(tag)
       for position in taggedByHash[hash] ?? []
@@ -358,30 +353,6 @@ final class _TypeEntry: @unchecked Sendable {
       }
     }
     return nil
-  }
-
-  /// ``binding(tag:)`` for a boxed tag: the build shares one box per tag value, so the boxes
-  /// are usually the same object.
-  @inlinable @inline(__always)
-  func binding(box: Unmanaged<AnyTagBox>) -> AnyBinding? {
-    box._withUnsafeGuaranteedRef { requested in
-      if let taggedByHash {
-        for position in taggedByHash[requested.hash] ?? []
-        where tagged[position].key.tag.unsafelyUnwrapped.box == requested {
-          return tagged[position]
-        }
-        return nil
-      }
-      for position in 0..<tagged.count {
-        let candidate = tagIndex.unsafelyUnwrapped[position]
-        if candidate.tag.toOpaque() == box.toOpaque()
-          || candidate.tag._withUnsafeGuaranteedRef({ $0 == requested })
-        {
-          return candidate.binding.takeUnretainedValue()
-        }
-      }
-      return nil
-    }
   }
 
   /// The argument binding for a tag and argument tuple type, falling back to the untagged one.
@@ -421,6 +392,24 @@ struct _ArgumentSlot {
   @usableFromInline let binding: Unmanaged<AnyBinding>
 }
 
+/// Whether `Value` is a boxed tag (`BindingTag`, `_TagBoxReference`): one reference to its
+/// box, read without a copy. The test folds away in specialized code.
+@inlinable @inline(__always)
+func _isBoxedTag<Value>(_: Value.Type) -> Bool {
+  Value.self == BindingTag.self || Value.self == _TagBoxReference.self
+}
+
+/// The hash a tagged lookup compares first: a boxed tag hashes as the value it wraps.
+@inlinable @inline(__always)
+func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
+  if _isBoxedTag(Value.self) {
+    return unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)._withUnsafeGuaranteedRef {
+      $0.hash
+    }
+  }
+  return value.hashValue
+}
+
 extension AnyTagBox {
   /// Whether this box wraps `value`, without hashing, allocating or a dynamic cast: the hot
   /// path of a lookup among a few tags.
@@ -430,8 +419,8 @@ extension AnyTagBox {
   /// value when the value types agree: a box whose `valueType` is `Value` is a `TagBox<Value>`.
   @inlinable @inline(__always)
   final func holds<Value: Hashable & Sendable>(_ value: Value) -> Bool {
-    // In specialized code the type tests fold away.
-    if Value.self == BindingTag.self || Value.self == _TagBoxReference.self {
+    // A build shares one box per tag value: the identity test is the common hit.
+    if _isBoxedTag(Value.self) {
       let other = unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)
       return other.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
         || other._withUnsafeGuaranteedRef { self == $0 }

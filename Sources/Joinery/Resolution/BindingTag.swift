@@ -65,11 +65,3 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   /// The tag as written at a call site: strings quoted, enum cases as `.case`.
   public var description: String { box.description }
 }
-
-/// The hash a tagged lookup compares first; a `BindingTag` hashes as the value it wraps.
-@inlinable @inline(__always)
-func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
-  // In specialized code the test and the cast fold away.
-  if Value.self == BindingTag.self, let tag = value as? BindingTag { return tag.box.hash }
-  return value.hashValue
-}
