@@ -392,8 +392,10 @@ struct _ArgumentSlot {
   @usableFromInline let binding: Unmanaged<AnyBinding>
 }
 
-/// Whether `Value` is a boxed tag (`BindingTag`, `_TagBoxReference`): one reference to its
-/// box, read without a copy. The test folds away in specialized code.
+/// Whether `Value` is a boxed tag (`BindingTag`, `_TagBoxReference`).
+///
+/// Such a value is one reference to its box, read without a copy. The test folds away in
+/// specialized code.
 @inlinable @inline(__always)
 func _isBoxedTag<Value>(_: Value.Type) -> Bool {
   Value.self == BindingTag.self || Value.self == _TagBoxReference.self
