@@ -310,11 +310,15 @@ public struct _RequestPoint {
         container, scope: scope, marker: marker
       ) { context throws(ResolutionError) -> R in try body(container, context) }
     }
-    // One async resolution is one graph: its synchronous resolves share their instances.
-    return try _GraphMemory.run(
-      type, tag: tag, in: container, scope: requestScope,
-      memory: path.scope.synchronousGraph(), marker: marker
-    ) { context throws(ResolutionError) -> R in try body(container, context) }
+    // One async resolution is one graph: its synchronous resolves share their instances, one
+    // at a time.
+    let unit = path.scope
+    return try unit.alone { () throws(ResolutionError) -> R in
+      try _GraphMemory.run(
+        type, tag: tag, in: container, scope: requestScope,
+        memory: unit.synchronousGraph(), marker: marker
+      ) { context throws(ResolutionError) -> R in try body(container, context) }
+    }
   }
 }
 

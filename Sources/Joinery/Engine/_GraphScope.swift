@@ -570,32 +570,78 @@ final class _GraphOverflow {
   }
 }
 
-/// What a ``Lazy`` made during a resolution remembers of that resolution's `graph` instances,
-/// so that resolving it later closes back-references on the same graph (Swinject's `Lazy`
-/// does the same).
+/// The `graph` instances of one resolution that outlive a thread's stack: what the later
+/// synchronous resolves of that resolution start from.
 ///
-/// It keeps the instances weakly: a `Lazy` never keeps its graph alive, and once nothing else
-/// holds an instance, a later `get()` makes a new one. Only class instances are remembered (a
-/// value has no identity to keep). The resolutions the `Lazy` starts remember their own `graph`
-/// instances too, so every `Lazy` of one graph keeps seeing the same objects.
+/// Two kinds, one mechanism:
+/// - **Remembering** (what a ``Lazy`` made during a resolution keeps, so that resolving it later
+///   closes back-references on the same graph, as Swinject's `Lazy` does): instances are kept
+///   weakly, so a `Lazy` never keeps its graph alive, and once nothing else holds an instance a
+///   later `get()` makes a new one. Only class instances are remembered (a value has no
+///   identity to keep).
+/// - **Holding** (an async resolution, ``AsyncGraphScope``): its synchronous resolves are one
+///   graph, so every instance, values included, is kept strongly until ``endHolding()`` (when
+///   the async resolution ends), then only weakly, as above, for the `Lazy` values made in it.
+///
+/// The resolutions started from a memory remember their own `graph` instances in it too, so
+/// every request of one graph keeps seeing the same instances.
 final class _GraphMemory: Sendable {
   private struct Entry {
     let binding: AnyBinding
     weak var object: AnyObject?
+    /// The instance itself while the memory holds its instances; `nil` otherwise.
+    var held: Any?
+
+    /// The instance, if it is still alive.
+    var living: Any? { held ?? object }
   }
 
-  private let entries = Protected<[ObjectIdentifier: Entry]>([:])
+  private struct State {
+    var entries: [ObjectIdentifier: Entry] = [:]
+    var isHolding: Bool
+  }
 
-  /// Remembers the class instances among `root`'s `graph` instances.
+  private let state: Protected<State>
+
+  /// A memory that remembers weakly (`holding` false) or holds its instances until
+  /// ``endHolding()``.
+  init(holding: Bool = false) { state = Protected(State(isHolding: holding)) }
+
+  /// Remembers `root`'s `graph` instances: every one while holding, else the class instances.
   fileprivate func remember(_ root: borrowing _RootState) {
-    var found: [(AnyBinding, AnyObject)] = []
-    root.forEachGraphObject { binding, object in found.append((binding, object)) }
+    var found: [Entry] = []
+    let holding = state.withLock { $0.isHolding }
+    root.forEachGraphInstance { binding, instance in
+      let (object, _) = binding.layout.object(in: instance)
+      guard holding || object != nil else { return }
+      let held = holding ? binding.layout.load(from: instance) : nil
+      found.append(Entry(binding: binding, object: object, held: held))
+    }
     guard !found.isEmpty else { return }
-    entries.withLock { entries in
-      for (binding, object) in found {
-        entries[ObjectIdentifier(binding)] = Entry(binding: binding, object: object)
+    state.withLock { state in
+      for entry in found {
+        var entry = entry
+        if !state.isHolding { entry.held = nil }
+        state.entries[ObjectIdentifier(entry.binding)] = entry
       }
     }
+  }
+
+  /// The class instance `instance` is, if it is one.
+  fileprivate static func object(in instance: Any) -> AnyObject? {
+    type(of: instance) is AnyObject.Type ? instance as AnyObject : nil
+  }
+
+  /// Stops holding: the instances are remembered weakly from now on.
+  func endHolding() {
+    let released = state.withLock { state -> [Entry] in
+      state.isHolding = false
+      let entries = Array(state.entries.values)
+      for key in state.entries.keys { state.entries[key]?.held = nil }
+      return entries
+    }
+    // The instances are released here, outside the lock: a deinit may reach this memory.
+    _ = released
   }
 
   /// The remembered instances still alive; empty when `target`'s remembered instance is gone.
@@ -603,12 +649,12 @@ final class _GraphMemory: Sendable {
   /// A graph rebuilt around its survivors would have them hold the new instance (a child holding
   /// the parent it was rebuilt under, which holds the child): rebuilt from scratch, it makes
   /// no such ring.
-  private func living(target: AnyBinding?) -> [(binding: AnyBinding, object: AnyObject)] {
-    entries.withLock { entries in
-      if let target, let entry = entries[ObjectIdentifier(target)], entry.object == nil {
+  private func living(target: AnyBinding?) -> [(binding: AnyBinding, instance: Any)] {
+    state.withLock { state in
+      if let target, let entry = state.entries[ObjectIdentifier(target)], entry.living == nil {
         return []
       }
-      return entries.values.compactMap { entry in entry.object.map { (entry.binding, $0) } }
+      return state.entries.values.compactMap { entry in entry.living.map { (entry.binding, $0) } }
     }
   }
 
@@ -661,11 +707,11 @@ final class _GraphMemory: Sendable {
       context throws(ResolutionError) -> R in
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)
-      for (binding, object) in living {
-        // The object as a value of the bound type (a protocol existential, say), written with
-        // that type's layout.
+      for (binding, instance) in living {
+        // The instance as a value of the bound type (a protocol existential wrapping a
+        // remembered object, say), written with that type's layout.
         func store<Bound>(_: Bound.Type) {
-          guard var value = object as? Bound else { return }
+          guard var value = instance as? Bound else { return }
           withUnsafeMutablePointer(to: &value) { pointer in
             root.pointee.storeGraphInstance(
               copyOf: _InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: Bound.self),
@@ -676,7 +722,7 @@ final class _GraphMemory: Sendable {
       }
       return try body(context)
     }
-    return (value, living.map(\.object))
+    return (value, living.compactMap { _GraphMemory.object(in: $0.instance) })
   }
 }
 
@@ -709,17 +755,10 @@ extension _RootState {
     self.memory = nil
   }
 
-  /// Calls `body` with each `graph` instance that is a class instance.
-  func forEachGraphObject(_ body: (AnyBinding, AnyObject) -> Void) {
+  /// Calls `body` with each `graph` instance's binding and memory.
+  func forEachGraphInstance(_ body: (AnyBinding, UnsafeMutableRawPointer) -> Void) {
     func visit(_ slot: UnsafeMutablePointer<_GraphScope.Slot>) {
-      let binding = slot.pointee.binding.takeUnretainedValue()
-      if binding.layout.isReference {
-        let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
-        body(binding, Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue())
-      } else if let object = binding.layout.object(in: slot.pointee.instance).0 {
-        // A protocol existential (or any other type) holding a class instance.
-        body(binding, object)
-      }
+      body(slot.pointee.binding.takeUnretainedValue(), slot.pointee.instance)
     }
     if let graphSlots {
       for index in 0..<graphCount { visit(graphSlots + index) }

@@ -84,3 +84,144 @@ extension AsyncGraphSharingTests {
     #expect(pipeline.steps.allSatisfy { $0.work === pipeline.work })
   }
 }
+
+/// A `graph` value: it has no identity, so sharing shows in its serial number.
+private struct Ticket: Sendable {
+  let serial: Int
+}
+private final class Report: Sendable {
+  let first: Ticket
+  let second: Ticket
+  init(first: Ticket, second: Ticket) {
+    self.first = first
+    self.second = second
+  }
+}
+
+extension AsyncGraphSharingTests {
+  @Test(
+    "A synchronous graph binding is made once per resolveAsync, even when nothing holds it",
+    arguments: 1...3)
+  func syncGraphUnheld(resolves: Int) async throws {
+    let made = TestAtomic<Int>(0)
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(UnitOfWork.self, lifetime: .graph) { () -> UnitOfWork in
+          made.add(1, ordering: .relaxed)
+          return UnitOfWork()
+        }
+        registrar.bindAsync(Orders.self) { resolver in
+          // Each resolve is a synchronous resolution of its own; the instance of the first is
+          // released before the next starts.
+          for _ in 1..<resolves { _ = try resolver.resolve(UnitOfWork.self) }
+          return Orders(work: try resolver.resolve(UnitOfWork.self))
+        }
+      }
+    ).build()
+    _ = try await container.resolveAsync(Orders.self)
+    #expect(made.load(ordering: .relaxed) == 1)
+    _ = try await container.resolveAsync(Orders.self)
+    #expect(made.load(ordering: .relaxed) == 2)  // the next resolution is another graph
+  }
+
+  @Test("A graph value is one value in a resolveAsync, resolved synchronously or awaited")
+  func graphValue() async throws {
+    let serials = TestAtomic<Int>(0)
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Ticket.self, lifetime: .graph) {
+          Ticket(serial: serials.add(1, ordering: .relaxed).newValue)
+        }
+        registrar.bindAsync(Report.self) { resolver in
+          Report(
+            first: try resolver.resolve(Ticket.self),
+            second: try await resolver.resolveAsync(Ticket.self))
+        }
+      }
+    ).build()
+    let report = try await container.resolveAsync(Report.self)
+    #expect(report.first.serial == report.second.serial)
+    let next = try await container.resolveAsync(Report.self)
+    #expect(next.first.serial == next.second.serial)
+    #expect(next.first.serial != report.first.serial)
+  }
+
+  @Test("The graph instances a resolveAsync held are released when it ends")
+  func heldInstancesReleased() async throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Tracked.self, lifetime: .graph) { Tracked(tracker) }
+        registrar.bindAsync(Orders.self) { resolver in
+          _ = try resolver.resolve(Tracked.self)
+          return Orders(work: UnitOfWork())
+        }
+      }
+    ).build()
+    for _ in 0..<10 { _ = try await container.resolveAsync(Orders.self) }
+    #expect(tracker.madeCount == 10)
+    #expect(tracker.aliveCount == 0)
+  }
+
+  @Test("A Lazy made in a resolveAsync keeps its graph weakly once the resolution ends")
+  func lazyAfterTheResolution() async throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Tracked.self, lifetime: .graph) { Tracked(tracker) }
+        registrar.bind(Watcher.self, to: Watcher.init(later:))
+        registrar.bindAsync(Watcher.self, tag: "async") { resolver in
+          let tracked = try resolver.resolve(Tracked.self)
+          let watcher = try resolver.resolve(Watcher.self)
+          // During the resolution the Lazy finds the instance it holds.
+          #expect(try watcher.later.get() === tracked)
+          return watcher
+        }
+      }
+    ).build()
+    let watcher = try await container.resolveAsync(Watcher.self, tag: "async")
+    // The resolution held its instance; the Lazy it made does not.
+    #expect(tracker.madeCount == 1)
+    #expect(tracker.aliveCount == 0)
+    _ = try watcher.later.get()
+    #expect(tracker.madeCount == 2)
+  }
+}
+
+private final class Watcher: Sendable {
+  let later: Lazy<Tracked>
+  init(later: Lazy<Tracked>) { self.later = later }
+}
+
+extension AsyncGraphSharingTests {
+  @Test("async let siblings over a synchronous graph binding share its instance")
+  func concurrentSiblings() async throws {
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(UnitOfWork.self, lifetime: .graph) { () -> UnitOfWork in
+          // Long enough for the siblings' resolutions to overlap.
+          var sum = 0
+          for index in 0..<2_000 { sum &+= index }
+          #expect(sum > 0)
+          return UnitOfWork()
+        }
+        registrar.bind(Orders.self, to: Orders.init(work:))
+        registrar.bind(Payments.self, to: Payments.init(work:))
+        registrar.bindAsync(Checkout.self) { resolver in
+          async let orders = resolver.resolveAsync(Orders.self)
+          async let payments = resolver.resolveAsync(Payments.self)
+          return Checkout(orders: try await orders, payments: try await payments)
+        }
+      }
+    ).build()
+    var split = 0
+    var previous: UnitOfWork?
+    for _ in 0..<max(Stress.rounds / 5, 100) {
+      let checkout = try await container.resolveAsync(Checkout.self)
+      if checkout.orders.work !== checkout.payments.work { split += 1 }
+      #expect(checkout.orders.work !== previous)
+      previous = checkout.orders.work
+    }
+    #expect(split == 0, "\(split) resolutions gave their siblings two units of work")
+  }
+}

@@ -3,7 +3,8 @@
 ///
 /// Synchronous: the instances live in the resolving thread's graph scope (``_GraphScope``).
 /// Asynchronous: in the top-level request's ``AsyncGraphScope``, as creations the requests of
-/// that resolution share.
+/// that resolution share; the synchronous bindings' instances its synchronous resolves make are
+/// held there too (a holding ``_GraphMemory``), so that each has one instance per resolution.
 final class GraphLifetime: LifetimeStrategy, @unchecked Sendable {
   override var name: String { "graph" }
   override var reach: Lifetime.Reach { .resolution }
