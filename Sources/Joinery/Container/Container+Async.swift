@@ -6,10 +6,16 @@ extension Container {
     _: T.Type, tag: BindingTag?, path: AsyncPath?, scope: Scope?
   ) async throws(ResolutionError) -> [T] {
     try checkOpen(T.self)
-    let path = AsyncPath.joining(path)
+    var path = AsyncPath.joining(path)
     let scope = scope ?? path?.requestScope
+    let found = contributions(to: T.self, tag: tag)
+    if path == nil, found.count > 1, hasGraphBindings {
+      // One top-level call is one resolution: its contributions share their `graph`
+      // instances, as they do when a factory asks.
+      path = AsyncPath.marker(in: self, requestScope: scope)
+    }
     var instances: [T] = []
-    for (container, contribution) in contributions(to: T.self, tag: tag) {
+    for (container, contribution) in found {
       if let async = contribution as? AsyncBinding {
         // Made by a contribution of `T`.
         instances.append(

@@ -3,8 +3,25 @@ extension Container {
   func resolveAll<T>(
     _ type: T.Type, tag: BindingTag?, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> [T] {
+    let found = contributions(to: T.self, tag: tag)
+    // One top-level call is one resolution: its contributions share their `graph` instances,
+    // as they do when a factory asks.
+    guard found.count > 1, hasGraphBindings, parent.frame == nil, _ThreadState.runningFrame == nil
+    else { return try Self.instances(of: found, as: T.self, parent: parent) }
+    return try ResolutionContext.marked(
+      self, scope: parent.requestScope, callerIsolation: parent.callerIsolation
+    ) { context throws(ResolutionError) -> [T] in
+      try Self.instances(of: found, as: T.self, parent: context)
+    }
+  }
+
+  private static func instances<T>(
+    of contributions: [(container: Container, binding: AnyBinding)], as _: T.Type,
+    parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> [T] {
     var instances: [T] = []
-    for (container, contribution) in contributions(to: T.self, tag: tag) {
+    instances.reserveCapacity(contributions.count)
+    for (container, contribution) in contributions {
       instances.append(
         try container.instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil))
     }

@@ -616,11 +616,16 @@ struct ResolutionContext: ~Copyable {
   /// plain marker, or `marker`, a binding being created above this resolution (an async
   /// factory's), which the captive check then sees.
   @inline(never)
+  ///
+  /// `callerIsolation`: the isolation of the caller that started it, for main-actor bindings.
   static func marked<R>(
     _ container: Container, scope: Unmanaged<Scope>?, marker: AnyBinding? = nil,
+    callerIsolation: ObjectIdentifier? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try _RootState.resolution(scope: scope) { rootPointer throws(ResolutionError) -> R in
+    try _RootState.resolution(
+      callerIsolation: callerIsolation, scope: scope
+    ) { rootPointer throws(ResolutionError) -> R in
       var frame = _Frame(
         binding: marker ?? container.mainActorMarker, fallbackTag: nil, root: rootPointer,
         depth: 0)

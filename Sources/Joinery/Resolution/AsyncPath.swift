@@ -57,14 +57,16 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
     return current
   }
 
-  private init(binding: AnyBinding, parent: AsyncPath?, requestScope: Scope?) {
+  private init(
+    binding: AnyBinding, parent: AsyncPath?, requestScope: Scope?, isMarker: Bool = false
+  ) {
     self.binding = binding
     self.parent = parent
-    depth = (parent?.depth ?? 0) + 1
-    members = (parent?.members ?? 0) | _Frame.memberBit(binding)
+    depth = isMarker ? 0 : (parent?.depth ?? 0) + 1
+    members = isMarker ? 0 : (parent?.members ?? 0) | _Frame.memberBit(binding)
     first = parent.map { $0.first ?? $0 }
     self.requestScope = requestScope ?? parent?.requestScope
-    let endurance = binding.lifetime.endurance
+    let endurance = isMarker ? 0 : binding.lifetime.endurance
     if endurance > 0, endurance >= parent?.captorEndurance ?? 0 {
       (captorDepth, captorEndurance) = (depth, endurance)
     } else {
@@ -81,6 +83,16 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   /// use (most resolutions have none).
   var scope: AsyncGraphScope {
     (first ?? self)._lazyObject(1) { AsyncGraphScope() }
+  }
+
+  /// The first node of a top-level request that resolves several bindings as one resolution.
+  ///
+  /// A `resolveAllAsync`'s contributions share its `graph` instances. A depth-0 marker, not
+  /// part of any path a diagnostic shows, nor of a cycle or a wait.
+  static func marker(in container: Container, requestScope: Scope?) -> AsyncPath {
+    AsyncPath(
+      binding: container.mainActorMarker, parent: nil, requestScope: requestScope,
+      isMarker: true)
   }
 
   /// A node for `binding` below `parent`, in `requestScope` when the request was made in one
@@ -108,7 +120,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
     var steps: [ResolutionStep] = []
     steps.reserveCapacity(depth + (last == nil ? 0 : 1))
     var current: AsyncPath? = self
-    while let node = current {
+    while let node = current, node.depth > 0 {
       steps.append(ResolutionStep(requested: node.binding.key, binding: node.binding.info))
       current = node.parent
     }
@@ -121,7 +133,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   var bindings: [AnyBinding] {
     var found: [AnyBinding] = []
     var current: AsyncPath? = self
-    while let node = current {
+    while let node = current, node.depth > 0 {
       found.append(node.binding)
       current = node.parent
     }

@@ -107,3 +107,77 @@ struct CollectionsTests {
     #expect(report.verified.filter { $0.type == (any Plugin).self }.count == 4)
   }
 }
+
+private final class Session: Sendable {}
+private protocol Step: Sendable { var session: Session { get } }
+private final class LoadStep: Step {
+  let session: Session
+  init(session: Session) { self.session = session }
+}
+private final class SaveStep: Step {
+  let session: Session
+  init(session: Session) { self.session = session }
+}
+private struct BrokenStep: Error {}
+
+@Suite("resolveAll is one resolution")
+struct ResolveAllResolutionTests {
+  static func container(failing: Bool = false) throws -> Container {
+    try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Session.self, lifetime: .graph, to: Session.init)
+        registrar.contribute((any Step).self, to: LoadStep.init(session:))
+        registrar.contributeAsync((any Step).self, to: SaveStep.init(session:))
+        registrar.contribute((any Step).self) { resolver in
+          if failing { throw BrokenStep() }
+          return SaveStep(session: try resolver.resolve())
+        }
+      }
+    ).build()
+  }
+
+  @Test("The contributions of one resolveAll share its graph instances; the next call is another")
+  func sync() throws {
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Session.self, lifetime: .graph, to: Session.init)
+        registrar.contribute((any Step).self, to: LoadStep.init(session:))
+        registrar.contribute((any Step).self, to: SaveStep.init(session:))
+      }
+    ).build()
+    let steps = try container.resolveAll((any Step).self)
+    #expect(steps.count == 2)
+    #expect(steps[0].session === steps[1].session)
+    #expect(try container.resolveAll((any Step).self)[0].session !== steps[0].session)
+    // In a scope too.
+    let scoped = try container.makeScope().resolveAll((any Step).self)
+    #expect(scoped[0].session === scoped[1].session)
+  }
+
+  @Test("The same for resolveAllAsync, synchronous and async contributions alike")
+  func async() async throws {
+    let container = try Self.container()
+    let steps = try await container.resolveAllAsync((any Step).self)
+    #expect(steps.count == 3)
+    #expect(steps.allSatisfy { $0.session === steps[0].session })
+    let next = try await container.resolveAllAsync((any Step).self)
+    #expect(next[0].session !== steps[0].session)
+  }
+
+  @Test("A failing contribution's error names its own path, nothing above it")
+  func errorPath() async throws {
+    let container = try Self.container(failing: true)
+    let asyncError = await #expect(throws: ResolutionError.self) {
+      try await container.resolveAllAsync((any Step).self)
+    }
+    #expect(asyncError?.code == .factoryFailed)
+    #expect(asyncError?.path.map(\.requested) == [BindingKey((any Step).self)])
+    #expect(asyncError?.underlyingError is BrokenStep)
+    // Synchronously, the async contribution is refused first, with its own key only.
+    let error = #expect(throws: ResolutionError.self) {
+      try container.resolveAll((any Step).self)
+    }
+    #expect(error?.code == .asyncBinding)
+    #expect(error?.path.map(\.requested) == [BindingKey((any Step).self)])
+  }
+}

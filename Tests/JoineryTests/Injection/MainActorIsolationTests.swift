@@ -106,3 +106,26 @@ struct MainActorIsolationTests {
     #expect(outcome?.contains("mainActorRequired") == true, "\(outcome ?? "")")
   }
 }
+
+private final class Tick: Sendable {}
+
+extension MainActorIsolationTests {
+  @Test("resolveAll from a main-actor caller makes main-actor dependencies, in one resolution")
+  @MainActor
+  func resolveAllOnTheMainActor() throws {
+    let container = try ContainerBuilder(
+      Screens(),
+      InlineRegister { registrar in
+        registrar.bind(Tick.self, lifetime: .graph, to: Tick.init)
+        registrar.contribute(Tick.self) { resolver in
+          _ = try resolver.resolve(Window.self)
+          return try resolver.resolve(Tick.self)
+        }
+        registrar.contribute(Tick.self) { resolver in try resolver.resolve(Tick.self) }
+      }
+    ).build()
+    let ticks = try container.resolveAll(Tick.self)
+    #expect(ticks.count == 2)
+    #expect(ticks[0] === ticks[1])
+  }
+}
