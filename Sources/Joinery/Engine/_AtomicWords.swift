@@ -97,6 +97,13 @@ extension _AtomicWordsHolder {
     return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
   }
 
+  /// The object in word `index`, if one was made.
+  func _existingLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) -> T? {
+    guard let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
+    else { return nil }
+    return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+  }
+
   /// Releases the object in word `index`, if one was made: from the holder's `deinit`.
   func _releaseLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) {
     if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index))) {

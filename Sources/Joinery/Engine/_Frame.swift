@@ -312,11 +312,10 @@ public struct _RequestPoint {
     }
     // One async resolution is one graph: its synchronous resolves share their instances, one
     // at a time.
-    let unit = path.scope
-    return try unit.alone { () throws(ResolutionError) -> R in
+    let graph = path.graph
+    return try graph.alone { () throws(ResolutionError) -> R in
       try _GraphMemory.run(
-        type, tag: tag, in: container, scope: requestScope,
-        memory: unit.synchronousGraph(), marker: marker
+        type, tag: tag, in: container, scope: requestScope, memory: graph, marker: marker
       ) { context throws(ResolutionError) -> R in try body(container, context) }
     }
   }

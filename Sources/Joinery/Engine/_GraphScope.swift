@@ -571,17 +571,21 @@ final class _GraphOverflow {
 }
 
 /// The `graph` instances of one resolution that outlive a thread's stack: what the later
-/// synchronous resolves of that resolution start from.
+/// resolves of that resolution start from.
 ///
-/// Two kinds, one mechanism:
+/// A synchronous resolution keeps its instances on its thread's stack (``_RootState``,
+/// ``_GraphScope``); this memory is for what outlives it, in two kinds:
 /// - **Remembering** (what a ``Lazy`` made during a resolution keeps, so that resolving it later
 ///   closes back-references on the same graph, as Swinject's `Lazy` does): instances are kept
 ///   weakly, so a `Lazy` never keeps its graph alive, and once nothing else holds an instance a
 ///   later `get()` makes a new one. Only class instances are remembered (a value has no
 ///   identity to keep).
-/// - **Holding** (an async resolution, ``AsyncGraphScope``): its synchronous resolves are one
-///   graph, so every instance, values included, is kept strongly until ``endHolding()`` (when
-///   the async resolution ends), then only weakly, as above, for the `Lazy` values made in it.
+/// - **Holding** (an async resolution: ``AsyncPath/graph``): one graph across its tasks.
+///   - Its async `graph` bindings' instances are creations its requests share (``claim(_:)``).
+///   - Its synchronous resolves run one at a time (``alone(_:)``), each starting from the
+///     instances of those before it: every instance, values included, is held until
+///     ``endHolding()`` (when the async resolution ends), then only remembered, as above, for
+///     the `Lazy` values made in it.
 ///
 /// The resolutions started from a memory remember their own `graph` instances in it too, so
 /// every request of one graph keeps seeing the same instances.
@@ -599,13 +603,61 @@ final class _GraphMemory: Sendable {
   private struct State {
     var entries: [ObjectIdentifier: Entry] = [:]
     var isHolding: Bool
+    /// The creations of the async `graph` bindings' instances, by binding, while holding.
+    var creations: [ObjectIdentifier: AsyncCreation] = [:]
+    /// The thread running a resolution ``alone(_:)``, or 0.
+    var aloneThread: UInt = 0
   }
 
   private let state: Protected<State>
+  /// Held while a resolution runs ``alone(_:)``; only a holding memory has one.
+  private let aloneLock: Protected<Void>?
 
   /// A memory that remembers weakly (`holding` false) or holds its instances until
   /// ``endHolding()``.
-  init(holding: Bool = false) { state = Protected(State(isHolding: holding)) }
+  init(holding: Bool = false) {
+    state = Protected(State(isHolding: holding))
+    aloneLock = holding ? Protected(()) : nil
+  }
+
+  /// Runs one synchronous resolution of a holding memory's graph while no other runs.
+  ///
+  /// The async resolution's tasks (`async let` siblings, say) may resolve at the same moment;
+  /// one at a time, each starts from the instances of those before it, so that a synchronous
+  /// `graph` binding has one instance in it. A resolution never suspends, so the wait is short
+  /// and the lock is released by the thread that took it. The lock is taken before any
+  /// creation gate of the resolution, so a thread holding a gate never waits for it; a
+  /// resolution that starts another one on its own thread runs it without waiting.
+  func alone<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    let thread = ThreadIdentity.current
+    guard let aloneLock, state.withLock({ $0.aloneThread }) != thread else { return try body() }
+    return try aloneLock.withLock { _ throws(E) -> R in
+      state.withLock { $0.aloneThread = thread }
+      defer { state.withLock { $0.aloneThread = 0 } }
+      return try body()
+    }
+  }
+
+  /// The creation of the async `binding`'s instance in this graph, and whether the caller just
+  /// claimed it (and must run it) rather than found it under way or made.
+  func claim(_ binding: AnyBinding) -> (creation: AsyncCreation, isNew: Bool) {
+    state.withLock { state in
+      if let existing = state.creations[ObjectIdentifier(binding)] { return (existing, false) }
+      let made = AsyncCreation()
+      state.creations[ObjectIdentifier(binding)] = made
+      return (made, true)
+    }
+  }
+
+  /// Forgets a failed or abandoned creation, so that a later request in the same graph tries
+  /// again.
+  func forget(_ binding: AnyBinding, ifItIs creation: AsyncCreation) {
+    state.withLock { state in
+      if state.creations[ObjectIdentifier(binding)] === creation {
+        state.creations[ObjectIdentifier(binding)] = nil
+      }
+    }
+  }
 
   /// Remembers `root`'s `graph` instances: every one while holding, else the class instances.
   fileprivate func remember(_ root: borrowing _RootState) {
@@ -632,16 +684,18 @@ final class _GraphMemory: Sendable {
     type(of: instance) is AnyObject.Type ? instance as AnyObject : nil
   }
 
-  /// Stops holding: the instances are remembered weakly from now on.
+  /// Stops holding, when the async resolution ends: its instances are only remembered from
+  /// now on, and its async creations are let go.
   func endHolding() {
-    let released = state.withLock { state -> [Entry] in
+    let released = state.withLock { state -> ([Entry], [ObjectIdentifier: AsyncCreation]) in
       state.isHolding = false
       let entries = Array(state.entries.values)
       for key in state.entries.keys { state.entries[key]?.held = nil }
-      return entries
+      defer { state.creations = [:] }
+      return (entries, state.creations)
     }
     // The instances are released here, outside the lock: a deinit may reach this memory.
-    _ = released
+    withExtendedLifetime(released) {}
   }
 
   /// The remembered instances still alive; empty when `target`'s remembered instance is gone.

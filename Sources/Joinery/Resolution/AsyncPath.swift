@@ -10,7 +10,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   /// Word 0: 1 once the binding's factory has returned.
   ///
   /// A task the factory left behind is then not part of the chain. Word 1, on the first node:
-  /// the graph unit, made on first use.
+  /// the resolution's graph memory (``graph``), made on first use.
   private final var finishedWord: UInt = 0
   private final var graphWord: UInt = 0
   let binding: AnyBinding
@@ -76,13 +76,18 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   deinit {
-    if first == nil { _releaseLazyObject(1, as: AsyncGraphScope.self) }
+    // The top-level request has ended: its graph is let go (a `Lazy` made in it keeps only a
+    // weak memory of it).
+    if first == nil, let graph = _existingLazyObject(1, as: _GraphMemory.self) {
+      graph.endHolding()
+      _releaseLazyObject(1, as: _GraphMemory.self)
+    }
   }
 
   /// The `graph` instances of the top-level `resolveAsync` this path belongs to, made on first
   /// use (most resolutions have none).
-  var scope: AsyncGraphScope {
-    (first ?? self)._lazyObject(1) { AsyncGraphScope() }
+  var graph: _GraphMemory {
+    (first ?? self)._lazyObject(1) { _GraphMemory(holding: true) }
   }
 
   /// The first node of a top-level request that resolves several bindings as one resolution.

@@ -2,9 +2,9 @@
 /// (diamonds); the container keeps nothing afterwards.
 ///
 /// Synchronous: the instances live in the resolving thread's graph scope (``_GraphScope``).
-/// Asynchronous: in the top-level request's ``AsyncGraphScope``, as creations the requests of
-/// that resolution share; the synchronous bindings' instances its synchronous resolves make are
-/// held there too (a holding ``_GraphMemory``), so that each has one instance per resolution.
+/// Asynchronous: in the top-level request's graph memory (``AsyncPath/graph``, a holding
+/// ``_GraphMemory``), as creations the requests of that resolution share; the instances its
+/// synchronous resolves make are held there too, so that each has one per resolution.
 final class GraphLifetime: LifetimeStrategy, @unchecked Sendable {
   override var name: String { "graph" }
   override var reach: Lifetime.Reach { .resolution }
@@ -26,11 +26,11 @@ final class GraphLifetime: LifetimeStrategy, @unchecked Sendable {
     _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
-    let units = node.scope
-    let (creation, isNew) = units.claim(binding)
+    let graph = node.graph
+    let (creation, isNew) = graph.claim(binding)
     return try await binding.share(
       creation, isNew: isNew, node: node, path: path, in: container,
-      forget: { units.forget(binding, ifItIs: creation) },
+      forget: { graph.forget(binding, ifItIs: creation) },
       make: { try await binding.make(resolver) })
   }
 }
