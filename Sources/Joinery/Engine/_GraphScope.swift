@@ -610,14 +610,15 @@ final class _GraphMemory: Sendable {
   }
 
   private let state: Protected<State>
-  /// Held while a resolution runs ``alone(_:)``; only a holding memory has one.
-  private let aloneLock: Protected<Void>?
+  /// Held while a resolution runs ``alone(_:)``, counting them; only a holding memory has
+  /// one.
+  private let aloneLock: Protected<UInt>?
 
   /// A memory that remembers weakly (`holding` false) or holds its instances until
   /// ``endHolding()``.
   init(holding: Bool = false) {
     state = Protected(State(isHolding: holding))
-    aloneLock = holding ? Protected(()) : nil
+    aloneLock = holding ? Protected(0) : nil
   }
 
   /// Runs one synchronous resolution of a holding memory's graph while no other runs.
@@ -631,7 +632,8 @@ final class _GraphMemory: Sendable {
   func alone<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let thread = ThreadIdentity.current
     guard let aloneLock, state.withLock({ $0.aloneThread }) != thread else { return try body() }
-    return try aloneLock.withLock { _ throws(E) -> R in
+    return try aloneLock.withLock { runs throws(E) -> R in
+      runs &+= 1
       state.withLock { $0.aloneThread = thread }
       defer { state.withLock { $0.aloneThread = 0 } }
       return try body()

@@ -1,4 +1,7 @@
 /// A value protected by a ``_Lock``: the state lives inside, reachable only while locked.
+///
+/// Give it a state with storage: ThreadSanitizer reports the access to an empty one (`Void`)
+/// as a race between threads that both hold the lock.
 final class Protected<State>: @unchecked Sendable {
   private let lock = _Lock.make()
   // Reached only holding `lock`, which already makes every access exclusive.
