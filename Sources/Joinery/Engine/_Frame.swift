@@ -311,13 +311,10 @@ public struct _RequestPoint {
       ) { context throws(ResolutionError) -> R in try body(container, context) }
     }
     // One async resolution is one graph: its synchronous resolves share their instances, one
-    // at a time.
-    let graph = path.graph
-    return try graph.alone { () throws(ResolutionError) -> R in
-      try _GraphMemory.run(
-        type, tag: tag, in: container, scope: requestScope, memory: graph, marker: marker
-      ) { context throws(ResolutionError) -> R in try body(container, context) }
-    }
+    // at a time (`_GraphMemory.alone`).
+    return try _GraphMemory.run(
+      type, tag: tag, in: container, scope: requestScope, memory: path.graph, marker: marker
+    ) { context throws(ResolutionError) -> R in try body(container, context) }
   }
 }
 

@@ -621,17 +621,20 @@ final class _GraphMemory: Sendable {
     aloneLock = holding ? Protected(0) : nil
   }
 
-  /// Runs one synchronous resolution of a holding memory's graph while no other runs.
+  /// Runs one synchronous resolution of a holding memory's graph while no other runs (every
+  /// resolution started from the memory: ``run(_:tag:in:scope:memory:marker:_:)``).
   ///
-  /// The async resolution's tasks (`async let` siblings, say) may resolve at the same moment;
+  /// The async resolution's tasks (`async let` siblings, say, or a `Lazy` made in it) may
+  /// resolve at the same moment;
   /// one at a time, each starts from the instances of those before it, so that a synchronous
   /// `graph` binding has one instance in it. A resolution never suspends, so the wait is short
   /// and the lock is released by the thread that took it. The lock is taken before any
   /// creation gate of the resolution, so a thread holding a gate never waits for it; a
   /// resolution that starts another one on its own thread runs it without waiting.
   func alone<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    guard let aloneLock else { return try body() }
     let thread = ThreadIdentity.current
-    guard let aloneLock, state.withLock({ $0.aloneThread }) != thread else { return try body() }
+    if state.withLock({ $0.aloneThread }) == thread { return try body() }
     return try aloneLock.withLock { runs throws(E) -> R in
       runs &+= 1
       state.withLock { $0.aloneThread = thread }
@@ -750,6 +753,17 @@ final class _GraphMemory: Sendable {
   private static func run<R>(
     _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
     memory: _GraphMemory, marker: AnyBinding? = nil,
+    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> (value: R, living: [AnyObject]) {
+    try memory.alone { () throws(ResolutionError) -> (value: R, living: [AnyObject]) in
+      try runAlone(
+        type, tag: tag, in: container, scope: scope, memory: memory, marker: marker, body)
+    }
+  }
+
+  private static func runAlone<R>(
+    _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
+    memory: _GraphMemory, marker: AnyBinding?,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> (value: R, living: [AnyObject]) {
     let key = BindingKey(type, boxed: tag)

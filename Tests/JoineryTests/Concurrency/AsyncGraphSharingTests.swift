@@ -225,3 +225,42 @@ extension AsyncGraphSharingTests {
     #expect(split == 0, "\(split) resolutions gave their siblings two units of work")
   }
 }
+
+private final class LaterWork: Sendable {
+  let later: Lazy<UnitOfWork>
+  init(later: Lazy<UnitOfWork>) { self.later = later }
+}
+
+extension AsyncGraphSharingTests {
+  @Test(
+    "Two Lazy values made in a resolveAsync, read by two of its tasks at once, find one instance")
+  func lazyReadBySiblings() async throws {
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(UnitOfWork.self, lifetime: .graph) { () -> UnitOfWork in
+          var sum = 0
+          for index in 0..<2_000 { sum &+= index }
+          #expect(sum > 0)
+          return UnitOfWork()
+        }
+        registrar.bind(LaterWork.self, to: LaterWork.init(later:))
+        registrar.bindAsync(Checkout.self) { resolver in
+          // Two Lazy values of this resolution, whose UnitOfWork is not made yet.
+          let (one, two) = (
+            try resolver.resolve(LaterWork.self), try resolver.resolve(LaterWork.self)
+          )
+          async let first = one.later.get()
+          async let second = two.later.get()
+          let (work, other) = try await (first, second)
+          return Checkout(orders: Orders(work: work), payments: Payments(work: other))
+        }
+      }
+    ).build()
+    var split = 0
+    for _ in 0..<max(Stress.rounds / 5, 100) {
+      let checkout = try await container.resolveAsync(Checkout.self)
+      if checkout.orders.work !== checkout.payments.work { split += 1 }
+    }
+    #expect(split == 0, "\(split) resolutions gave their Lazy two units of work")
+  }
+}
