@@ -589,15 +589,37 @@ final class _GraphOverflow {
 ///
 /// The resolutions started from a memory remember their own `graph` instances in it too, so
 /// every request of one graph keeps seeing the same instances.
-final class _GraphMemory: Sendable {
+// `@unchecked`: the atomic word is touched only through `_AtomicWordsHolder`; everything else is
+// `let` or protected by a lock.
+final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
+  /// Word 0: the thread running a resolution ``alone(_:)``, or 0; written by that thread only,
+  /// holding the lock, so a thread reads its own identity there only while it holds it.
+  private final var aloneThread: UInt = 0
+
   private struct Entry {
     let binding: AnyBinding
+    /// The instance while the memory holds its instances, when it is a class instance.
+    var heldObject: AnyObject?
+    /// The instance while the memory holds its instances, when it is any other value.
+    var heldValue: Any?
+    /// Otherwise: the class instance, remembered weakly (a value holding one, its object).
     weak var object: AnyObject?
-    /// The instance itself while the memory holds its instances; `nil` otherwise.
-    var held: Any?
 
-    /// The instance, if it is still alive.
-    var living: Any? { held ?? object }
+    /// What a later resolution starts from, if the instance is still alive.
+    var living: Living? {
+      if heldObject != nil || heldValue != nil {
+        return Living(binding: binding, object: heldObject, value: heldValue)
+      }
+      return object.map { Living(binding: binding, object: $0, value: nil) }
+    }
+  }
+
+  /// A `graph` instance found alive: its object (a class instance, or the object a value of the
+  /// bound type holds), or the value itself.
+  private struct Living {
+    let binding: AnyBinding
+    let object: AnyObject?
+    let value: Any?
   }
 
   private struct State {
@@ -605,8 +627,9 @@ final class _GraphMemory: Sendable {
     var isHolding: Bool
     /// The creations of the async `graph` bindings' instances, by binding, while holding.
     var creations: [ObjectIdentifier: AsyncCreation] = [:]
-    /// The thread running a resolution ``alone(_:)``, or 0.
-    var aloneThread: UInt = 0
+    /// Whether a `Lazy` was given this memory: what it holds is then remembered when holding
+    /// ends, else let go.
+    var isHandedOut = false
   }
 
   private let state: Protected<State>
@@ -619,6 +642,7 @@ final class _GraphMemory: Sendable {
   init(holding: Bool = false) {
     state = Protected(State(isHolding: holding))
     aloneLock = holding ? Protected(0) : nil
+    _checkAtomicWordsLayout(&aloneThread)
   }
 
   /// Runs one synchronous resolution of a holding memory's graph while no other runs (every
@@ -634,11 +658,11 @@ final class _GraphMemory: Sendable {
   func alone<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     guard let aloneLock else { return try body() }
     let thread = ThreadIdentity.current
-    if state.withLock({ $0.aloneThread }) == thread { return try body() }
+    if _loadRelaxed(0) == thread { return try body() }
     return try aloneLock.withLock { runs throws(E) -> R in
       runs &+= 1
-      state.withLock { $0.aloneThread = thread }
-      defer { state.withLock { $0.aloneThread = 0 } }
+      _storeRelaxed(0, thread)
+      defer { _storeRelaxed(0, 0) }
       return try body()
     }
   }
@@ -666,41 +690,76 @@ final class _GraphMemory: Sendable {
 
   /// Remembers `root`'s `graph` instances: every one while holding, else the class instances.
   fileprivate func remember(_ root: borrowing _RootState) {
-    var found: [Entry] = []
+    var found: [Living] = []
     let holding = state.withLock { $0.isHolding }
     root.forEachGraphInstance { binding, instance in
+      if binding.layout.isReference {
+        // One class reference: read without opening the type.
+        let object = Unmanaged<AnyObject>.fromOpaque(instance.load(as: UnsafeRawPointer.self))
+        found.append(Living(binding: binding, object: object.takeUnretainedValue(), value: nil))
+        return
+      }
       let (object, _) = binding.layout.object(in: instance)
       guard holding || object != nil else { return }
-      let held = holding ? binding.layout.load(from: instance) : nil
-      found.append(Entry(binding: binding, object: object, held: held))
+      let value = holding ? binding.layout.load(from: instance) : nil
+      found.append(Living(binding: binding, object: object, value: value))
     }
     guard !found.isEmpty else { return }
-    state.withLock { state in
-      for entry in found {
-        var entry = entry
-        if !state.isHolding { entry.held = nil }
-        state.entries[ObjectIdentifier(entry.binding)] = entry
+    let replaced = state.withLock { state -> [Entry] in
+      var replaced: [Entry] = []
+      for item in found {
+        var entry = Entry(binding: item.binding)
+        if state.isHolding {
+          if item.binding.layout.isReference {
+            entry.heldObject = item.object
+          } else {
+            entry.heldValue = item.value
+          }
+        } else {
+          entry.object = item.object
+        }
+        if let old = state.entries.updateValue(entry, forKey: ObjectIdentifier(item.binding)) {
+          replaced.append(old)
+        }
       }
+      return replaced
     }
+    // Released outside the lock: a deinit may reach this memory.
+    withExtendedLifetime(replaced) {}
   }
 
-  /// The class instance `instance` is, if it is one.
-  fileprivate static func object(in instance: Any) -> AnyObject? {
-    type(of: instance) is AnyObject.Type ? instance as AnyObject : nil
+  /// Marks the memory as given to a `Lazy`: when it stops holding, it remembers.
+  func handOut() {
+    state.withLock { $0.isHandedOut = true }
   }
 
   /// Stops holding, when the async resolution ends: its instances are only remembered from
-  /// now on, and its async creations are let go.
+  /// now on (weakly, and only when a `Lazy` was given the memory), and its async creations are
+  /// let go.
   func endHolding() {
     let released = state.withLock { state -> ([Entry], [ObjectIdentifier: AsyncCreation]) in
       state.isHolding = false
+      let creations = state.creations
+      state.creations = [:]
       let entries = Array(state.entries.values)
-      for key in state.entries.keys { state.entries[key]?.held = nil }
-      defer { state.creations = [:] }
-      return (entries, state.creations)
+      if state.isHandedOut {
+        for (key, entry) in state.entries {
+          var remembered = Entry(binding: entry.binding)
+          remembered.object = entry.heldObject ?? entry.heldValue.flatMap(Self.object(in:))
+          state.entries[key] = remembered
+        }
+      } else {
+        state.entries = [:]
+      }
+      return (entries, creations)
     }
     // The instances are released here, outside the lock: a deinit may reach this memory.
     withExtendedLifetime(released) {}
+  }
+
+  /// The class instance `value` is or holds, if any.
+  private static func object(in value: Any) -> AnyObject? {
+    type(of: value) is AnyObject.Type ? value as AnyObject : nil
   }
 
   /// The remembered instances still alive; empty when `target`'s remembered instance is gone.
@@ -708,12 +767,12 @@ final class _GraphMemory: Sendable {
   /// A graph rebuilt around its survivors would have them hold the new instance (a child holding
   /// the parent it was rebuilt under, which holds the child): rebuilt from scratch, it makes
   /// no such ring.
-  private func living(target: AnyBinding?) -> [(binding: AnyBinding, instance: Any)] {
+  private func living(target: AnyBinding?) -> [Living] {
     state.withLock { state in
       if let target, let entry = state.entries[ObjectIdentifier(target)], entry.living == nil {
         return []
       }
-      return state.entries.values.compactMap { entry in entry.living.map { (entry.binding, $0) } }
+      return state.entries.values.compactMap(\.living)
     }
   }
 
@@ -755,17 +814,20 @@ final class _GraphMemory: Sendable {
     memory: _GraphMemory, marker: AnyBinding? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> (value: R, living: [AnyObject]) {
-    try memory.alone { () throws(ResolutionError) -> (value: R, living: [AnyObject]) in
+    var living: [AnyObject] = []
+    let value = try memory.alone { () throws(ResolutionError) -> R in
       try runAlone(
-        type, tag: tag, in: container, scope: scope, memory: memory, marker: marker, body)
+        type, tag: tag, in: container, scope: scope, memory: memory, marker: marker,
+        living: &living, body)
     }
+    return (value, living)
   }
 
   private static func runAlone<R>(
     _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
-    memory: _GraphMemory, marker: AnyBinding?,
+    memory: _GraphMemory, marker: AnyBinding?, living found: inout [AnyObject],
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
-  ) throws(ResolutionError) -> (value: R, living: [AnyObject]) {
+  ) throws(ResolutionError) -> R {
     let key = BindingKey(type, boxed: tag)
     let target =
       container.owner(of: key)?.table.binding(for: key)
@@ -777,9 +839,19 @@ final class _GraphMemory: Sendable {
       context throws(ResolutionError) -> R in
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)
-      for (binding, instance) in living {
+      for item in living {
+        let binding = item.binding
+        if binding.layout.isReference, var object = item.object {
+          // The class instance is the value: its reference is copied as it is.
+          withUnsafeMutablePointer(to: &object) { pointer in
+            root.pointee.storeGraphInstance(
+              copyOf: binding.slot(at: UnsafeMutableRawPointer(pointer)), for: binding)
+          }
+          continue
+        }
         // The instance as a value of the bound type (a protocol existential wrapping a
         // remembered object, say), written with that type's layout.
+        guard let instance: Any = item.value ?? item.object else { continue }
         func store<Bound>(_: Bound.Type) {
           guard var value = instance as? Bound else { return }
           withUnsafeMutablePointer(to: &value) { pointer in
@@ -792,14 +864,20 @@ final class _GraphMemory: Sendable {
       }
       return try body(context)
     }
-    return (value, living.compactMap { _GraphMemory.object(in: $0.instance) })
+    found = living.compactMap(\.object)
+    return value
   }
 }
 
 extension _RootState {
   /// This resolution's memory for the `Lazy` values made in it, created on first use.
   mutating func graphMemory() -> _GraphMemory {
-    if let memory { return memory.takeUnretainedValue() }
+    if let memory {
+      // An adopted memory (an async resolution's, or a `Lazy`'s) now has a `Lazy` of its own.
+      let adopted = memory.takeUnretainedValue()
+      adopted.handOut()
+      return adopted
+    }
     let made = _GraphMemory()
     memory = Unmanaged.passRetained(made)
     return made
