@@ -614,13 +614,14 @@ struct ResolutionContext: ~Copyable {
   @inline(never)
   ///
   /// `callerIsolation`: the isolation of the caller that started it, for main-actor bindings.
+  /// `graphSlots`: whether to keep its first `graph` instances on this call's stack.
   static func marked<R>(
     _ container: Container, scope: Unmanaged<Scope>?, marker: AnyBinding? = nil,
-    callerIsolation: ObjectIdentifier? = nil,
+    callerIsolation: ObjectIdentifier? = nil, graphSlots: Bool = false,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     try _RootState.resolution(
-      callerIsolation: callerIsolation, scope: scope
+      callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
     ) { rootPointer throws(ResolutionError) -> R in
       var frame = _Frame(
         binding: marker ?? container.mainActorMarker, fallbackTag: nil, root: rootPointer,

@@ -737,11 +737,12 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// now on (weakly, and only when a `Lazy` was given the memory), and its async creations are
   /// let go.
   func endHolding() {
-    let released = state.withLock { state -> ([Entry], [ObjectIdentifier: AsyncCreation]) in
+    let released = state.withLock {
+      state -> ([ObjectIdentifier: Entry], [ObjectIdentifier: AsyncCreation]) in
       state.isHolding = false
       let creations = state.creations
       state.creations = [:]
-      let entries = Array(state.entries.values)
+      let entries = state.entries
       if state.isHandedOut {
         for (key, entry) in state.entries {
           var remembered = Entry(binding: entry.binding)
@@ -805,8 +806,12 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     memory: _GraphMemory, marker: AnyBinding? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try run(type, tag: tag, in: container, scope: scope, memory: memory, marker: marker, body)
-      .value
+    var unused: [AnyObject] = []
+    return try memory.alone { () throws(ResolutionError) -> R in
+      try runAlone(
+        type, tag: tag, in: container, scope: scope, memory: memory, marker: marker,
+        living: &unused, keepsLiving: false, body)
+    }
   }
 
   private static func run<R>(
@@ -818,7 +823,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     let value = try memory.alone { () throws(ResolutionError) -> R in
       try runAlone(
         type, tag: tag, in: container, scope: scope, memory: memory, marker: marker,
-        living: &living, body)
+        living: &living, keepsLiving: true, body)
     }
     return (value, living)
   }
@@ -826,7 +831,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   private static func runAlone<R>(
     _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
     memory: _GraphMemory, marker: AnyBinding?, living found: inout [AnyObject],
-    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+    keepsLiving: Bool, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let key = BindingKey(type, boxed: tag)
     let target =
@@ -834,7 +839,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
       ?? container.owner(of: BindingKey(type))?.table.binding(for: BindingKey(type))
     let living = memory.living(target: target)
     let value = try ResolutionContext.marked(
-      container, scope: scope.map(Unmanaged.passUnretained), marker: marker
+      container, scope: scope.map(Unmanaged.passUnretained), marker: marker, graphSlots: true
     ) {
       context throws(ResolutionError) -> R in
       let root = context.frame.unsafelyUnwrapped.pointee.root
@@ -864,7 +869,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
       }
       return try body(context)
     }
-    found = living.compactMap(\.object)
+    if keepsLiving { found = living.compactMap(\.object) }
     return value
   }
 }
