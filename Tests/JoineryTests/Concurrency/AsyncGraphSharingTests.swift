@@ -194,17 +194,34 @@ private final class Watcher: Sendable {
 }
 
 extension AsyncGraphSharingTests {
+  /// A `graph` unit of work whose creation takes long enough for two resolutions to overlap.
+  fileprivate static func bindSlowUnitOfWork(_ registrar: inout Registrar) {
+    registrar.bind(UnitOfWork.self, lifetime: .graph) { () -> UnitOfWork in
+      var sum = 0
+      for index in 0..<2_000 { sum &+= index }
+      #expect(sum > 0)
+      return UnitOfWork()
+    }
+  }
+
+  /// How many of many checkouts got two units of work; each resolution gets a new one.
+  fileprivate static func splitResolutions(of container: Container) async throws -> Int {
+    var split = 0
+    var previous: UnitOfWork?
+    for _ in 0..<max(Stress.rounds / 5, 100) {
+      let checkout = try await container.resolveAsync(Checkout.self)
+      if checkout.orders.work !== checkout.payments.work { split += 1 }
+      #expect(checkout.orders.work !== previous)
+      previous = checkout.orders.work
+    }
+    return split
+  }
+
   @Test("async let siblings over a synchronous graph binding share its instance")
   func concurrentSiblings() async throws {
     let container = try ContainerBuilder(
       InlineRegister { registrar in
-        registrar.bind(UnitOfWork.self, lifetime: .graph) { () -> UnitOfWork in
-          // Long enough for the siblings' resolutions to overlap.
-          var sum = 0
-          for index in 0..<2_000 { sum &+= index }
-          #expect(sum > 0)
-          return UnitOfWork()
-        }
+        Self.bindSlowUnitOfWork(&registrar)
         registrar.bind(Orders.self, to: Orders.init(work:))
         registrar.bind(Payments.self, to: Payments.init(work:))
         registrar.bindAsync(Checkout.self) { resolver in
@@ -214,14 +231,7 @@ extension AsyncGraphSharingTests {
         }
       }
     ).build()
-    var split = 0
-    var previous: UnitOfWork?
-    for _ in 0..<max(Stress.rounds / 5, 100) {
-      let checkout = try await container.resolveAsync(Checkout.self)
-      if checkout.orders.work !== checkout.payments.work { split += 1 }
-      #expect(checkout.orders.work !== previous)
-      previous = checkout.orders.work
-    }
+    let split = try await Self.splitResolutions(of: container)
     #expect(split == 0, "\(split) resolutions gave their siblings two units of work")
   }
 }
@@ -237,12 +247,7 @@ extension AsyncGraphSharingTests {
   func lazyReadBySiblings() async throws {
     let container = try ContainerBuilder(
       InlineRegister { registrar in
-        registrar.bind(UnitOfWork.self, lifetime: .graph) { () -> UnitOfWork in
-          var sum = 0
-          for index in 0..<2_000 { sum &+= index }
-          #expect(sum > 0)
-          return UnitOfWork()
-        }
+        Self.bindSlowUnitOfWork(&registrar)
         registrar.bind(LaterWork.self, to: LaterWork.init(later:))
         registrar.bindAsync(Checkout.self) { resolver in
           // Two Lazy values of this resolution, whose UnitOfWork is not made yet.
@@ -256,11 +261,7 @@ extension AsyncGraphSharingTests {
         }
       }
     ).build()
-    var split = 0
-    for _ in 0..<max(Stress.rounds / 5, 100) {
-      let checkout = try await container.resolveAsync(Checkout.self)
-      if checkout.orders.work !== checkout.payments.work { split += 1 }
-    }
+    let split = try await Self.splitResolutions(of: container)
     #expect(split == 0, "\(split) resolutions gave their Lazy two units of work")
   }
 }
