@@ -632,17 +632,23 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     var isHandedOut = false
   }
 
-  private let state: Protected<State>
-  /// Held while a resolution runs ``alone(_:)``, counting them; only a holding memory has
-  /// one.
-  private let aloneLock: Protected<UInt>?
+  private let lock = _Lock.make()
+  // Reached only holding `lock` (``withState(_:)``), which makes every access exclusive.
+  @exclusivity(unchecked) private var state: State
+  /// Held while a resolution runs ``alone(_:)``; only a holding memory has one.
+  private let aloneLock: _Lock?
 
   /// A memory that remembers weakly (`holding` false) or holds its instances until
   /// ``endHolding()``.
   init(holding: Bool = false) {
-    state = Protected(State(isHolding: holding))
-    aloneLock = holding ? Protected(0) : nil
+    state = State(isHolding: holding)
+    aloneLock = holding ? _Lock.make() : nil
     _checkAtomicWordsLayout(&aloneThread)
+  }
+
+  @inline(__always)
+  private func withState<R>(_ body: (inout State) -> R) -> R {
+    lock.withLock { body(&state) }
   }
 
   /// Runs one synchronous resolution of a holding memory's graph while no other runs (every
@@ -659,8 +665,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     guard let aloneLock else { return try body() }
     let thread = ThreadIdentity.current
     if _loadRelaxed(0) == thread { return try body() }
-    return try aloneLock.withLock { runs throws(E) -> R in
-      runs &+= 1
+    return try aloneLock.withLock { () throws(E) -> R in
       _storeRelaxed(0, thread)
       defer { _storeRelaxed(0, 0) }
       return try body()
@@ -670,7 +675,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// The creation of the async `binding`'s instance in this graph, and whether the caller just
   /// claimed it (and must run it) rather than found it under way or made.
   func claim(_ binding: AnyBinding) -> (creation: AsyncCreation, isNew: Bool) {
-    state.withLock { state in
+    withState { state in
       if let existing = state.creations[ObjectIdentifier(binding)] { return (existing, false) }
       let made = AsyncCreation()
       state.creations[ObjectIdentifier(binding)] = made
@@ -681,7 +686,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// Forgets a failed or abandoned creation, so that a later request in the same graph tries
   /// again.
   func forget(_ binding: AnyBinding, ifItIs creation: AsyncCreation) {
-    state.withLock { state in
+    withState { state in
       if state.creations[ObjectIdentifier(binding)] === creation {
         state.creations[ObjectIdentifier(binding)] = nil
       }
@@ -690,54 +695,42 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
 
   /// Remembers `root`'s `graph` instances: every one while holding, else the class instances.
   fileprivate func remember(_ root: borrowing _RootState) {
-    var found: [Living] = []
-    let holding = state.withLock { $0.isHolding }
+    // Entries replaced by other instances: released after the lock, as a deinit may reach
+    // this memory. An instance already kept is left as it is.
+    var replaced: [Entry] = []
+    lock.lock()
     root.forEachGraphInstance { binding, instance in
+      let key = ObjectIdentifier(binding)
+      var entry = Entry(binding: binding)
       if binding.layout.isReference {
         // One class reference: read without opening the type.
         let object = Unmanaged<AnyObject>.fromOpaque(instance.load(as: UnsafeRawPointer.self))
-        found.append(Living(binding: binding, object: object.takeUnretainedValue(), value: nil))
-        return
+          .takeUnretainedValue()
+        let kept = state.entries[key].flatMap { $0.heldObject ?? $0.object }
+        if kept === object { return }
+        if state.isHolding { entry.heldObject = object } else { entry.object = object }
+      } else if state.isHolding {
+        entry.heldValue = binding.layout.load(from: instance)
+      } else {
+        guard let object = binding.layout.object(in: instance).0 else { return }
+        entry.object = object
       }
-      let (object, _) = binding.layout.object(in: instance)
-      guard holding || object != nil else { return }
-      let value = holding ? binding.layout.load(from: instance) : nil
-      found.append(Living(binding: binding, object: object, value: value))
+      if let old = state.entries.updateValue(entry, forKey: key) { replaced.append(old) }
     }
-    guard !found.isEmpty else { return }
-    let replaced = state.withLock { state -> [Entry] in
-      var replaced: [Entry] = []
-      for item in found {
-        var entry = Entry(binding: item.binding)
-        if state.isHolding {
-          if item.binding.layout.isReference {
-            entry.heldObject = item.object
-          } else {
-            entry.heldValue = item.value
-          }
-        } else {
-          entry.object = item.object
-        }
-        if let old = state.entries.updateValue(entry, forKey: ObjectIdentifier(item.binding)) {
-          replaced.append(old)
-        }
-      }
-      return replaced
-    }
-    // Released outside the lock: a deinit may reach this memory.
+    lock.unlock()
     withExtendedLifetime(replaced) {}
   }
 
   /// Marks the memory as given to a `Lazy`: when it stops holding, it remembers.
   func handOut() {
-    state.withLock { $0.isHandedOut = true }
+    withState { $0.isHandedOut = true }
   }
 
   /// Stops holding, when the async resolution ends: its instances are only remembered from
   /// now on (weakly, and only when a `Lazy` was given the memory), and its async creations are
   /// let go.
   func endHolding() {
-    let released = state.withLock {
+    let released = withState {
       state -> ([ObjectIdentifier: Entry], [ObjectIdentifier: AsyncCreation]) in
       state.isHolding = false
       let creations = state.creations
@@ -763,17 +756,20 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     type(of: value) is AnyObject.Type ? value as AnyObject : nil
   }
 
-  /// The remembered instances still alive; empty when `target`'s remembered instance is gone.
+  /// Calls `body` with each remembered instance still alive, holding the memory's lock (`body`
+  /// runs no code of the app's); none when `target`'s remembered instance is gone.
   ///
   /// A graph rebuilt around its survivors would have them hold the new instance (a child holding
   /// the parent it was rebuilt under, which holds the child): rebuilt from scratch, it makes
   /// no such ring.
-  private func living(target: AnyBinding?) -> [Living] {
-    state.withLock { state in
-      if let target, let entry = state.entries[ObjectIdentifier(target)], entry.living == nil {
-        return []
-      }
-      return state.entries.values.compactMap(\.living)
+  private func forEachLiving(target: AnyBinding?, _ body: (Living) -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    if let target, let entry = state.entries[ObjectIdentifier(target)], entry.living == nil {
+      return
+    }
+    for entry in state.entries.values {
+      if let living = entry.living { body(living) }
     }
   }
 
@@ -837,26 +833,26 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     let target =
       container.owner(of: key)?.table.binding(for: key)
       ?? container.owner(of: BindingKey(type))?.table.binding(for: BindingKey(type))
-    let living = memory.living(target: target)
     let value = try ResolutionContext.marked(
       container, scope: scope.map(Unmanaged.passUnretained), marker: marker, graphSlots: true
     ) {
       context throws(ResolutionError) -> R in
       let root = context.frame.unsafelyUnwrapped.pointee.root
       root.pointee.adopt(memory)
-      for item in living {
+      memory.forEachLiving(target: target) { item in
         let binding = item.binding
+        if keepsLiving, let object = item.object { found.append(object) }
         if binding.layout.isReference, var object = item.object {
           // The class instance is the value: its reference is copied as it is.
           withUnsafeMutablePointer(to: &object) { pointer in
             root.pointee.storeGraphInstance(
               copyOf: binding.slot(at: UnsafeMutableRawPointer(pointer)), for: binding)
           }
-          continue
+          return
         }
         // The instance as a value of the bound type (a protocol existential wrapping a
         // remembered object, say), written with that type's layout.
-        guard let instance: Any = item.value ?? item.object else { continue }
+        guard let instance: Any = item.value ?? item.object else { return }
         func store<Bound>(_: Bound.Type) {
           guard var value = instance as? Bound else { return }
           withUnsafeMutablePointer(to: &value) { pointer in
@@ -869,7 +865,6 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
       }
       return try body(context)
     }
-    if keepsLiving { found = living.compactMap(\.object) }
     return value
   }
 }
