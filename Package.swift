@@ -18,13 +18,22 @@ let package = Package(
     .library(name: "JoineryTesting", targets: ["JoineryTesting"]),
   ],
   targets: [
-    .target(name: "Joinery", dependencies: ["JoineryPlatform"], swiftSettings: strictSettings),
+    .target(
+      name: "Joinery", dependencies: ["JoineryEngine", "JoineryPlatform"],
+      swiftSettings: strictSettings),
+    // The engine's mechanisms: atomics, locks, per-thread state, internal checks. It knows
+    // nothing of bindings, containers or errors; its unsafe code stays behind `_` types.
+    .target(
+      name: "JoineryEngine", dependencies: ["JoineryPlatform"], swiftSettings: strictSettings),
     // The few facts about threads that Swift cannot ask the C library for directly.
     .target(name: "JoineryPlatform"),
     .target(name: "JoineryTesting", dependencies: ["Joinery"], swiftSettings: strictSettings),
     .testTarget(
       name: "JoineryTests", dependencies: ["Joinery", "JoineryTesting", "JoineryProbes"],
       swiftSettings: strictSettings),
+    // The engine's own tests: its structures against their contracts, under contention.
+    .testTarget(
+      name: "JoineryEngineTests", dependencies: ["JoineryEngine"], swiftSettings: strictSettings),
     // Cases the tests run in a child process: on the main thread, or where a defect would
     // crash or hang the test run.
     .executableTarget(

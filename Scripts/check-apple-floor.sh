@@ -16,12 +16,12 @@
 # Darwin is replaced by Scripts/apple-floor/Darwin.h, which declares what Joinery uses of it.
 #
 # Steps; each failure is listed, and the exit status is 1 if any step failed:
-#   1. Joinery, whole module, at each declared floor
+#   1. JoineryEngine, then Joinery, whole module, at each declared floor
 #   2. JoineryTesting at each declared floor
 #   3. the tests and the samples that share the floor, at the macOS floor (Foundation stood in
 #      for by Scripts/apple-floor/Foundation.swift); Samples/ServerApp and Benchmarks declare
 #      higher platforms of their own (Hummingbird needs macOS 14) and are not checked
-#   4. weakly linked runtime calls in Joinery's LLVM IR (-Onone and -O) that nothing guards
+#   4. weakly linked runtime calls in JoineryEngine's and Joinery's LLVM IR (-Onone and -O) that nothing guards
 #   5. integer literals that overflow a 32-bit Int (watchOS arm64_32 devices)
 #   6. the C target (JoineryPlatform) for Apple triples, Darwin branch
 #   7. language features that need a newer runtime than the floor, by name
@@ -124,7 +124,7 @@ apple_swiftc() {
   "$SWIFTC" -target "$(triple "$floor")" -sdk "$WORK/sdk/$(platform "$floor")" \
     -module-cache-path "$WORK/module-cache/$(platform "$floor")" \
     -I "$WORK/include/Darwin" -I "$WORK/include/JoineryPlatform" -I "$WORK/modules/$floor" \
-    -Xfrontend -disable-objc-interop -swift-version 6 -wmo "$@" 2>&1 | grep -v 'Could not read SDKSettings.json'
+    -package-name joinery -Xfrontend -disable-objc-interop -swift-version 6 -wmo "$@" 2>&1 | grep -v 'Could not read SDKSettings.json'
   return "${PIPESTATUS[0]}"
 }
 
@@ -135,14 +135,22 @@ STRICT=(-enable-upcoming-feature ExistentialAny -enable-upcoming-feature Interna
 report() { grep -E '^[^ ].*: error:' "$1" | sed "s|$ROOT/||" | sort -u | head -40 | sed 's/^/    /'; }
 
 sources() { find "$ROOT/$1" -name '*.swift' | sort; }
+mapfile -t ENGINE < <(sources Sources/JoineryEngine)
 mapfile -t JOINERY < <(sources Sources/Joinery)
 mapfile -t TESTING < <(sources Sources/JoineryTesting)
 
 if wants 1; then
-  echo "== 1. Joinery at each declared floor"
+  echo "== 1. JoineryEngine and Joinery at each declared floor"
   for floor in $FLOORS; do
-    # -enable-testing: JoineryTests imports it with @testable (step 3).
-    if apple_swiftc "$floor" "${STRICT[@]}" -enable-testing -module-name Joinery -parse-as-library \
+    # -enable-testing: the tests import both with @testable (step 3).
+    if ! apple_swiftc "$floor" "${STRICT[@]}" -enable-testing -module-name JoineryEngine \
+      -parse-as-library "${ENGINE[@]}" -emit-module \
+      -emit-module-path "$WORK/modules/$floor/JoineryEngine.swiftmodule" > "$WORK/engine-$floor.log"
+    then
+      rm -f "$WORK/modules/$floor/JoineryEngine.swiftmodule" "$WORK/modules/$floor/Joinery.swiftmodule"
+      fail "$floor: JoineryEngine: $(grep -cE '^[^ ].*: error:' "$WORK/engine-$floor.log") errors"
+      report "$WORK/engine-$floor.log"
+    elif apple_swiftc "$floor" "${STRICT[@]}" -enable-testing -module-name Joinery -parse-as-library \
       "${JOINERY[@]}" -emit-module \
       -emit-module-path "$WORK/modules/$floor/Joinery.swiftmodule" > "$WORK/joinery-$floor.log"; then
       echo "ok   $floor"
@@ -212,22 +220,31 @@ if wants 3; then
     check_module JoineryProbes executable "${STRICT[@]}" "${files[@]}"
     mapfile -t files < <(sources Tests/JoineryTests)
     check_module JoineryTests library "${STRICT[@]}" "${files[@]}"
+    mapfile -t files < <(sources Tests/JoineryEngineTests)
+    check_module JoineryEngineTests library "${STRICT[@]}" "${files[@]}"
   fi
 fi
 
 if wants 4; then
-  echo "== 4. Weakly linked runtime calls in Joinery (IR at the first OS with native concurrency)"
+  echo "== 4. Weakly linked runtime calls in JoineryEngine and Joinery (IR at the first OS with native concurrency)"
   # iOS 15 runs concurrency natively, so every weak symbol there is a later runtime entry point.
+  # The engine's module for iOS 15, which Joinery's IR imports.
+  apple_swiftc ios15.0 "${STRICT[@]}" -module-name JoineryEngine -parse-as-library "${ENGINE[@]}" \
+    -emit-module -emit-module-path "$WORK/modules/ios15.0/JoineryEngine.swiftmodule" \
+    > "$WORK/ir-engine-module.log" || { fail "JoineryEngine does not build for iOS 15"; report "$WORK/ir-engine-module.log"; }
   for optimization in Onone O; do
-    ir=$WORK/joinery-ios15-$optimization.ll
-    if apple_swiftc ios15.0 "${STRICT[@]}" -module-name Joinery -parse-as-library "${JOINERY[@]}" -emit-ir \
-      "-$optimization" -o "$ir" > "$WORK/ir-$optimization.log"; then
-      printf -- '-%s: ' "$optimization"
-      python3 "$HERE/audit-weak-calls.py" "$ir" || status=1
-    else
-      fail "-$optimization: Joinery does not build for iOS 15"
-      report "$WORK/ir-$optimization.log"
-    fi
+    for module in JoineryEngine Joinery; do
+      if [ "$module" = Joinery ]; then files=("${JOINERY[@]}"); else files=("${ENGINE[@]}"); fi
+      ir=$WORK/$module-ios15-$optimization.ll
+      if apple_swiftc ios15.0 "${STRICT[@]}" -module-name "$module" -parse-as-library "${files[@]}" \
+        -emit-ir "-$optimization" -o "$ir" > "$WORK/ir-$module-$optimization.log"; then
+        printf -- '%s -%s: ' "$module" "$optimization"
+        python3 "$HERE/audit-weak-calls.py" "$ir" || status=1
+      else
+        fail "$module -$optimization: does not build for iOS 15"
+        report "$WORK/ir-$module-$optimization.log"
+      fi
+    done
   done
 fi
 
@@ -235,7 +252,7 @@ if wants 5; then
   echo "== 5. Integer literals wider than 32 bits (Int and UInt are 32-bit on arm64_32)"
   # A literal on a line that names a type wide enough for it ((U)Int64, or UInt/UInt32 up to
   # 0xFFFF_FFFF) is taken as intended.
-  wide=$(python3 - "${JOINERY[@]}" "${TESTING[@]}" <<'PY'
+  wide=$(python3 - "${ENGINE[@]}" "${JOINERY[@]}" "${TESTING[@]}" <<'PY'
 import re, sys
 literal = re.compile(r'(?<![\w.])(0x[0-9A-Fa-f_]+|0b[01_]+|0o[0-7_]+|\d[\d_]*)(?![\w.])')
 for path in sys.argv[1:]:
@@ -278,7 +295,7 @@ if wants 7; then
   echo "== 7. Features above the floor, by name"
   # Each needs a newer runtime than the floor and is not always caught by availability checking.
   above=$(grep -rnE 'isolated deinit|@isolated\(any\)|import Synchronization' \
-    "$ROOT/Sources/Joinery" "$ROOT/Sources/JoineryTesting" | sed "s|$ROOT/||")
+    "$ROOT/Sources/JoineryEngine" "$ROOT/Sources/Joinery" "$ROOT/Sources/JoineryTesting" | sed "s|$ROOT/||")
   if [ -n "$above" ]; then
     fail "isolated deinit (macOS 15.4), @isolated(any) storage or Synchronization (macOS 15):"
     sed 's/^/    /' <<< "$above"

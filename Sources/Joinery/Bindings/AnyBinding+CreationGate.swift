@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// The creation gate: the lock that makes a shared instance be created exactly once.
 ///
 /// Each shared binding has its own gate, made on first creation (so a binding never resolved

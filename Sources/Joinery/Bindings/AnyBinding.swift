@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// One binding of a container: its description, and the lifetime logic that makes or finds its
 /// instance.
 ///

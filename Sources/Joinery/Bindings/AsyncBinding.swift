@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// A binding whose factory is `async`. Resolved only with ``Container/resolveAsync(_:)``; a
 /// synchronous resolve that reaches it throws ``ResolutionError/Code/asyncBinding``.
 ///

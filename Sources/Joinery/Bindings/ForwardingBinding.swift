@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// Provides `T` by converting the instance of another binding (type forwarding): one
 /// implementation bound to several interfaces, sharing its lifetime and instance.
 // `target` is set once before the container is shared; `storage` is published by `isReady`.

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 extension Container {
   @usableFromInline
   func resolveAll<T>(

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 extension Container {
   /// Creates every binding in a throwaway copy of this container, and reports every failure at
   /// once.

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// An immutable, thread-safe object graph made by ``ContainerBuilder/build(isolation:)``.
 ///
 /// A container is the only thing your app keeps: it is `Sendable`, takes no new bindings after it

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// One binding being built in a resolution chain, kept on the stack of the thread resolving it.
 ///
 /// Frames link to their parent, so the chain from the top-level resolve is always at hand for
@@ -667,5 +669,21 @@ struct ResolutionContext: ~Copyable {
         try body(ResolutionContext(frame: pointer))
       }
     }
+  }
+}
+
+extension _ThreadState {
+  /// The innermost frame of the resolution running on the calling thread, or `nil`.
+  @inline(__always)
+  static var runningFrame: UnsafePointer<_Frame>? {
+    runningFrameAddress?.assumingMemoryBound(to: _Frame.self)
+  }
+
+  /// Runs `body` with `frame` as the calling thread's running frame.
+  @inline(__always)
+  static func running<R, E: Error>(
+    _ frame: UnsafePointer<_Frame>, _ body: () throws(E) -> R
+  ) throws(E) -> R {
+    try running(frameAt: UnsafeRawPointer(frame), body)
   }
 }

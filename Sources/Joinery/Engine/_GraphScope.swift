@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// State that lives as long as one top-level resolve.
 struct _RootState {
   /// When the top-level binding is a `graph` binding, its first ``_GraphScope/capacity`` shared

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// Memory for instances of types the engine does not know statically.
 ///
 /// Bindings are not generic: the bound type is known only to the closures made when it was

@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// The frozen lookup table: type identity → the bindings of that type.
 ///
 /// Built once by `build()` and never changed, so it is read without any lock. Open addressing

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// The one resolution path that ``Container`` and ``Resolver`` share.
 ///
 /// `parent` is the frame of the binding whose factory asks, or `nil` for a top-level request.

@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// A property resolved from a container the first time it is read.
 ///
 /// The container is named explicitly, or is the task's ``Container/current`` container at the

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// Resolves a binding once, on first access, from a container it holds weakly, and keeps the
 /// instance.
 ///

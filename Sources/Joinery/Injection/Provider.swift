@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// Resolves a binding on each call, from a container it holds weakly.
 ///
 /// Any bound type can be asked for as a `Provider` without registering anything more: resolve

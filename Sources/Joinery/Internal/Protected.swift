@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// A value protected by a ``_Lock``: the state lives inside, reachable only while locked.
 ///
 /// Give it a state with storage: ThreadSanitizer reports the access to an empty one (`Void`)

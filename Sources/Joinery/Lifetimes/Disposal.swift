@@ -1,3 +1,4 @@
+public import JoineryEngine
 internal import JoineryPlatform
 
 /// How a binding's instances end: made by the registrar, which knows the bound type, from the

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// One async creation that several requests share: the request that starts it makes the
 /// instance (in its own task, or in a task of the creation's own for instances that outlive
 /// requests), and the others await its outcome without a task of their own.

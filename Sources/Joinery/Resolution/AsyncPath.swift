@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// The chain of asynchronous requests, for error paths, cycle detection and the depth limit.
 ///
 /// Unlike synchronous frames it lives on the heap, because it must survive suspensions. While a

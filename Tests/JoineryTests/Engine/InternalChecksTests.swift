@@ -18,16 +18,6 @@ struct InternalChecksTests {
     }
   }
 
-  static let checksExpected =
-    ProcessInfo.processInfo.environment["JOINERY_EXPECT_INTERNAL_CHECKS"] == "1"
-
-  @Test(
-    "The CI job that asks for internal checks has them compiled in",
-    .enabled(if: checksExpected, "set JOINERY_EXPECT_INTERNAL_CHECKS=1 in the checked build"))
-  func checksAreOnWhereExpected() {
-    #expect(_internalChecksEnabled)
-  }
-
   @Test("Instance memory remembers the type it was made for, where the checks are compiled in")
   func typedMemoryContract() throws {
     let container = try ContainerBuilder(

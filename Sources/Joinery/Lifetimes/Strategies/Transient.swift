@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// `transient`, weak sharing: the same instance while anyone outside the container holds it,
 /// a new one after it is released; only a class instance can be weak.
 ///

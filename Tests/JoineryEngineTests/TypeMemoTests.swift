@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Joinery
+@testable import JoineryEngine
 
 /// `[T]`, `[[T]]`, …: `count` distinct types, each with its own metadata.
 private func nestedArrays<T>(of _: T.Type, count: Int) -> [any Any.Type] {
@@ -41,24 +41,22 @@ struct TypeMemoTests {
   }
 
   @Test("Eight threads inserting and reading at once always read a type's own value")
-  func mapUnderContention() async {
+  func mapUnderContention() {
     let types = inserted
-    await Stress.run(
-      threads: 8, rounds: Swift.max(Stress.rounds / 50, 20),
-      prepare: { _ in _TypeMap<Int>() },
-      work: { map, thread in
-        var wrong = 0
-        for (index, type) in types.enumerated() where index % 8 == thread || index % 3 == 0 {
-          map.insert(index, for: type)
-          if let value = map.value(for: type), value != index { wrong += 1 }
-        }
-        for (index, type) in types.enumerated() {
-          if let value = map.value(for: type), value != index { wrong += 1 }
-        }
-        return wrong
-      },
-      check: { round, _, wrong in
-        wrong.allSatisfy { $0 == 0 } ? nil : "round \(round): a type read another's value"
-      })
+    let wrong = Race.run(threads: 8, rounds: Race.rounds(200)) { _ in
+      _TypeMap<Int>()
+    } work: {
+      map, thread in
+      var wrong = 0
+      for (index, type) in types.enumerated() where index % 8 == thread || index % 3 == 0 {
+        map.insert(index, for: type)
+        if let value = map.value(for: type), value != index { wrong += 1 }
+      }
+      for (index, type) in types.enumerated() {
+        if let value = map.value(for: type), value != index { wrong += 1 }
+      }
+      return wrong
+    }
+    #expect(wrong.allSatisfy { $0 == 0 }, "a type read another's value")
   }
 }

@@ -1,27 +1,31 @@
-internal import JoineryPlatform
+public import JoineryPlatform
 
 /// What the engine keeps per thread: the innermost frame of the resolution running on it, so a
 /// nested top-level resolve (through `@Injected`, `Provider`, `Lazy` or a captured container)
 /// joins that chain; and the thread's stack bounds, read once per thread, for the stack guard.
 ///
 /// Never touched by a resolve that only reads a built instance.
-enum _ThreadState {
-  /// The innermost frame of the resolution running on the calling thread, or `nil`.
-  @inline(__always)
-  static var runningFrame: UnsafePointer<_Frame>? {
-    joinery_thread().pointee.resolution?.assumingMemoryBound(to: _Frame.self)
+public enum _ThreadState {
+  /// The innermost frame of the resolution running on the calling thread, or `nil`: the
+  /// engine keeps its address and nothing else; what a frame is belongs to the resolver.
+  @inlinable @inline(__always)
+  public static var runningFrameAddress: UnsafeRawPointer? {
+    joinery_thread().pointee.resolution
   }
 
   /// Whether a factory is running on the calling thread: it may hold creation gates, so it must
   /// never wait for another thread that may need them.
-  static var isResolving: Bool { joinery_thread().pointee.resolution != nil }
+  @inlinable
+  public static var isResolving: Bool { joinery_thread().pointee.resolution != nil }
 
   /// Whether this thread is creating a container-wide instance (see ``creatingShared(_:)``).
-  static var isCreatingShared: Bool { joinery_thread().pointee.shared_creations != 0 }
+  @inlinable
+  public static var isCreatingShared: Bool { joinery_thread().pointee.shared_creations != 0 }
 
   /// Runs `body`, the creation of a container-wide instance, counted on this thread, so that
   /// the captive check walks a chain only while such a creation is under way.
-  static func creatingShared<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  @inlinable
+  public static func creatingShared<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let state = joinery_thread().unsafelyUnwrapped
     state.pointee.shared_creations += 1
     defer { state.pointee.shared_creations -= 1 }
@@ -34,19 +38,20 @@ enum _ThreadState {
   /// The caller's static isolation
   /// (``ResolutionContext/callerIsolation``) decides first; this covers callers that cannot
   /// pass it, such as an `@Injected` property's getter.
-  static var isOnMainActor: Bool { joinery_is_main_thread() != 0 }
+  @inlinable
+  public static var isOnMainActor: Bool { joinery_is_main_thread() != 0 }
 
-  /// Runs `body` with `frame` as the calling thread's running frame.
-  @inline(__always)
-  static func running<R, E: Error>(
-    _ frame: UnsafePointer<_Frame>, _ body: () throws(E) -> R
+  /// Runs `body` with the frame at `frame` as the calling thread's running frame.
+  @inlinable @inline(__always)
+  public static func running<R, E: Error>(
+    frameAt frame: UnsafeRawPointer, _ body: () throws(E) -> R
   ) throws(E) -> R {
     let state = joinery_thread().unsafelyUnwrapped
     let saved = state.pointee.resolution
-    state.pointee.resolution = UnsafeRawPointer(frame)
+    state.pointee.resolution = frame
     defer {
       _internalCheck(
-        state.pointee.resolution == UnsafeRawPointer(frame),
+        state.pointee.resolution == frame,
         "a nested resolution left its frame running")
       state.pointee.resolution = saved
     }
@@ -55,8 +60,8 @@ enum _ThreadState {
 
   /// Runs `body` with no running frame: for work that must start a resolution of its own
   /// (a main-actor hop that returns to this thread's chain is not one).
-  @inline(__always)
-  static func detached<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  @inlinable @inline(__always)
+  public static func detached<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let state = joinery_thread().unsafelyUnwrapped
     let saved = state.pointee.resolution
     state.pointee.resolution = nil
@@ -65,8 +70,8 @@ enum _ThreadState {
   }
 
   /// The address of the caller's frame on the machine stack.
-  @inline(__always)
-  static var stackPosition: UInt { UInt(joinery_current_frame_address()) }
+  @inlinable @inline(__always)
+  public static var stackPosition: UInt { UInt(joinery_current_frame_address()) }
 
   /// The lowest stack address a resolution on this thread may reach before it stops with an
   /// error: the bottom of the stack plus a reserve for the factories still running and for
@@ -77,8 +82,8 @@ enum _ThreadState {
   /// quarters — so the guard works on 128 KiB threads and leaves room for large frames on big
   /// ones. When the platform does not tell the bounds, or `position` is not on the thread's
   /// stack, a resolution may use 256 KiB below `position`.
-  @inline(__always)
-  static func stackLimit(from position: UInt) -> UInt {
+  @inlinable @inline(__always)
+  public static func stackLimit(from position: UInt) -> UInt {
     let state = joinery_thread().unsafelyUnwrapped
     let limit = state.pointee.stack_limit
     if limit != 0, position > limit, position <= state.pointee.stack_high { return limit }
@@ -88,7 +93,7 @@ enum _ThreadState {
   /// ``stackLimit(from:)`` the first time on a thread, or where the bounds are unknown or
   /// `position` is outside them.
   @inline(never)
-  private static func computeStackLimit(
+  public static func computeStackLimit(
     from position: UInt, _ state: UnsafeMutablePointer<joinery_thread_state>
   ) -> UInt {
     if state.pointee.stack_low == 0 { joinery_thread_read_stack(state) }
@@ -113,8 +118,8 @@ enum _ThreadState {
   /// ThreadSanitizer's shadow call stack holds a fixed number of frames (each level of a
   /// resolution takes several), and overflowing it crashes the process whatever the thread's
   /// stack: 1,500 levels under it, `Int.max` elsewhere.
-  static let sanitizerDepthLimit = joinery_is_thread_sanitized() != 0 ? 1_500 : Int.max
+  public static let sanitizerDepthLimit = joinery_is_thread_sanitized() != 0 ? 1_500 : Int.max
 
   /// How much stack a resolution may use below its start when the bounds are unknown.
-  static let fallbackBudget: UInt = 256 << 10
+  public static let fallbackBudget: UInt = 256 << 10
 }

@@ -1,23 +1,27 @@
 internal import JoineryPlatform
+// Public: the lock's inlinable methods call the platform primitive.
 
 #if canImport(Darwin)
-  import Darwin
+  public import Darwin
 #elseif canImport(Glibc)
-  import Glibc
+  public import Glibc
 #elseif canImport(Musl)
-  import Musl
+  public import Musl
 #elseif canImport(Android)
-  import Android
+  public import Android
 #elseif os(Windows)
-  import WinSDK
+  public import WinSDK
 #endif
 
 #if canImport(Darwin)
-  typealias PlatformLock = os_unfair_lock
+  /// The platform's lock primitive.
+  public typealias _PlatformLock = os_unfair_lock
 #elseif os(Windows)
-  typealias PlatformLock = SRWLOCK
+  /// The platform's lock primitive.
+  public typealias _PlatformLock = SRWLOCK
 #else
-  typealias PlatformLock = pthread_mutex_t
+  /// The platform's lock primitive.
+  public typealias _PlatformLock = pthread_mutex_t
 #endif
 
 /// A non-recursive mutual-exclusion lock whose primitive lives at a stable address (the tail of a
@@ -33,9 +37,9 @@ internal import JoineryPlatform
 ///
 /// The header is a word the lock's users may read and write atomically: a creation gate keeps
 /// the thread that holds it there (``owner``).
-final class _Lock: ManagedBuffer<UInt, PlatformLock> {
+public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
   /// Creates an unlocked lock.
-  static func make() -> _Lock {
+  public static func make() -> _Lock {
     let buffer = _Lock.create(minimumCapacity: 1) { _ in 0 }
     let lock = unsafeDowncast(buffer, to: _Lock.self)
     lock.withUnsafeMutablePointerToElements { primitive in
@@ -74,13 +78,14 @@ final class _Lock: ManagedBuffer<UInt, PlatformLock> {
 
   /// The thread recorded as holding the lock (0 for none), read and written atomically; what
   /// the holder records is up to it.
-  var owner: UInt {
+  public var owner: UInt {
     get { withUnsafeMutablePointerToHeader { joinery_load_relaxed($0) } }
     set { withUnsafeMutablePointerToHeader { joinery_store_relaxed($0, newValue) } }
   }
 
-  @inline(__always)
-  func lock() {
+  /// Waits for the lock and takes it.
+  @inlinable @inline(__always)
+  public func lock() {
     withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
@@ -94,8 +99,9 @@ final class _Lock: ManagedBuffer<UInt, PlatformLock> {
     }
   }
 
-  @inline(__always)
-  func tryLock() -> Bool {
+  /// Takes the lock if it is free; returns whether it did.
+  @inlinable @inline(__always)
+  public func tryLock() -> Bool {
     withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         return os_unfair_lock_trylock(primitive)
@@ -107,8 +113,9 @@ final class _Lock: ManagedBuffer<UInt, PlatformLock> {
     }
   }
 
-  @inline(__always)
-  func unlock() {
+  /// Releases the lock, held by the calling thread.
+  @inlinable @inline(__always)
+  public func unlock() {
     withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)
@@ -122,8 +129,8 @@ final class _Lock: ManagedBuffer<UInt, PlatformLock> {
   }
 
   /// Runs `body` holding the lock.
-  @inline(__always)
-  func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  @inlinable @inline(__always)
+  public func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     lock()
     defer { unlock() }
     return try body()

@@ -7,7 +7,7 @@
 /// Inlinable, so that the engine's inlinable code checks its typed contracts too (and, without
 /// the flag, inlines to nothing in client code).
 @inlinable @inline(__always)
-func _internalCheck(
+public func _internalCheck(
   _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
   file: StaticString = #fileID, line: UInt = #line
 ) {
@@ -19,7 +19,7 @@ func _internalCheck(
 }
 
 /// Whether this build compiled the internal checks in (``_internalCheck(_:_:file:line:)``).
-var _internalChecksEnabled: Bool {
+package var _internalChecksEnabled: Bool {
   #if JOINERY_INTERNAL_CHECKS
     true
   #else

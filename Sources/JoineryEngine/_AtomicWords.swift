@@ -1,4 +1,4 @@
-// Public only so that the inlinable resolve path can read a binding's ready flag.
+// Public: the inlinable resolve path reads a binding's ready flag through these words.
 public import JoineryPlatform
 
 /// A class whose first stored property is a run of `UInt` words that are read and written only
@@ -10,44 +10,49 @@ public import JoineryPlatform
 /// its stored properties out in declaration order, so the conforming root class must declare
 /// the words first; ``_checkAtomicWordsLayout()`` verifies it in debug builds. Subclasses add
 /// their properties after them.
-@usableFromInline
-protocol _AtomicWordsHolder: AnyObject {}
+public protocol _AtomicWordsHolder: AnyObject {}
 
 extension _AtomicWordsHolder {
+  /// The address of word `index`.
   @inlinable @inline(__always)
-  func _atomicWord(_ index: Int) -> UnsafeMutablePointer<UInt> {
+  public func _atomicWord(_ index: Int) -> UnsafeMutablePointer<UInt> {
     _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self) + index
   }
 
   /// Reads word `index`; later reads of memory published with it see what was written before.
   @inlinable @inline(__always)
-  func _loadAcquiring(_ index: Int) -> UInt { joinery_load_acquire(_atomicWord(index)) }
+  public func _loadAcquiring(_ index: Int) -> UInt { joinery_load_acquire(_atomicWord(index)) }
 
+  /// Reads word `index`, ordering nothing else.
   @inlinable @inline(__always)
-  func _loadRelaxed(_ index: Int) -> UInt { joinery_load_relaxed(_atomicWord(index)) }
+  public func _loadRelaxed(_ index: Int) -> UInt { joinery_load_relaxed(_atomicWord(index)) }
 
   /// Writes word `index`, publishing every write made before it.
   @inlinable @inline(__always)
-  func _storeReleasing(_ index: Int, _ value: UInt) {
+  public func _storeReleasing(_ index: Int, _ value: UInt) {
     joinery_store_release(_atomicWord(index), value)
   }
 
+  /// Writes word `index`, ordering nothing else.
   @inlinable @inline(__always)
-  func _storeRelaxed(_ index: Int, _ value: UInt) {
+  public func _storeRelaxed(_ index: Int, _ value: UInt) {
     joinery_store_relaxed(_atomicWord(index), value)
   }
 
   /// Adds `delta` to word `index` (acquiring and releasing) and returns the new value.
   @inlinable @inline(__always)
-  func _add(_ index: Int, _ delta: UInt) -> UInt { joinery_add(_atomicWord(index), delta) }
+  public func _add(_ index: Int, _ delta: UInt) -> UInt { joinery_add(_atomicWord(index), delta) }
 
   /// Sets the bits of `mask` in word `index`, publishing every write made before it.
   @inlinable @inline(__always)
-  func _setReleasing(_ index: Int, _ mask: UInt) { joinery_or_release(_atomicWord(index), mask) }
+  public func _setReleasing(_ index: Int, _ mask: UInt) {
+    joinery_or_release(_atomicWord(index), mask)
+  }
 
   /// The lock whose address word `index` holds above its low four bits (which stay free for
   /// flags), made by the first caller: never more than one.
-  func _lazyLock(_ index: Int) -> _Lock {
+  @inlinable
+  public func _lazyLock(_ index: Int) -> _Lock {
     let word = _atomicWord(index)
     var current = joinery_load_acquire(word)
     if let existing = UnsafeRawPointer(bitPattern: current & ~15) {
@@ -67,14 +72,16 @@ extension _AtomicWordsHolder {
   }
 
   /// The lock in word `index`, if one was made.
-  func _existingLock(_ index: Int) -> _Lock? {
+  @inlinable
+  public func _existingLock(_ index: Int) -> _Lock? {
     UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15).map {
       Unmanaged<_Lock>.fromOpaque($0).takeUnretainedValue()
     }
   }
 
   /// Releases the lock in word `index`, if one was made: from the holder's `deinit`.
-  func _releaseLazyLock(_ index: Int) {
+  @inlinable
+  public func _releaseLazyLock(_ index: Int) {
     if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15) {
       Unmanaged<_Lock>.fromOpaque(existing).release()
     }
@@ -83,7 +90,8 @@ extension _AtomicWordsHolder {
   /// The object word `index` holds, made by `make` for the first caller: never more than one.
   ///
   /// A loser of the race releases its own. The word holds the whole address, no flags.
-  func _lazyObject<T: AnyObject>(_ index: Int, make: () -> T) -> T {
+  @inlinable
+  public func _lazyObject<T: AnyObject>(_ index: Int, make: () -> T) -> T {
     let word = _atomicWord(index)
     if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
       return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
@@ -98,14 +106,16 @@ extension _AtomicWordsHolder {
   }
 
   /// The object in word `index`, if one was made.
-  func _existingLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) -> T? {
+  @inlinable
+  public func _existingLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) -> T? {
     guard let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
     else { return nil }
     return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
   }
 
   /// Releases the object in word `index`, if one was made: from the holder's `deinit`.
-  func _releaseLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) {
+  @inlinable
+  public func _releaseLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) {
     if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index))) {
       Unmanaged<T>.fromOpaque(existing).release()
     }
@@ -113,7 +123,7 @@ extension _AtomicWordsHolder {
 
   /// Checks, in debug builds, that `words` (the holder's first stored property) is where the
   /// methods above look.
-  func _checkAtomicWordsLayout(_ words: UnsafeMutableRawPointer) {
+  public func _checkAtomicWordsLayout(_ words: UnsafeMutableRawPointer) {
     assert(
       words == _getUnsafePointerToStoredProperties(self),
       "\(Self.self) must declare its atomic words as its first stored property")
@@ -129,12 +139,13 @@ extension _AtomicWordsHolder {
 /// the caller asks the runtime again, but it never says `true` for a type that was not
 /// inserted: a word holds a whole metadata address and is compared with the whole address.
 /// Each word is read and written atomically; a race only loses an insertion.
-final class _TypeMemo: @unchecked Sendable {
+public final class _TypeMemo: @unchecked Sendable {
   /// A power of two.
-  static let capacity = 64
-  private let words: UnsafeMutablePointer<UInt>
+  public static let capacity = 64
+  @usableFromInline let words: UnsafeMutablePointer<UInt>
 
-  init() {
+  /// An empty memo.
+  public init() {
     words = .allocate(capacity: _TypeMemo.capacity)
     words.initialize(repeating: 0, count: _TypeMemo.capacity)
   }
@@ -146,26 +157,26 @@ final class _TypeMemo: @unchecked Sendable {
 
   /// The index of the word a type's metadata `address` maps to, in a table of `capacity`
   /// words: the one hash both memos use.
-  @inline(__always)
-  static func index(of address: UInt) -> Int {
+  @inlinable @inline(__always)
+  public static func index(of address: UInt) -> Int {
     // Metadata is at least 8-byte aligned: the low bits say nothing.
     Int(truncatingIfNeeded: (address >> 3 ^ address >> 9) & UInt(capacity - 1))
   }
 
-  @inline(__always)
-  private func word(for address: UInt) -> UnsafeMutablePointer<UInt> {
+  @inlinable @inline(__always)
+  func word(for address: UInt) -> UnsafeMutablePointer<UInt> {
     words + Self.index(of: address)
   }
 
   /// Whether `type` was inserted and is still remembered.
-  @inline(__always)
-  func contains(_ type: any Any.Type) -> Bool {
+  @inlinable @inline(__always)
+  public func contains(_ type: any Any.Type) -> Bool {
     let address = UInt(bitPattern: ObjectIdentifier(type))
     return joinery_load_relaxed(word(for: address)) == address
   }
 
   /// Remembers `type`, evicting the type that shared its word, if any.
-  func insert(_ type: any Any.Type) {
+  public func insert(_ type: any Any.Type) {
     let address = UInt(bitPattern: ObjectIdentifier(type))
     joinery_store_relaxed(word(for: address), address)
   }
@@ -179,20 +190,21 @@ final class _TypeMemo: @unchecked Sendable {
 /// that is never replaced, so a reader may use an entry it loaded without any reference count
 /// and without racing a writer. A type whose word is taken by another is not remembered (the
 /// caller computes its value each time). Entries are released with the map.
-final class _TypeMap<Value>: @unchecked Sendable {
-  private final class Entry {
-    let type: ObjectIdentifier
-    let value: Value
+public final class _TypeMap<Value>: @unchecked Sendable {
+  @usableFromInline final class Entry {
+    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let value: Value
 
-    init(type: ObjectIdentifier, value: Value) {
+    @usableFromInline init(type: ObjectIdentifier, value: Value) {
       self.type = type
       self.value = value
     }
   }
 
-  private let words: UnsafeMutablePointer<UInt>
+  @usableFromInline let words: UnsafeMutablePointer<UInt>
 
-  init() {
+  /// An empty map.
+  public init() {
     words = .allocate(capacity: _TypeMemo.capacity)
     words.initialize(repeating: 0, count: _TypeMemo.capacity)
   }
@@ -207,14 +219,14 @@ final class _TypeMap<Value>: @unchecked Sendable {
     words.deallocate()
   }
 
-  @inline(__always)
-  private func word(for type: ObjectIdentifier) -> UnsafeMutablePointer<UInt> {
+  @inlinable @inline(__always)
+  func word(for type: ObjectIdentifier) -> UnsafeMutablePointer<UInt> {
     words + _TypeMemo.index(of: UInt(bitPattern: type))
   }
 
   /// The value remembered for `type`, if any.
-  @inline(__always)
-  func value(for type: any Any.Type) -> Value? {
+  @inlinable @inline(__always)
+  public func value(for type: any Any.Type) -> Value? {
     let identity = ObjectIdentifier(type)
     // Acquiring: the entry's fields were written before its address was published.
     guard let entry = UnsafeRawPointer(bitPattern: joinery_load_acquire(word(for: identity)))
@@ -225,7 +237,7 @@ final class _TypeMap<Value>: @unchecked Sendable {
   }
 
   /// Remembers `value` for `type` if its word is free.
-  func insert(_ value: Value, for type: any Any.Type) {
+  public func insert(_ value: Value, for type: any Any.Type) {
     let identity = ObjectIdentifier(type)
     let word = word(for: identity)
     guard joinery_load_acquire(word) == 0 else { return }
