@@ -29,7 +29,8 @@ let package = Package(
     .target(name: "JoineryPlatform"),
     .target(name: "JoineryTesting", dependencies: ["Joinery"], swiftSettings: strictSettings),
     .testTarget(
-      name: "JoineryTests", dependencies: ["Joinery", "JoineryTesting", "JoineryProbes"],
+      name: "JoineryTests",
+      dependencies: ["Joinery", "JoineryEngine", "JoineryTesting", "JoineryProbes"],
       swiftSettings: strictSettings),
     // The engine's own tests: its structures against their contracts, under contention.
     .testTarget(

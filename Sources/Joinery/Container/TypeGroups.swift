@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// Bindings grouped by type identity in linear time, without a dictionary: open addressing over
 /// the type's address, chaining the bindings of a group through `next`.
 struct TypeGroups {
@@ -15,7 +17,7 @@ struct TypeGroups {
     var tails = [Int](repeating: -1, count: capacity)
     for (position, binding) in bindings.enumerated() {
       let identity = UInt(bitPattern: ObjectIdentifier(binding.key.type))
-      var index = _BindingTable.home(ofAddress: identity, mask: mask)
+      var index = _IdentityTable.home(of: identity, mask: mask)
       while identities[index] != 0 && identities[index] != identity { index = (index + 1) & mask }
       if identities[index] == 0 {
         identities[index] = identity

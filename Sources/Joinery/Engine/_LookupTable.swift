@@ -2,43 +2,25 @@ public import JoineryEngine
 
 /// The frozen lookup table: type identity → the bindings of that type.
 ///
-/// Built once by `build()` and never changed, so it is read without any lock. Open addressing
-/// with linear probing over the bits of `ObjectIdentifier`, at most three quarters full. Each
-/// slot is two words, a type's identity and what serves it, so a lookup usually reads a single
-/// cache line.
+/// Built once by `build()` and never changed, so it is read without any lock. The map itself is
+/// the engine's ``_IdentityTable`` (open addressing, Robin Hood, at most three quarters full),
+/// from a type's metadata address to a word that says what serves the type.
 @usableFromInline
-// Immutable after init; the raw memory is written only there.
-struct _BindingTable: @unchecked Sendable {
-  /// One slot: raw memory, so reading it touches no reference count that threads resolving at
-  /// once would contend for.
-  @usableFromInline @frozen
-  struct Slot {
-    /// The type's metadata address; 0 for an empty slot.
-    @usableFromInline var identity: UInt
-    /// The type's untagged binding (an even address), or its ``_TypeEntry`` with the low bit
-    /// set.
-    ///
-    /// A type bound once, untagged — the common case — has no entry.
-    @usableFromInline var value: UInt
-  }
-
-  @usableFromInline let slots: UnsafePointer<Slot>
+struct _BindingTable: Sendable {
+  /// Type identity → what serves the type.
+  ///
+  /// The type's untagged binding (an even address), or its ``_TypeEntry`` with the low bit set.
+  /// A type bound once, untagged — the common case — has no entry.
+  @usableFromInline let map: _IdentityTable
   /// Owns the entries, one per type that has one (not per slot).
   private let ownedEntries: ContiguousArray<_TypeEntry>
-  @usableFromInline let mask: Int
-  /// Owns the raw memory above; the bindings are owned by the container.
-  private let memory: TableMemory
 
   init(_ bindings: [AnyBinding]) {
     let groups = TypeGroups(bindings)
-    var capacity = 8
-    while capacity * 3 < groups.starts.count * 4 { capacity *= 2 }
-    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(identity: 0, value: 0), count: capacity)
     var owned = ContiguousArray<_TypeEntry>()
-    let mask = capacity - 1
+    var entries: [(identity: UInt, value: UInt)] = []
+    entries.reserveCapacity(groups.starts.count)
     for start in groups.starts {
-      let identity = ObjectIdentifier(bindings[start].key.type)
       let first = bindings[start]
       let isAlone = groups.isAlone(start)
       let value: UInt
@@ -52,92 +34,51 @@ struct _BindingTable: @unchecked Sendable {
         owned.append(entry)
         value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
       }
-      Self.insert(
-        Slot(identity: UInt(bitPattern: identity), value: value), into: slots, mask: mask)
+      entries.append((UInt(bitPattern: ObjectIdentifier(first.key.type)), value))
     }
-    self.slots = UnsafePointer(slots)
+    map = _IdentityTable(entries)
     ownedEntries = owned
-    self.mask = mask
-    memory = TableMemory(slots: slots)
     #if JOINERY_INTERNAL_CHECKS
       _checkInvariants(bindingCount: groups.starts.count)
     #endif
   }
 
-  /// Checks the table's contract (see ``_internalCheck(_:_:file:line:)``): a power-of-two
-  /// capacity at most three quarters full, every type once, reachable by probing from its home
-  /// slot, and served by an untagged binding of that type or by one of the table's entries.
+  /// Checks the table's contract (see ``_internalCheck(_:_:file:line:)``): the map's own, and
+  /// every type served by an untagged binding of that type or by one of the table's entries.
   ///
   /// `bindingCount`: how many types were bound.
   func _checkInvariants(bindingCount: Int? = nil) {
-    let capacity = mask + 1
-    _internalCheck(capacity >= 8 && capacity & mask == 0, "capacity \(capacity)")
-    var seen = Set<UInt>()
+    map._checkInvariants(count: bindingCount)
     let entries = Set(
       ownedEntries.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) })
-    for index in 0..<capacity where slots[index].identity != 0 {
-      let slot = slots[index]
-      _internalCheck(seen.insert(slot.identity).inserted, "a type in two slots (\(index))")
-      var probe = Self.home(ofAddress: slot.identity, mask: mask)
-      while probe != index {
-        _internalCheck(slots[probe].identity != 0, "slot \(index) is past an empty slot")
-        probe = (probe &+ 1) & mask
-      }
-      if slot.value & 1 == 1 {
-        _internalCheck(entries.contains(slot.value & ~1), "slot \(index): an entry not owned")
+    for (identity, value) in map.entries {
+      if value & 1 == 1 {
+        _internalCheck(entries.contains(value & ~1), "\(identity): an entry not owned")
       } else {
-        let binding = untaggedBinding(at: index)?.takeUnretainedValue()
+        let binding = UnsafeRawPointer(bitPattern: value).map {
+          Unmanaged<AnyBinding>.fromOpaque($0).takeUnretainedValue()
+        }
         _internalCheck(
           binding.map {
-            UInt(bitPattern: ObjectIdentifier($0.key.type)) == slot.identity && $0.key.tag == nil
+            UInt(bitPattern: ObjectIdentifier($0.key.type)) == identity && $0.key.tag == nil
               && $0.key.argumentTypes == nil
-          } ?? false, "slot \(index) is served by another type's or a tagged binding")
+          } ?? false, "\(identity) is served by another type's or a tagged binding")
       }
     }
-    _internalCheck(seen.count * 4 <= capacity * 3, "more than three quarters full")
-    _internalCheck(bindingCount.map { $0 == seen.count } ?? true, "types lost")
-    _internalCheck(entries.count == ownedEntries.count && entries.count <= seen.count, "entries")
-  }
-
-  /// Robin Hood insertion: a type further from its home slot takes the place of one nearer to
-  /// its own.
-  ///
-  /// Lookups still probe linearly until they find the type or an empty slot, but no
-  /// type ends up far from home, so no type's resolve is slow because of where its metadata
-  /// happens to be in memory.
-  private static func insert(_ slot: Slot, into slots: UnsafeMutablePointer<Slot>, mask: Int) {
-    var item = slot
-    var distance = 0
-    var index = home(ofAddress: item.identity, mask: mask)
-    while slots[index].identity != 0 {
-      let resident = (index &- home(ofAddress: slots[index].identity, mask: mask)) & mask
-      if resident < distance {
-        swap(&item, &slots[index])
-        distance = resident
-      }
-      index = (index &+ 1) & mask
-      distance += 1
-    }
-    slots[index] = item
+    _internalCheck(
+      entries.count == ownedEntries.count && entries.count <= map.entries.count, "entries")
   }
 
   /// The slot of a type, or `nil` if the type is not bound at all.
   @inlinable @inline(__always)
   func slot(for identity: ObjectIdentifier) -> Int? {
-    let wanted = UInt(bitPattern: identity)
-    var index = Self.home(of: identity, mask: mask)
-    while true {
-      let found = slots[index].identity
-      if found == wanted { return index }
-      if found == 0 { return nil }
-      index = (index &+ 1) & mask
-    }
+    map.slot(for: UInt(bitPattern: identity))
   }
 
   /// The untagged binding of the type in `slot`, if it has one.
   @inlinable @inline(__always)
   func untaggedBinding(at slot: Int) -> Unmanaged<AnyBinding>? {
-    let value = slots[slot].value
+    let value = map.value(at: slot)
     if value & 1 == 0 {
       return UnsafeRawPointer(bitPattern: value).map { Unmanaged.fromOpaque($0) }
     }
@@ -150,7 +91,7 @@ struct _BindingTable: @unchecked Sendable {
   /// The entry of the type in `slot`; `nil` for a type bound once, untagged.
   @inlinable @inline(__always)
   func entry(at slot: Int) -> Unmanaged<_TypeEntry>? {
-    let value = slots[slot].value
+    let value = map.value(at: slot)
     guard value & 1 == 1 else { return nil }
     return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped)
   }
@@ -160,20 +101,6 @@ struct _BindingTable: @unchecked Sendable {
   func untaggedBinding(for identity: ObjectIdentifier) -> Unmanaged<AnyBinding>? {
     guard let slot = slot(for: identity) else { return nil }
     return untaggedBinding(at: slot)
-  }
-
-  @inlinable @inline(__always)
-  static func home(of identity: ObjectIdentifier, mask: Int) -> Int {
-    home(ofAddress: UInt(bitPattern: identity), mask: mask)
-  }
-
-  @inlinable @inline(__always)
-  static func home(ofAddress address: UInt, mask: Int) -> Int {
-    // Metadata addresses are aligned; Fibonacci hashing spreads the remaining bits. The product
-    // is taken in 64 bits on every platform: a 32-bit `UInt` (watchOS arm64_32) cannot hold the
-    // constant, and on 64-bit platforms the conversions are free.
-    let bits = UInt64(truncatingIfNeeded: address &>> 3)
-    return Int(truncatingIfNeeded: (bits &* (0x9E37_79B9_7F4A_7C15 as UInt64)) &>> 32) & mask
   }
 
   /// The untagged binding of `type`, if it has one.
@@ -209,19 +136,6 @@ struct _BindingTable: @unchecked Sendable {
     // Through the tag index: validation asks this once per declared edge, so a type with
     // thousands of tags must not be scanned each time.
     return key.tag.flatMap { entry.binding(tag: $0) }
-  }
-}
-
-/// The raw memory of a table, freed with it.
-private final class TableMemory: Sendable {
-  nonisolated(unsafe) let slots: UnsafeMutablePointer<_BindingTable.Slot>
-
-  init(slots: UnsafeMutablePointer<_BindingTable.Slot>) {
-    self.slots = slots
-  }
-
-  deinit {
-    slots.deallocate()
   }
 }
 

@@ -1,3 +1,4 @@
+import JoineryEngine
 import Testing
 
 @testable import Joinery
@@ -48,12 +49,12 @@ struct LookupTableTests {
   @Test("Every one of 10,000 types sits within a few slots of its home, and resolves")
   func displacementStaysSmall() throws {
     let container = try ContainerBuilder(ManyTypes(count: 10_000)).build()
-    let table = container.table
+    let table = container.table.map
     var longest = 0
     var occupied = 0
     for index in 0...table.mask where table.slots[index].identity != 0 {
       occupied += 1
-      let home = _BindingTable.home(ofAddress: table.slots[index].identity, mask: table.mask)
+      let home = _IdentityTable.home(of: table.slots[index].identity, mask: table.mask)
       longest = max(longest, (index - home) & table.mask)
     }
     #expect(occupied == 10_000)

@@ -1,0 +1,66 @@
+import Testing
+
+@testable import JoineryEngine
+
+@Suite("Identity table")
+struct IdentityTableTests {
+  /// `count` distinct, 16-byte aligned identities, as object and metadata addresses are,
+  /// from a seeded generator: the same run every time.
+  static func identities(_ count: Int, seed: UInt64) -> [UInt] {
+    var state = seed
+    var made = Set<UInt>()
+    while made.count < count {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let identity = UInt(truncatingIfNeeded: state >> 20) & ~15
+      if identity != 0 { made.insert(identity) }
+    }
+    return made.sorted()
+  }
+
+  @Test(
+    "Every identity finds its own value; an identity not inserted finds nothing",
+    arguments: [
+      0, 1, 6, 7, 100, 5_000,
+    ])
+  func lookups(count: Int) {
+    let inserted = Self.identities(count, seed: UInt64(count) + 1)
+    let table = _IdentityTable(inserted.enumerated().map { (identity: $1, value: UInt($0)) })
+    table._checkInvariants(count: count)
+    for (position, identity) in inserted.enumerated() {
+      let slot = table.slot(for: identity)
+      #expect(slot.map(table.value(at:)) == UInt(position))
+    }
+    let absent = Set(Self.identities(200, seed: 99)).subtracting(inserted)
+    #expect(absent.allSatisfy { table.slot(for: $0) == nil })
+    #expect(table.entries.count == count)
+  }
+
+  @Test("At most three quarters full, and no identity far from its home slot")
+  func loadAndDisplacement() {
+    for count in [6, 48, 384, 3_000] {
+      let inserted = Self.identities(count, seed: 7)
+      let table = _IdentityTable(inserted.map { (identity: $0, value: $0) })
+      let capacity = table.mask + 1
+      #expect(count * 4 <= capacity * 3)
+      let distances = inserted.map { identity in
+        (table.slot(for: identity)! &- _IdentityTable.home(of: identity, mask: table.mask))
+          & table.mask
+      }
+      // Robin Hood keeps the mean probe short at this load; linear probing without it averages
+      // about 2.5 extra probes at three quarters full.
+      let mean = Double(distances.reduce(0, +)) / Double(count)
+      #expect(mean < 2.5, "mean displacement \(mean) with \(count) identities")
+    }
+  }
+
+  @Test("Sixteen-byte strides (objects allocated one after another) spread over the slots")
+  func strides() {
+    let inserted = (1...1_000).map { UInt(0x10_0000 + $0 * 16) }
+    let table = _IdentityTable(inserted.map { (identity: $0, value: 1) })
+    let worst = inserted.map { identity in
+      (table.slot(for: identity)! &- _IdentityTable.home(of: identity, mask: table.mask))
+        & table.mask
+    }.max()!
+    #expect(worst < 16)
+  }
+}
