@@ -4,7 +4,7 @@ public import JoineryEngine
 /// instance.
 ///
 /// Bindings are not generic: the bound type is known only to the closures made when it was
-/// declared (``Maker`` and ``ValueLayout``) and to the generic resolve call, which passes memory
+/// declared (``Maker`` and ``_ValueLayout``) and to the generic resolve call, which passes memory
 /// for the instance and a function that copies one. So a container of 10,000 types creates no
 /// per-type class metadata, and a resolve from another module needs no runtime generic lookup.
 ///
@@ -35,7 +35,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// `nil` for the other kinds of binding.
   @usableFromInline let factoryStrategy: LifetimeStrategy.Type?
   let location: BindingLocation
-  let layout: ValueLayout
+  let layout: _ValueLayout
   /// Memory for one instance of the bound type, for lifetimes that keep one.
   @usableFromInline @exclusivity(unchecked) final var storage = _InstanceStorage()
 
@@ -137,7 +137,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, isWeaklyShared: Bool = false,
+    isOverride: Bool, layout: _ValueLayout, isWeaklyShared: Bool = false,
     factoryStrategy: LifetimeStrategy.Type? = nil
   ) {
     self.key = key

@@ -46,7 +46,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, make: @escaping AsyncMaker
+    isOverride: Bool, layout: _ValueLayout, make: @escaping AsyncMaker
   ) {
     self.make = make
     super.init(

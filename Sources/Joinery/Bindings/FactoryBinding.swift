@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// A binding made by a factory (closure, initializer or instance, with or without runtime
 /// arguments), for every synchronous lifetime: its lifetime's ``LifetimeStrategy`` finds or
 /// makes the instance (``resolve(into:in:parent:fallbackTag:)``), with the mechanisms here.
@@ -22,7 +24,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, maker: @escaping Maker
+    isOverride: Bool, layout: _ValueLayout, maker: @escaping Maker
   ) {
     self.maker = maker
     cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil

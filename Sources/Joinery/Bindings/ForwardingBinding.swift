@@ -30,7 +30,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
 
   init(
     key: BindingKey, targetKey: BindingKey, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: ValueLayout, converter: any Converter
+    isOverride: Bool, layout: _ValueLayout, converter: any Converter
   ) {
     self.targetKey = targetKey
     self.converter = converter

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 extension Registrar {
   /// Binds `type` to an `async` factory.
   ///
@@ -367,7 +369,7 @@ extension Registrar {
     let binding = AsyncBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: .ephemeral, location: location, registerType: registerType,
-      isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
+      isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
       make: { _ in throw AsyncArgumentsMissing() })
     binding.argumentMake = make
     binding.dependencies = Self.declared(keys: dependencies)
@@ -398,7 +400,7 @@ extension Registrar {
     let binding = AsyncBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime, location: location,
       registerType: registerType, isOverride: isOverride || isOverriding,
-      layout: ValueLayout(of: T.self), make: maker)
+      layout: _ValueLayout(of: T.self), make: maker)
     binding.dependencies = dependencies
     binding.metadata = metadata
     binding.disposer = disposer

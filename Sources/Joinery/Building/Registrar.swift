@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// What an assembly declares its bindings with.
 ///
 /// A registrar is lent to ``DependencyRegister/register(in:)`` and cannot be copied or kept. It
@@ -280,7 +282,7 @@ public struct Registrar: ~Copyable {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: .scoped,
       location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
-      isOverride: isOverriding, layout: ValueLayout(of: T.self),
+      isOverride: isOverriding, layout: _ValueLayout(of: T.self),
       maker: { _, _, _ in throw ScopeValueNotProvided() })
     binding.dependencies = []
     binding.isScopeValue = true
@@ -418,7 +420,7 @@ public struct Registrar: ~Copyable {
     let isOverride = isOverride || isOverriding
     let binding = FactoryBinding(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: ValueLayout(of: T.self), maker: maker)
+      isOverride: isOverride, layout: _ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies
     binding.metadata = metadata
     binding.isMainActor = isMainActor
@@ -580,7 +582,7 @@ public struct Registrar: ~Copyable {
     let binding = ForwardingBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), targetKey: targetKey,
       location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
-      isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self),
+      isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
       converter: ForwardingBinding.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
     binding.metadata = metadata
@@ -634,7 +636,7 @@ public struct Registrar: ~Copyable {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: .ephemeral, location: location, registerType: registerType,
-      isOverride: isOverride || isOverriding, layout: ValueLayout(of: T.self), maker: maker)
+      isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self), maker: maker)
     binding.dependencies = Self.declared(keys: dependencies)
     binding.metadata = metadata
     collector.add(binding)

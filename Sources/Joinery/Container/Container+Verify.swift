@@ -132,7 +132,7 @@ private final class VerificationRun {
   func skip(_ binding: AnyBinding) { skipped.append(binding.info) }
 
   func createSynchronously(_ binding: AnyBinding) {
-    withTemporaryInstance(binding.layout) { slot in
+    _withTemporaryInstance(binding.layout) { slot in
       do throws(ResolutionError) {
         try binding.resolve(
           into: slot, in: copy, parent: .topLevel(in: scope), fallbackTag: nil)
@@ -156,7 +156,7 @@ private final class VerificationRun {
   /// failure, if any.
   @MainActor
   static func failure(creating binding: AnyBinding, in copy: Container) -> ResolutionError? {
-    withTemporaryInstance(binding.layout) { slot in
+    _withTemporaryInstance(binding.layout) { slot in
       do throws(ResolutionError) {
         try ResolutionContext.onMainActor(marker: copy.mainActorMarker) {
           parent throws(ResolutionError) in

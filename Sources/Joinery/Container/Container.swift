@@ -30,7 +30,7 @@ public final class Container: Sendable {
   /// Stands in the marker frame of a main-actor resolution; never resolved.
   let mainActorMarker = AnyBinding(
     key: BindingKey(Void.self), lifetime: .ephemeral, location: BindingLocation(),
-    registerType: Void.self, isOverride: false, layout: ValueLayout(of: Void.self))
+    registerType: Void.self, isOverride: false, layout: _ValueLayout(of: Void.self))
   /// The container this one was derived from with `makeChild(_:)`, if any.
   @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]

@@ -1,3 +1,4 @@
+internal import JoineryEngine
 internal import JoineryPlatform
 
 /// One unit of work — a server request, a job, a screen's session — in which every `scoped`

@@ -536,7 +536,7 @@ struct ResolutionContext: ~Copyable {
   ) throws(ResolutionError) {
     let frame = self.frame.unsafelyUnwrapped
     do {
-      try _ThreadState.running(frame) { () throws in
+      try _ThreadState.running(frameAt: frame) { () throws in
         try maker(
           Resolver(container: container, context: ResolutionContext(frame: frame)), arguments,
           slot)
@@ -604,7 +604,7 @@ struct ResolutionContext: ~Copyable {
   ) throws(ResolutionError) -> R {
     try marked(container, scope: nil) { context throws(ResolutionError) -> R in
       let frame = context.frame.unsafelyUnwrapped
-      return try _ThreadState.running(frame) { () throws(ResolutionError) -> R in
+      return try _ThreadState.running(frameAt: frame) { () throws(ResolutionError) -> R in
         try body(Resolver(container: container, context: ResolutionContext(frame: frame)))
       }
     }
@@ -677,13 +677,5 @@ extension _ThreadState {
   @inline(__always)
   static var runningFrame: UnsafePointer<_Frame>? {
     runningFrameAddress?.assumingMemoryBound(to: _Frame.self)
-  }
-
-  /// Runs `body` with `frame` as the calling thread's running frame.
-  @inline(__always)
-  static func running<R, E: Error>(
-    _ frame: UnsafePointer<_Frame>, _ body: () throws(E) -> R
-  ) throws(E) -> R {
-    try running(frameAt: UnsafeRawPointer(frame), body)
   }
 }

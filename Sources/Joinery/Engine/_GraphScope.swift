@@ -182,7 +182,7 @@ struct _RootState {
         }
         guard let completion = item.binding.completion else { return }
         do {
-          try _ThreadState.running(pointer) { () throws in
+          try _ThreadState.running(frameAt: pointer) { () throws in
             try completion(
               Resolver(container: item.container, context: ResolutionContext(frame: pointer)),
               item.instance)

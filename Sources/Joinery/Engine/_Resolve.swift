@@ -1,4 +1,4 @@
-internal import JoineryEngine
+public import JoineryEngine
 
 /// The one resolution path that ``Container`` and ``Resolver`` share.
 ///

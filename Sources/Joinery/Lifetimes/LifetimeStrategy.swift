@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// What one lifetime does: how an instance is found or made for a request, sync and async, and
 /// the facts the build-time checks derive from.
 ///

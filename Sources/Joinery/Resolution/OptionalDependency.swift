@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// `T?` as a dependency: the instance of `T` when `T` is bound, `nil` when it is not.
 ///
 /// An autowired `init(analytics: Analytics?)` gets the analytics a build includes, and builds

@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// What resolves dependencies: a ``Container``, a ``Scope``, the ``Resolver`` a factory is lent
 /// and the ``AsyncResolver`` an async factory is given.
 ///

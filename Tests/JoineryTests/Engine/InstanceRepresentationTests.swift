@@ -1,3 +1,4 @@
+import JoineryEngine
 import Testing
 
 @testable import Joinery

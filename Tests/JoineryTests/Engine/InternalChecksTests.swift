@@ -1,4 +1,5 @@
 import Foundation
+import JoineryEngine
 import Testing
 
 @testable import Joinery

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// `cached`: like persistent, one instance per container, until its ``CacheGroup`` is reset
 /// (``Container/reset(_:)``); the next request then makes a new one.
 ///

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// `ephemeral`: a new instance for every request; the container keeps nothing.
 final class EphemeralLifetime: LifetimeStrategy, @unchecked Sendable {
   override var name: String { "ephemeral" }

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// `graph`: one instance per top-level resolution, shared by everything built during it
 /// (diamonds); the container keeps nothing afterwards.
 ///

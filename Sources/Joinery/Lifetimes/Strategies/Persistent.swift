@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// `persistent`: one instance per container, made once on first use (or by `build()` when
 /// eager) and kept until shutdown.
 ///

@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// `scoped`: one instance per ``Scope``, made on first use in the scope and disposed by
 /// ``Scope/close()``; a request outside a scope fails with `scopeRequired`.
 ///

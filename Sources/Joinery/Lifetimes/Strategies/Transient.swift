@@ -1,4 +1,4 @@
-internal import JoineryEngine
+public import JoineryEngine
 
 /// `transient`, weak sharing: the same instance while anyone outside the container holds it,
 /// a new one after it is released; only a class instance can be weak.

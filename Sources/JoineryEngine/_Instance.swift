@@ -1,0 +1,423 @@
+/// Memory for instances of types the engine does not know statically.
+///
+/// Bindings are not generic: the bound type is known only to the closures made when it was
+/// declared and to the generic resolve call. So instances travel as raw memory plus a
+/// ``_ValueLayout``, and everything that touches that memory is here. The rest of the library
+/// sees ``_InstanceSlot`` (where one request's instance goes), ``_InstanceStorage`` (where a
+/// binding keeps one) and ``_Arguments`` (a request's runtime arguments), never an address.
+
+/// Copies an instance of the bound type from the first address to the second (uninitialized).
+public typealias _Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+
+/// Uninitialized memory, on the caller's stack, for one instance that fits: a class reference,
+/// a protocol existential (five words) and most small structs.
+@frozen
+public struct _InstanceBuffer {
+  /// The buffer's storage: eight words.
+  public var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+  /// An uninitialized buffer.
+  @inlinable public init() {}
+}
+
+/// Where one request's instance goes: uninitialized memory for the bound type, and how to copy
+/// an instance of it.
+///
+/// Lent to a binding for the duration of one resolve: non-copyable and only ever borrowed, so
+/// no binding can keep it (what must outlive the lending, such as a later cleanup, is an
+/// ``_InstanceCleanup``).
+///
+/// Its typed operations take the bound type on trust; with internal checks compiled in
+/// (`JOINERY_INTERNAL_CHECKS`), the slot remembers the type it was made for and each typed
+/// operation checks that it is given that type.
+@frozen
+public struct _InstanceSlot: ~Copyable {
+  /// The instance's memory.
+  public let address: UnsafeMutableRawPointer
+  /// Copies an instance of the bound type.
+  public let copier: _Copier
+  #if JOINERY_INTERNAL_CHECKS
+    /// The bound type, for the typed operations' checks.
+    public let checkedType: Any.Type
+  #endif
+
+  /// A slot for an instance of `type` whose copier copies it.
+  @inlinable
+  public init(address: UnsafeMutableRawPointer, copier: @escaping _Copier, type: Any.Type) {
+    self.address = address
+    self.copier = copier
+    #if JOINERY_INTERNAL_CHECKS
+      checkedType = type
+    #endif
+  }
+
+  /// A slot whose copier copies `T`.
+  ///
+  /// For a class reference the copier is one retain and captures nothing, so making the slot
+  /// allocates nothing also where `T` is not known at compile time (an unspecialized resolve,
+  /// such as a parameter-pack initializer's); a closure copying `T` itself would need a
+  /// context holding `T`'s metadata there, allocated for every resolve. Specialized, the test
+  /// folds away.
+  @inlinable @inline(__always)
+  public init<T>(address: UnsafeMutableRawPointer, of _: T.Type) {
+    self.address = address
+    if _isSingleReference(T.self) {
+      copier = Self.referenceCopier
+    } else {
+      copier = { source, destination in
+        destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+      }
+    }
+    #if JOINERY_INTERNAL_CHECKS
+      checkedType = T.self
+    #endif
+  }
+
+  /// A slot for an instance of `type`, which is one class reference (``_isSingleReference(_:)``).
+  @inlinable @inline(__always)
+  public init(reference address: UnsafeMutableRawPointer, type: Any.Type) {
+    self.init(address: address, copier: Self.referenceCopier, type: type)
+  }
+
+  /// Copies one class reference (a retain), capturing nothing.
+  @inlinable
+  public static var referenceCopier: _Copier {
+    { source, destination in
+      destination.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
+    }
+  }
+
+  /// Checks that `T` is the type the slot was made for (internal checks only).
+  @inlinable @inline(__always)
+  public func checkType<T>(_: T.Type, _ operation: StaticString) {
+    #if JOINERY_INTERNAL_CHECKS
+      _internalCheck(
+        checkedType == T.self,
+        "\(operation) as \(T.self) on a slot for \(checkedType)")
+    #endif
+  }
+
+  /// Initializes the slot with `value`; `T` is the bound type.
+  @inlinable @inline(__always)
+  public func initialize<T>(to value: consuming T) {
+    checkType(T.self, "initialize")
+    address.initializeMemory(as: T.self, to: value)
+  }
+
+  /// Initializes the slot with a copy of the instance `storage` holds.
+  @inlinable @inline(__always)
+  public func initialize(copying storage: _InstanceStorage) {
+    copier(UnsafeRawPointer(storage.address.unsafelyUnwrapped), address)
+  }
+
+  /// Initializes `storage` (allocated, uninitialized) with a copy of the slot's instance.
+  @inlinable @inline(__always)
+  public func copy(into storage: _InstanceStorage) {
+    copier(UnsafeRawPointer(address), storage.address.unsafelyUnwrapped)
+  }
+
+  /// The slot's instance as `T`, moved out (the slot is uninitialized afterwards).
+  @inlinable
+  public func take<T>(as _: T.Type) -> T {
+    checkType(T.self, "take")
+    return address.assumingMemoryBound(to: T.self).move()
+  }
+
+  /// The slot's instance as `T`, copied.
+  @inlinable
+  public func load<T>(as _: T.Type) -> T {
+    checkType(T.self, "load")
+    return address.load(as: T.self)
+  }
+
+  /// Deinitializes the slot's instance.
+  @inlinable
+  public func destroy(_ layout: _ValueLayout) { layout.destroy(address) }
+
+  /// What destroys the slot's instance later, if a step after the slot's own use fails.
+  @inlinable
+  public func cleanup(_ layout: _ValueLayout) -> _InstanceCleanup {
+    _InstanceCleanup(address: address, layout: layout)
+  }
+
+  /// The object the slot's instance holds, or `nil` for a value; and its dynamic type.
+  @inlinable
+  public func object(_ layout: _ValueLayout) -> (AnyObject?, Any.Type) {
+    layout.object(in: address)
+  }
+
+  /// Copies the instance's bits into `storage` without copying (retaining) what they refer to:
+  /// for a transient binding, whose bits are never destroyed.
+  @inlinable
+  public func copyBits(into storage: _InstanceStorage, _ layout: _ValueLayout) {
+    storage.address.unsafelyUnwrapped.copyMemory(from: address, byteCount: layout.size)
+  }
+
+  /// Copies the bits `storage` holds into the slot, handing over the reference a weak load
+  /// took (`object`) instead of retaining again: the transient fast path.
+  @inlinable
+  public func takeBits(
+    of storage: _InstanceStorage, _ layout: _ValueLayout, handingOver object: AnyObject
+  ) {
+    #if JOINERY_INTERNAL_CHECKS
+      _internalCheck(
+        checkedType == layout.type, "takeBits of \(layout.type) on a slot for \(checkedType)")
+    #endif
+    let bits = storage.address.unsafelyUnwrapped
+    if layout.size == MemoryLayout<UInt>.size {
+      address.storeBytes(of: bits.load(as: UInt.self), as: UInt.self)
+    } else {
+      address.copyMemory(from: bits, byteCount: layout.size)
+    }
+    _ = Unmanaged.passRetained(object)
+  }
+}
+
+/// Memory a binding keeps one instance in, allocated on first use.
+///
+/// Whether it holds an
+/// initialized instance is the binding's to track; the binding frees it in its `deinit`.
+///
+/// With internal checks compiled in, it remembers the type it was allocated for, and its typed
+/// operations check that they are given that type (and that it is allocated).
+@frozen
+public struct _InstanceStorage {
+  /// The memory; `nil` until allocated.
+  public var address: UnsafeMutableRawPointer?
+  #if JOINERY_INTERNAL_CHECKS
+    /// The bound type, set by `allocate`, for the typed operations' checks.
+    public var checkedType: Any.Type?
+  #endif
+
+  /// Storage with nothing allocated.
+  @inlinable public init() {
+    address = nil
+    #if JOINERY_INTERNAL_CHECKS
+      checkedType = nil
+    #endif
+  }
+
+  /// Whether the memory is allocated.
+  @inlinable
+  public var isAllocated: Bool { address != nil }
+
+  /// Allocates the memory for `layout` unless it was.
+  @inlinable
+  public mutating func allocate(_ layout: _ValueLayout) {
+    if address == nil {
+      address = .allocate(byteCount: layout.size, alignment: layout.alignment)
+      #if JOINERY_INTERNAL_CHECKS
+        checkedType = layout.type
+      #endif
+    }
+  }
+
+  /// Checks that the memory is allocated for `T` (internal checks only).
+  @inlinable @inline(__always)
+  public func checkType<T>(_: T.Type, _ operation: StaticString) {
+    #if JOINERY_INTERNAL_CHECKS
+      _internalCheck(
+        address != nil && checkedType == T.self,
+        "\(operation) as \(T.self) on storage for \(checkedType.map { "\($0)" } ?? "nothing")")
+    #endif
+  }
+
+  /// The instance, as the `T` it was stored as.
+  @inlinable @inline(__always)
+  public func load<T>(as _: T.Type) -> T {
+    checkType(T.self, "load")
+    return address.unsafelyUnwrapped.load(as: T.self)
+  }
+
+  /// Initializes the (allocated) memory with `value`.
+  @inlinable
+  public func initialize<T>(to value: T) {
+    checkType(T.self, "initialize")
+    address.unsafelyUnwrapped.initializeMemory(as: T.self, to: value)
+  }
+
+  /// Initializes the (allocated) memory with `value`, which holds an instance of the bound type.
+  @inlinable
+  public func initialize(fromAny value: Any, _ layout: _ValueLayout) {
+    layout.initialize(address.unsafelyUnwrapped, from: value)
+  }
+
+  /// The instance held, as `Any`.
+  @inlinable
+  public func loadAny(_ layout: _ValueLayout) -> Any {
+    layout.load(from: address.unsafelyUnwrapped)
+  }
+
+  /// A slot over the (allocated) memory, for a factory to build the instance into.
+  @inlinable
+  public func slot(_ layout: _ValueLayout) -> _InstanceSlot {
+    layout.slot(at: address.unsafelyUnwrapped)
+  }
+
+  /// Deinitializes the instance held.
+  @inlinable
+  public func destroy(_ layout: _ValueLayout) { layout.destroy(address.unsafelyUnwrapped) }
+
+  /// Frees the memory (the instance, if any, must be destroyed first).
+  @inlinable
+  public mutating func deallocate() {
+    address?.deallocate()
+    address = nil
+  }
+}
+
+/// Whether an instance of `T` is one class reference, copied by a retain.
+///
+/// That is a class, or a class-bound existential without witness tables. Specialized, the
+/// compiler answers (`_canBeClass` is 1 for a class or `AnyObject`, 0 for a value type or an
+/// existential with witness tables), without even asking for `T`'s metadata; unspecialized, a
+/// cast of the metatype answers.
+@inlinable @inline(__always)
+public func _isSingleReference<T>(_: T.Type) -> Bool {
+  guard MemoryLayout<T>.size == MemoryLayout<AnyObject>.size else { return false }
+  switch _canBeClass(T.self) {
+  case 0: return false
+  case 1: return true
+  default: return T.self is AnyObject.Type
+  }
+}
+
+/// Destroys the instance a slot was initialized with, after the slot's lending has ended: kept
+/// by a resolution whose `initCompleted` steps may still fail.
+public struct _InstanceCleanup {
+  @usableFromInline let address: UnsafeMutableRawPointer
+  @usableFromInline let layout: _ValueLayout
+
+  @inlinable
+  init(address: UnsafeMutableRawPointer, layout: _ValueLayout) {
+    self.address = address
+    self.layout = layout
+  }
+
+  /// Deinitializes the instance.
+  @inlinable
+  public func destroy() { layout.destroy(address) }
+}
+
+/// One request's runtime arguments: a tuple of exactly the bound argument types.
+@frozen
+public struct _Arguments: ~Copyable {
+  /// The tuple's memory.
+  public let address: UnsafeRawPointer
+
+  /// Arguments at `address`.
+  @inlinable public init(address: UnsafeRawPointer) { self.address = address }
+
+  /// What a binding without runtime arguments is given: an address never read.
+  @inlinable public static var none: _Arguments {
+    _Arguments(
+      address: UnsafeRawPointer(bitPattern: MemoryLayout<UInt>.alignment).unsafelyUnwrapped)
+  }
+
+  /// Runs `body` with `values` (a tuple of a request's arguments) as arguments.
+  @inlinable @inline(__always)
+  public static func with<Tuple, R, E: Error>(
+    _ values: Tuple, _ body: (borrowing _Arguments) throws(E) -> R
+  ) throws(E) -> R {
+    try withUnsafePointer(to: values) { pointer throws(E) -> R in
+      try body(_Arguments(address: UnsafeRawPointer(pointer)))
+    }
+  }
+
+  /// The arguments, as the tuple type they were bound with.
+  @inlinable @inline(__always)
+  public func load<Tuple>(as _: Tuple.Type) -> Tuple { address.load(as: Tuple.self) }
+}
+
+/// Memory for one instance of a type known only at run time, as `verify()` needs.
+@inlinable
+public func _withTemporaryInstance<R>(
+  _ layout: _ValueLayout, _ body: (borrowing _InstanceSlot) throws -> R
+) rethrows -> R {
+  let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
+  defer { memory.deallocate() }
+  return try body(layout.slot(at: memory))
+}
+
+/// What the container needs to hold instances of a type it does not know statically: its size
+/// and alignment, the type itself (opened when an instance must be destroyed or boxed outside
+/// a generic call: resets, graph scopes, `verify()`, never the fast path), and a copier made
+/// while the type was known. (Unchecked `Sendable`: the copier is immutable and captures at
+/// most the type's metadata.)
+public struct _ValueLayout: @unchecked Sendable {
+  /// The bound type.
+  public let type: Any.Type
+  // Packed beside `type`: every binding keeps a layout.
+  @usableFromInline let storedSize: UInt32
+  @usableFromInline let storedAlignment: UInt16
+  /// Whether an instance is one class reference (the bound type is a class): it is then
+  /// copied by a retain and destroyed by a release, without opening `type`.
+  public let isReference: Bool
+  /// Copies an instance: made once, with the binding, so that a slot for it allocates nothing
+  /// (a closure made per slot would need a context holding `type` wherever the code making
+  /// the slot is not specialized for it).
+  public let copier: _Copier
+
+  /// The size of an instance, at least 1.
+  @inlinable
+  public var size: Int { Int(storedSize) }
+  /// The alignment of an instance.
+  @inlinable
+  public var alignment: Int { Int(storedAlignment) }
+
+  /// The layout of `type`.
+  @inlinable
+  public init<T>(of type: T.Type) {
+    storedSize = UInt32(Swift.max(MemoryLayout<T>.size, 1))
+    storedAlignment = UInt16(MemoryLayout<T>.alignment)
+    isReference = _isSingleReference(T.self)
+    self.type = T.self
+    if isReference {
+      copier = _InstanceSlot.referenceCopier
+    } else {
+      copier = { source, destination in
+        destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+      }
+    }
+  }
+
+  /// A slot for an instance of this type at `address`, with the layout's copier: making it
+  /// allocates nothing.
+  @inlinable
+  public func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
+    guard isReference else { return _InstanceSlot(address: address, copier: copier, type: type) }
+    return _InstanceSlot(reference: address, type: type)
+  }
+
+  /// Deinitializes an instance in place.
+  @inlinable
+  public func destroy(_ instance: UnsafeMutableRawPointer) {
+    func destroy<T>(_: T.Type) { instance.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+    _openExistential(type, do: destroy)
+  }
+
+  /// The object an instance holds, or `nil` for a value; and the instance's dynamic type.
+  @inlinable
+  public func object(in instance: UnsafeRawPointer) -> (AnyObject?, Any.Type) {
+    func object<T>(_: T.Type) -> (AnyObject?, Any.Type) {
+      let value = instance.load(as: T.self)
+      let dynamicType = Swift.type(of: value as Any)
+      return (dynamicType is AnyObject.Type ? value as AnyObject : nil, dynamicType)
+    }
+    return _openExistential(type, do: object)
+  }
+
+  /// Initializes an instance at `destination` from `value`, which holds one of the bound type.
+  @inlinable
+  public func initialize(_ destination: UnsafeMutableRawPointer, from value: Any) {
+    func initialize<T>(_: T.Type) { destination.initializeMemory(as: T.self, to: value as! T) }
+    _openExistential(type, do: initialize)
+  }
+
+  /// A copy of the instance at `source`, as `Any`.
+  @inlinable
+  public func load(from source: UnsafeRawPointer) -> Any {
+    func load<T>(_: T.Type) -> Any { source.load(as: T.self) }
+    return _openExistential(type, do: load)
+  }
+
+}
