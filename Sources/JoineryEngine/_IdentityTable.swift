@@ -33,21 +33,33 @@ public struct _IdentityTable: @unchecked Sendable {
   private let memory: Memory
 
   /// A table of `entries`, whose identities are nonzero and distinct.
-  public init(_ entries: some Collection<(identity: UInt, value: UInt)>) {
+  public init(_ entries: [(identity: UInt, value: UInt)]) {
+    self.init(count: entries.count) { insert in
+      for entry in entries { insert(entry.identity, entry.value) }
+    }
+  }
+
+  /// A table of the `count` identities `fill` inserts, each nonzero and distinct: `fill` is
+  /// given the function that inserts one, so that no list of them is made first.
+  public init(count: Int, _ fill: (_ insert: (_ identity: UInt, _ value: UInt) -> Void) -> Void) {
     var capacity = 8
-    while capacity * 3 < entries.count * 4 { capacity *= 2 }
+    while capacity * 3 < count * 4 { capacity *= 2 }
     let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
     slots.initialize(repeating: Slot(identity: 0, value: 0), count: capacity)
     let mask = capacity - 1
-    for entry in entries {
-      _internalCheck(entry.identity != 0, "an identity of 0 marks an empty slot")
-      Self.insert(Slot(identity: entry.identity, value: entry.value), into: slots, mask: mask)
+    var inserted = 0
+    fill { identity, value in
+      _internalCheck(identity != 0, "an identity of 0 marks an empty slot")
+      // A full table would make insertion (and every later miss) probe forever.
+      precondition(inserted < count, "more identities inserted than the \(count) announced")
+      Self.insert(Slot(identity: identity, value: value), into: slots, mask: mask)
+      inserted += 1
     }
     self.slots = UnsafePointer(slots)
     self.mask = mask
     memory = Memory(slots: slots)
     #if JOINERY_INTERNAL_CHECKS
-      _checkInvariants(count: entries.count)
+      _checkInvariants(count: inserted)
     #endif
   }
 

@@ -18,25 +18,25 @@ struct _BindingTable: Sendable {
   init(_ bindings: [AnyBinding]) {
     let groups = TypeGroups(bindings)
     var owned = ContiguousArray<_TypeEntry>()
-    var entries: [(identity: UInt, value: UInt)] = []
-    entries.reserveCapacity(groups.starts.count)
-    for start in groups.starts {
-      let first = bindings[start]
-      let isAlone = groups.isAlone(start)
-      let value: UInt
-      // The common case, a type bound once and untagged, needs no entry.
-      if isAlone, first.key.tag == nil, first.key.argumentTypes == nil {
-        value = UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque())
-      } else {
-        let entry =
-          isAlone
-          ? _TypeEntry(single: first) : _TypeEntry(groups.members(from: start).map { bindings[$0] })
-        owned.append(entry)
-        value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
+    map = _IdentityTable(count: groups.starts.count) { insert in
+      for start in groups.starts {
+        let first = bindings[start]
+        let isAlone = groups.isAlone(start)
+        let value: UInt
+        // The common case, a type bound once and untagged, needs no entry.
+        if isAlone, first.key.tag == nil, first.key.argumentTypes == nil {
+          value = UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque())
+        } else {
+          let entry =
+            isAlone
+            ? _TypeEntry(single: first)
+            : _TypeEntry(groups.members(from: start).map { bindings[$0] })
+          owned.append(entry)
+          value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
+        }
+        insert(UInt(bitPattern: ObjectIdentifier(first.key.type)), value)
       }
-      entries.append((UInt(bitPattern: ObjectIdentifier(first.key.type)), value))
     }
-    map = _IdentityTable(entries)
     ownedEntries = owned
     #if JOINERY_INTERNAL_CHECKS
       _checkInvariants(bindingCount: groups.starts.count)
