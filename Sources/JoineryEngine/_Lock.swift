@@ -1,4 +1,5 @@
 internal import JoineryPlatform
+
 // Public: the lock's inlinable methods call the platform primitive.
 
 #if canImport(Darwin)

@@ -2,19 +2,11 @@ internal import JoineryEngine
 
 /// State that lives as long as one top-level resolve.
 struct _RootState {
-  /// When the top-level binding is a `graph` binding, its first ``_GraphScope/capacity`` shared
-  /// instances: uninitialized stack memory of the top-level call, so such a resolve allocates
-  /// nothing for them.
+  /// The `graph` instances made in this resolution, by binding.
   ///
-  /// Slots `0..<graphCount` are initialized. `nil` for other resolutions,
-  /// which do not pay for the stack space.
-  let graphSlots: UnsafeMutablePointer<_GraphScope.Slot>?
-  var graphCount = 0
-  /// Where further `graph` instances go (all of them when `graphSlots` is `nil`), created on
-  /// first use.
-  ///
-  /// Owned (one retain), released when the resolution ends; read without reference counting.
-  var graph: Unmanaged<_GraphScope>?
+  /// When the top-level binding is a `graph` binding, the first ones live on the top-level call's stack, so such a resolve
+  /// allocates nothing for them; other resolutions do not pay for the stack space.
+  var graph: _GraphInstances
   /// The lowest stack address this resolution may reach (``_ThreadState/stackLimit(from:)``):
   /// 0 until read.
   var stackLimit: UInt = 0
@@ -59,27 +51,29 @@ struct _RootState {
         onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope, slots: nil,
         body)
     }
-    return try withUnsafeTemporaryAllocation(
-      of: _GraphScope.Slot.self, capacity: _GraphScope.capacity
-    ) { slots throws(ResolutionError) -> R in
+    return try _GraphInstances.withStackSlots { slots throws(ResolutionError) -> R in
       try resolution(
-        onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope,
-        slots: slots.baseAddress, body)
+        onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope, slots: slots,
+        body)
     }
   }
 
   @inline(__always)
   private static func resolution<R>(
     onMainActor: Bool, callerIsolation: ObjectIdentifier?, scope: Unmanaged<Scope>?,
-    slots: UnsafeMutablePointer<_GraphScope.Slot>?,
+    slots: UnsafeMutablePointer<_GraphSlot>?,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var root = _RootState(
-      graphSlots: slots, isOnMainActor: onMainActor, callerIsolation: callerIsolation,
+      graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
+      callerIsolation: callerIsolation,
       scope: scope)
     defer {
       root.endMemory()
-      root.endGraph()
+      #if JOINERY_INTERNAL_CHECKS
+        root.graph._checkInvariants()
+      #endif
+      root.graph.end()
       root.completions?.release()
     }
     return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
@@ -197,50 +191,15 @@ struct _RootState {
   /// The instance of a `graph` binding already made in this resolution, if any.
   @inline(__always)
   func graphInstance(for binding: AnyBinding) -> UnsafeRawPointer? {
-    let wanted = Unmanaged.passUnretained(binding).toOpaque()
-    for index in 0..<graphCount {
-      let slot = graphSlots.unsafelyUnwrapped + index
-      if slot.pointee.binding.toOpaque() == wanted {
-        return UnsafeRawPointer(slot.pointee.instance)
-      }
-    }
-    guard let graph else { return nil }
-    return graph._withUnsafeGuaranteedRef { $0.instance(for: binding) }
+    graph.instance(for: Unmanaged.passUnretained(binding).toOpaque())
   }
 
   /// Keeps a copy of `slot`'s instance, the instance of a `graph` binding, until the
   /// resolution ends.
   @inline(__always)
   mutating func storeGraphInstance(copyOf slot: borrowing _InstanceSlot, for binding: AnyBinding) {
-    let (value, copy) = (UnsafeRawPointer(slot.address), slot.copier)
-    if let graphSlots, graphCount < _GraphScope.capacity {
-      _GraphScope.initialize(graphSlots + graphCount, copyOf: value, for: binding, copy: copy)
-      graphCount += 1
-      return
-    }
-    let scope: Unmanaged<_GraphScope>
-    if let graph {
-      scope = graph
-    } else {
-      scope = Unmanaged.passRetained(_GraphScope.make())
-      graph = scope
-    }
-    scope._withUnsafeGuaranteedRef { $0.store(copyOf: value, for: binding, copy: copy) }
-  }
-
-  /// Destroys this resolution's `graph` instances, if it made any.
-  @inline(__always)
-  mutating func endGraph() {
-    _internalCheck(
-      graphSlots == nil ? graphCount == 0 : graphCount <= _GraphScope.capacity,
-      "graph slots on the stack overrun")
-    if graphCount > 0 || graph != nil { destroyGraph() }
-  }
-
-  @inline(never)
-  mutating func destroyGraph() {
-    if let graphSlots { _GraphScope.destroy(graphSlots, count: graphCount) }
-    graph?.release()
+    graph.store(
+      copyOf: slot, owner: Unmanaged.passUnretained(binding).toOpaque(), layout: binding.layout)
   }
 }
 
@@ -292,283 +251,6 @@ final class _PendingCompletions {
     guard taken < items.count else { return nil }
     defer { taken += 1 }
     return items[taken]
-  }
-}
-
-/// The `graph` instances of one top-level resolution that do not live on its stack: beyond the
-/// first four when a `graph` binding is at the top (``_RootState/graphSlots``), else all of them.
-///
-/// One allocation holds ``capacity`` instances inline (when they fit an ``_InstanceBuffer``). A
-/// larger graph adds an ``_GraphOverflow``: chunks that double in size, and an index by binding,
-/// so storing and finding an instance costs the same with 5 or 50,000 of them, and nothing walks
-/// a chain. Instances never move once stored.
-final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphScope.Slot> {
-  struct Header {
-    var count = 0
-    var overflow: _GraphOverflow?
-  }
-
-  struct Slot {
-    var binding: Unmanaged<AnyBinding>
-    /// Where the instance is: `buffer` when it fits there, else its own allocation.
-    var instance: UnsafeMutableRawPointer
-    var buffer: _InstanceBuffer
-  }
-
-  static let capacity = 4
-
-  static func make() -> _GraphScope {
-    // `create` returns an instance of the class it is called on.
-    unsafeDowncast(create(minimumCapacity: capacity) { _ in Header() }, to: _GraphScope.self)
-  }
-
-  deinit {
-    withUnsafeMutablePointers { header, slots in
-      Self.destroy(slots, count: header.pointee.count)
-      // Slots hold no references of their own, and the header (with the overflow, which
-      // destroys its own slots) is a stored property that the base class destroys.
-    }
-  }
-
-  /// Initializes `slot` with a copy of `value`, the instance of `binding`: in the slot's own
-  /// buffer when it fits, else in an allocation of its own.
-  @inline(__always)
-  static func initialize(
-    _ slot: UnsafeMutablePointer<Slot>, copyOf value: UnsafeRawPointer, for binding: AnyBinding,
-    copy: _Copier
-  ) {
-    slot.initialize(
-      to: Slot(
-        binding: Unmanaged.passUnretained(binding), instance: UnsafeMutableRawPointer(slot),
-        buffer: _InstanceBuffer()))
-    let layout = binding.layout
-    if layout.size <= MemoryLayout<_InstanceBuffer>.size
-      && layout.alignment <= MemoryLayout<_InstanceBuffer>.alignment
-    {
-      slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
-        $0.baseAddress.unsafelyUnwrapped
-      }
-    } else {
-      slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
-    }
-    if layout.isReference {
-      // A class reference: one retain, no call through the copier.
-      let object = value.load(as: UnsafeRawPointer.self)
-      _ = Unmanaged<AnyObject>.fromOpaque(object).retain()
-      slot.pointee.instance.storeBytes(of: object, as: UnsafeRawPointer.self)
-    } else {
-      copy(value, slot.pointee.instance)
-    }
-  }
-
-  /// Destroys the instances of `count` initialized slots.
-  static func destroy(_ slots: UnsafeMutablePointer<Slot>, count: Int) {
-    for index in 0..<count {
-      let slot = slots + index
-      // Fields read in place: the layout holds a copier, which a copy would retain.
-      let isReference = slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout.isReference }
-      if isReference {
-        let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
-        Unmanaged<AnyObject>.fromOpaque(object).release()
-        continue
-      }
-      slot.pointee.binding._withUnsafeGuaranteedRef { $0.layout.destroy(slot.pointee.instance) }
-      if !isInline(slot) { slot.pointee.instance.deallocate() }
-    }
-  }
-
-  private static func isInline(_ slot: UnsafeMutablePointer<Slot>) -> Bool {
-    withUnsafeMutableBytes(of: &slot.pointee.buffer) { $0.baseAddress == slot.pointee.instance }
-  }
-
-  func instance(for binding: AnyBinding) -> UnsafeRawPointer? {
-    let wanted = Unmanaged.passUnretained(binding).toOpaque()
-    return withUnsafeMutablePointers { header, slots in
-      if let overflow = header.pointee.overflow { return overflow.instance(for: wanted) }
-      for index in 0..<header.pointee.count where slots[index].binding.toOpaque() == wanted {
-        return UnsafeRawPointer(slots[index].instance)
-      }
-      return nil
-    }
-  }
-
-  func store(copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: _Copier) {
-    // Everything through the raw pointers: no dynamic exclusivity checks on the header.
-    withUnsafeMutablePointers { header, slots in
-      if header.pointee.count < Self.capacity {
-        Self.initialize(slots + header.pointee.count, copyOf: value, for: binding, copy: copy)
-        header.pointee.count += 1
-        return
-      }
-      let overflow: _GraphOverflow
-      if let existing = header.pointee.overflow {
-        overflow = existing
-      } else {
-        overflow = _GraphOverflow()
-        for index in 0..<header.pointee.count { overflow.index(slots + index) }
-        header.pointee.overflow = overflow
-      }
-      overflow.store(copyOf: value, for: binding, copy: copy)
-    }
-  }
-
-  /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): the inline slots, then the
-  /// overflow's, every instance found by its binding.
-  func _checkInvariants() {
-    let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
-      _internalCheck(header.pointee.count <= Self.capacity, "inline slots overrun")
-      _internalCheck(
-        header.pointee.overflow == nil || header.pointee.count == Self.capacity,
-        "an overflow before the inline slots are full")
-      return header.pointee.overflow
-    }
-    overflow?._checkInvariants()
-    forEachSlot { slot in
-      _internalCheck(
-        instance(for: slot.pointee.binding.takeUnretainedValue()) != nil, "an instance not found")
-    }
-  }
-
-  /// Calls `body` with each initialized slot, in the order they were stored.
-  func forEachSlot(_ body: (UnsafeMutablePointer<Slot>) -> Void) {
-    let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
-      for index in 0..<header.pointee.count { body(slots + index) }
-      return header.pointee.overflow
-    }
-    overflow?.forEachSlot(body)
-  }
-}
-
-/// The `graph` instances of a resolution past a ``_GraphScope``'s inline ones, and an index of
-/// every instance of the scope by binding.
-///
-/// Slots live in chunks, each twice the size of the one before, so none ever moves and a graph
-/// of `n` instances takes about `log2(n)` allocations. The index is an open-addressing table of
-/// binding identities at most half full, rebuilt twice as large when it would not be.
-final class _GraphOverflow {
-  private struct Entry {
-    var binding: UnsafeMutableRawPointer?
-    var instance: UnsafeMutableRawPointer?
-  }
-
-  private var chunks: [(slots: UnsafeMutablePointer<_GraphScope.Slot>, capacity: Int)] = []
-  /// Initialized slots in the last chunk.
-  private var lastCount = 0
-  private var entries: UnsafeMutablePointer<Entry>
-  private var mask: Int
-  private var indexed = 0
-
-  init() {
-    mask = 15
-    entries = .allocate(capacity: mask + 1)
-    entries.initialize(repeating: Entry(), count: mask + 1)
-  }
-
-  deinit {
-    #if JOINERY_INTERNAL_CHECKS
-      _checkInvariants()
-    #endif
-    for (index, chunk) in chunks.enumerated() {
-      _GraphScope.destroy(
-        chunk.slots, count: index == chunks.count - 1 ? lastCount : chunk.capacity)
-      chunk.slots.deallocate()
-    }
-    entries.deallocate()
-  }
-
-  @inline(__always)
-  private static func bucket(_ binding: UnsafeMutableRawPointer, mask: Int) -> Int {
-    // Object addresses are 16-byte aligned: drop the zero bits, and fold higher ones in.
-    let address = UInt(bitPattern: binding)
-    return Int(truncatingIfNeeded: (address &>> 4) ^ (address &>> 13)) & mask
-  }
-
-  func instance(for binding: UnsafeMutableRawPointer) -> UnsafeRawPointer? {
-    var bucket = Self.bucket(binding, mask: mask)
-    while let key = entries[bucket].binding {
-      if key == binding { return UnsafeRawPointer(entries[bucket].instance) }
-      bucket = (bucket &+ 1) & mask
-    }
-    return nil
-  }
-
-  /// Adds `slot`'s instance to the index; an earlier instance of the same binding stays the one
-  /// found.
-  func index(_ slot: UnsafeMutablePointer<_GraphScope.Slot>) {
-    if (indexed + 1) * 2 > mask + 1 { grow() }
-    insert(binding: slot.pointee.binding.toOpaque(), instance: slot.pointee.instance)
-  }
-
-  private func insert(binding: UnsafeMutableRawPointer, instance: UnsafeMutableRawPointer?) {
-    var bucket = Self.bucket(binding, mask: mask)
-    while let key = entries[bucket].binding {
-      if key == binding { return }
-      bucket = (bucket &+ 1) & mask
-    }
-    entries[bucket] = Entry(binding: binding, instance: instance)
-    indexed += 1
-  }
-
-  private func grow() {
-    let (old, oldCount) = (entries, mask + 1)
-    mask = oldCount * 2 - 1
-    entries = .allocate(capacity: mask + 1)
-    entries.initialize(repeating: Entry(), count: mask + 1)
-    indexed = 0
-    for bucket in 0..<oldCount {
-      if let binding = old[bucket].binding {
-        insert(binding: binding, instance: old[bucket].instance)
-      }
-    }
-    old.deallocate()
-  }
-
-  func store(copyOf value: UnsafeRawPointer, for binding: AnyBinding, copy: _Copier) {
-    if chunks.isEmpty || lastCount == chunks[chunks.count - 1].capacity {
-      let capacity = chunks.last.map { $0.capacity * 2 } ?? _GraphScope.capacity * 2
-      chunks.append((.allocate(capacity: capacity), capacity))
-      lastCount = 0
-    }
-    let slot = chunks[chunks.count - 1].slots + lastCount
-    _GraphScope.initialize(slot, copyOf: value, for: binding, copy: copy)
-    lastCount += 1
-    index(slot)
-    _internalCheck(
-      instance(for: slot.pointee.binding.toOpaque()) != nil, "a stored instance is not indexed")
-  }
-
-  /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): chunks that double, an index
-  /// at most half full of distinct bindings, and every stored binding found through it.
-  func _checkInvariants() {
-    let capacity = mask + 1
-    _internalCheck(capacity >= 16 && capacity & mask == 0, "index capacity \(capacity)")
-    _internalCheck(indexed * 2 <= capacity, "index more than half full")
-    var keys = Set<UnsafeMutableRawPointer>()
-    for bucket in 0..<capacity {
-      if let binding = entries[bucket].binding {
-        _internalCheck(keys.insert(binding).inserted, "a binding indexed twice")
-      }
-    }
-    _internalCheck(keys.count == indexed, "\(indexed) indexed, \(keys.count) in the index")
-    for (index, chunk) in chunks.enumerated() {
-      _internalCheck(
-        chunk.capacity == _GraphScope.capacity * 2 << index, "chunk \(index) does not double")
-    }
-    _internalCheck(
-      chunks.isEmpty ? lastCount == 0 : lastCount <= chunks[chunks.count - 1].capacity,
-      "last chunk count")
-    forEachSlot { slot in
-      _internalCheck(
-        instance(for: slot.pointee.binding.toOpaque()) != nil, "a stored instance is not indexed")
-    }
-  }
-
-  func forEachSlot(_ body: (UnsafeMutablePointer<_GraphScope.Slot>) -> Void) {
-    for (index, chunk) in chunks.enumerated() {
-      for offset in 0..<(index == chunks.count - 1 ? lastCount : chunk.capacity) {
-        body(chunk.slots + offset)
-      }
-    }
   }
 }
 
@@ -907,13 +589,9 @@ extension _RootState {
 
   /// Calls `body` with each `graph` instance's binding and memory.
   func forEachGraphInstance(_ body: (AnyBinding, UnsafeMutableRawPointer) -> Void) {
-    func visit(_ slot: UnsafeMutablePointer<_GraphScope.Slot>) {
-      body(slot.pointee.binding.takeUnretainedValue(), slot.pointee.instance)
+    graph.forEachInstance { owner, instance in
+      body(Unmanaged<AnyBinding>.fromOpaque(owner).takeUnretainedValue(), instance)
     }
-    if let graphSlots {
-      for index in 0..<graphCount { visit(graphSlots + index) }
-    }
-    graph?._withUnsafeGuaranteedRef { $0.forEachSlot(visit) }
   }
 }
 

@@ -50,28 +50,4 @@ struct InternalChecksTests {
       #expect(container.table.binding(for: BindingKey(String.self)) != nil)
     }
   }
-
-  @Test(
-    "A graph scope finds every instance it stored, past its inline slots",
-    arguments: [3, 4, 5, 40, 2_000])
-  func graphScopeContract(count: Int) throws {
-    let container = try ContainerBuilder(Tagged(count: count)).build()
-    let bindings = (0..<count).map { container.table.binding(for: BindingKey(Int.self, tag: $0))! }
-    let scope = _GraphScope.make()
-    for (number, binding) in bindings.enumerated() {
-      var value = number
-      withUnsafeMutablePointer(to: &value) { pointer in
-        let slot = _InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: Int.self)
-        scope.store(copyOf: UnsafeRawPointer(pointer), for: binding, copy: slot.copier)
-      }
-    }
-    scope._checkInvariants()
-    for (number, binding) in bindings.enumerated() {
-      let found = try #require(scope.instance(for: binding))
-      #expect(found.load(as: Int.self) == number)
-    }
-    var visited = 0
-    scope.forEachSlot { _ in visited += 1 }
-    #expect(visited == count)
-  }
 }

@@ -1,0 +1,429 @@
+/// The instances one top-level resolution shares among everything it builds (the `graph`
+/// lifetime's), each found by the identity of what made it (an owner: an object address).
+///
+/// The first ``_GraphScope/capacity`` may live in slots on the resolving call's stack
+/// (``withStackSlots(_:)``), so a small graph allocates nothing for them; the rest go to a
+/// ``_GraphScope``, made on first use. Storing and finding an instance costs the same with 5 or
+/// 50,000 of them, and nothing walks a chain or recurses. Instances never move once stored.
+///
+/// One resolution owns it, and ``end()`` destroys what it holds, once. (It is copyable only
+/// because the resolution's root state that holds it is: Swift 6.3 destroys a non-copyable
+/// struct through its value witness table even when every field is trivial, 18 instructions
+/// more on a single-object resolve.)
+public struct _GraphInstances {
+  /// Stack slots of the top-level call, or `nil`; slots `0..<stackCount` are initialized.
+  @usableFromInline let stackSlots: UnsafeMutablePointer<_GraphSlot>?
+  @usableFromInline var stackCount = 0
+  /// Where further instances go (all of them when `stackSlots` is `nil`); owned (one retain),
+  /// read without reference counting.
+  @usableFromInline var spill: Unmanaged<_GraphScope>?
+
+  /// Instances kept in `stackSlots` first (``_GraphScope/capacity`` of them, uninitialized),
+  /// if given.
+  @inlinable
+  public init(stackSlots: UnsafeMutablePointer<_GraphSlot>?) {
+    self.stackSlots = stackSlots
+  }
+
+  /// Runs `body` with ``_GraphScope/capacity`` uninitialized slots on the caller's stack, for
+  /// ``init(stackSlots:)``.
+  @inlinable @inline(__always)
+  public static func withStackSlots<R, E: Error>(
+    _ body: (UnsafeMutablePointer<_GraphSlot>) throws(E) -> R
+  ) throws(E) -> R {
+    try withUnsafeTemporaryAllocation(of: _GraphSlot.self, capacity: _GraphScope.capacity) {
+      slots throws(E) -> R in try body(slots.baseAddress.unsafelyUnwrapped)
+    }
+  }
+
+  /// Whether nothing is stored.
+  @inlinable
+  public var isEmpty: Bool { stackCount == 0 && spill == nil }
+
+  /// The instance stored for `owner`, if any.
+  @inlinable @inline(__always)
+  public func instance(for owner: UnsafeRawPointer) -> UnsafeRawPointer? {
+    for index in 0..<stackCount {
+      let slot = stackSlots.unsafelyUnwrapped + index
+      if slot.pointee.owner == owner { return UnsafeRawPointer(slot.pointee.instance) }
+    }
+    guard let spill else { return nil }
+    return spill._withUnsafeGuaranteedRef { $0.instance(for: owner) }
+  }
+
+  /// Keeps a copy of `slot`'s instance, an instance of `layout`'s type made by `owner`, until
+  /// ``end()``.
+  ///
+  /// An owner stored twice keeps its first instance found.
+  @inlinable @inline(__always)
+  public mutating func store(
+    copyOf slot: borrowing _InstanceSlot, owner: UnsafeRawPointer, layout: borrowing _ValueLayout
+  ) {
+    if let stackSlots, stackCount < _GraphScope.capacity {
+      _GraphSlot.initialize(
+        stackSlots + stackCount, copyOf: UnsafeRawPointer(slot.address), owner: owner,
+        layout: layout, copy: slot.copier)
+      stackCount += 1
+      return
+    }
+    storeInSpill(
+      copyOf: UnsafeRawPointer(slot.address), owner: owner, layout: layout, copy: slot.copier)
+  }
+
+  @usableFromInline @inline(never)
+  mutating func storeInSpill(
+    copyOf value: UnsafeRawPointer, owner: UnsafeRawPointer, layout: borrowing _ValueLayout,
+    copy: _Copier
+  ) {
+    let scope: Unmanaged<_GraphScope>
+    if let spill {
+      scope = spill
+    } else {
+      scope = Unmanaged.passRetained(_GraphScope.make())
+      spill = scope
+    }
+    scope._withUnsafeGuaranteedRef {
+      $0.store(copyOf: value, owner: owner, layout: layout, copy: copy)
+    }
+  }
+
+  /// Calls `body` with each stored instance's owner and address, in the order they were stored.
+  public func forEachInstance(
+    _ body: (_ owner: UnsafeRawPointer, _ instance: UnsafeMutableRawPointer) -> Void
+  ) {
+    if let stackSlots {
+      for index in 0..<stackCount {
+        body(stackSlots[index].owner, stackSlots[index].instance)
+      }
+    }
+    spill?._withUnsafeGuaranteedRef {
+      $0.forEachSlot { body($0.pointee.owner, $0.pointee.instance) }
+    }
+  }
+
+  /// Destroys every stored instance: the resolution ends.
+  ///
+  /// Called once; nothing is stored or found afterwards.
+  @inlinable @inline(__always)
+  public func end() {
+    _internalCheck(
+      stackSlots == nil ? stackCount == 0 : stackCount <= _GraphScope.capacity,
+      "graph slots on the stack overrun")
+    if !isEmpty { destroyAll() }
+  }
+
+  @usableFromInline @inline(never)
+  func destroyAll() {
+    if let stackSlots { _GraphSlot.destroy(stackSlots, count: stackCount) }
+    spill?.release()
+  }
+
+  /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): the stack slots within
+  /// bounds, the spill's contract, and every stored instance found by its owner.
+  public func _checkInvariants() {
+    _internalCheck(
+      stackSlots == nil ? stackCount == 0 : stackCount <= _GraphScope.capacity,
+      "graph slots on the stack overrun")
+    _internalCheck(
+      stackSlots == nil || spill == nil || stackCount == _GraphScope.capacity,
+      "a spill before the stack slots are full")
+    spill?._withUnsafeGuaranteedRef { $0._checkInvariants() }
+    forEachInstance { owner, _ in
+      _internalCheck(instance(for: owner) != nil, "an instance not found")
+    }
+  }
+}
+
+/// One `graph` instance: its owner, and the instance, in the slot's own buffer when it fits,
+/// else in an allocation of its own.
+public struct _GraphSlot {
+  /// The identity the instance is found by.
+  public var owner: UnsafeRawPointer
+  /// 1 when the instance is one class reference (copied by a retain, destroyed by a release),
+  /// else its type's metadata address.
+  @usableFromInline var typeWord: UInt
+  /// Where the instance is: `buffer` when it fits there, else its own allocation.
+  public var instance: UnsafeMutableRawPointer
+  @usableFromInline var buffer: _InstanceBuffer
+
+  /// Initializes `slot` with a copy of `value`, the instance `owner` made, of `layout`'s type.
+  @inlinable @inline(__always)
+  static func initialize(
+    _ slot: UnsafeMutablePointer<_GraphSlot>, copyOf value: UnsafeRawPointer,
+    owner: UnsafeRawPointer, layout: borrowing _ValueLayout, copy: _Copier
+  ) {
+    let isReference = layout.isReference
+    // Field by field: every field is trivial, and the buffer needs no zeroing.
+    slot.pointee.owner = owner
+    slot.pointee.typeWord =
+      isReference ? 1 : UInt(bitPattern: unsafeBitCast(layout.type, to: Int.self))
+    if layout.size <= MemoryLayout<_InstanceBuffer>.size
+      && layout.alignment <= MemoryLayout<_InstanceBuffer>.alignment
+    {
+      slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
+        $0.baseAddress.unsafelyUnwrapped
+      }
+    } else {
+      slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
+    }
+    if isReference {
+      // A class reference: one retain, no call through the copier.
+      let object = value.load(as: UnsafeRawPointer.self)
+      _ = Unmanaged<AnyObject>.fromOpaque(object).retain()
+      slot.pointee.instance.storeBytes(of: object, as: UnsafeRawPointer.self)
+    } else {
+      copy(value, slot.pointee.instance)
+    }
+  }
+
+  /// Destroys the instances of `count` initialized slots.
+  @usableFromInline
+  static func destroy(_ slots: UnsafeMutablePointer<_GraphSlot>, count: Int) {
+    for index in 0..<count {
+      let slot = slots + index
+      let typeWord = slot.pointee.typeWord
+      if typeWord == 1 {
+        let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
+        Unmanaged<AnyObject>.fromOpaque(object).release()
+        continue
+      }
+      let type = unsafeBitCast(Int(bitPattern: typeWord), to: Any.Type.self)
+      let instance = slot.pointee.instance
+      func destroy<T>(_: T.Type) { instance.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+      _openExistential(type, do: destroy)
+      if !isInline(slot) { instance.deallocate() }
+    }
+  }
+
+  private static func isInline(_ slot: UnsafeMutablePointer<_GraphSlot>) -> Bool {
+    withUnsafeMutableBytes(of: &slot.pointee.buffer) { $0.baseAddress == slot.pointee.instance }
+  }
+}
+
+/// The `graph` instances of one resolution that do not live on its stack: past the first
+/// ``capacity`` when those are on the stack (``_GraphInstances/withStackSlots(_:)``), else all
+/// of them.
+///
+/// One allocation holds ``capacity`` instances inline (when they fit an ``_InstanceBuffer``). A
+/// larger graph adds an ``_GraphOverflow``: chunks that double in size, and an index by owner,
+/// so storing and finding an instance costs the same with 5 or 50,000 of them.
+public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
+  /// How many instances are stored, and the overflow past the inline slots.
+  public struct Header {
+    var count = 0
+    var overflow: _GraphOverflow?
+  }
+
+  /// The number of inline slots (and of stack slots, ``_GraphInstances/withStackSlots(_:)``).
+  @inlinable
+  public static var capacity: Int { 4 }
+
+  /// An empty scope.
+  public static func make() -> _GraphScope {
+    // `create` returns an instance of the class it is called on.
+    unsafeDowncast(create(minimumCapacity: capacity) { _ in Header() }, to: _GraphScope.self)
+  }
+
+  deinit {
+    withUnsafeMutablePointers { header, slots in
+      _GraphSlot.destroy(slots, count: header.pointee.count)
+      // Slots hold no references of their own, and the header (with the overflow, which
+      // destroys its own slots) is a stored property that the base class destroys.
+    }
+  }
+
+  /// The instance stored for `owner`, if any.
+  public func instance(for owner: UnsafeRawPointer) -> UnsafeRawPointer? {
+    withUnsafeMutablePointers { header, slots in
+      if let overflow = header.pointee.overflow { return overflow.instance(for: owner) }
+      for index in 0..<header.pointee.count where slots[index].owner == owner {
+        return UnsafeRawPointer(slots[index].instance)
+      }
+      return nil
+    }
+  }
+
+  /// Keeps a copy of `value`, an instance of `layout`'s type made by `owner`.
+  public func store(
+    copyOf value: UnsafeRawPointer, owner: UnsafeRawPointer, layout: borrowing _ValueLayout,
+    copy: _Copier
+  ) {
+    // Everything through the raw pointers: no dynamic exclusivity checks on the header.
+    withUnsafeMutablePointers { header, slots in
+      if header.pointee.count < Self.capacity {
+        _GraphSlot.initialize(
+          slots + header.pointee.count, copyOf: value, owner: owner, layout: layout, copy: copy)
+        header.pointee.count += 1
+        return
+      }
+      let overflow: _GraphOverflow
+      if let existing = header.pointee.overflow {
+        overflow = existing
+      } else {
+        overflow = _GraphOverflow()
+        for index in 0..<header.pointee.count { overflow.index(slots + index) }
+        header.pointee.overflow = overflow
+      }
+      overflow.store(copyOf: value, owner: owner, layout: layout, copy: copy)
+    }
+  }
+
+  /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): the inline slots, then the
+  /// overflow's, every instance found by its owner.
+  public func _checkInvariants() {
+    let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
+      _internalCheck(header.pointee.count <= Self.capacity, "inline slots overrun")
+      _internalCheck(
+        header.pointee.overflow == nil || header.pointee.count == Self.capacity,
+        "an overflow before the inline slots are full")
+      return header.pointee.overflow
+    }
+    overflow?._checkInvariants()
+    forEachSlot { slot in
+      _internalCheck(instance(for: slot.pointee.owner) != nil, "an instance not found")
+    }
+  }
+
+  /// Calls `body` with each initialized slot, in the order they were stored.
+  public func forEachSlot(_ body: (UnsafeMutablePointer<_GraphSlot>) -> Void) {
+    let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
+      for index in 0..<header.pointee.count { body(slots + index) }
+      return header.pointee.overflow
+    }
+    overflow?.forEachSlot(body)
+  }
+}
+
+/// The instances of a ``_GraphScope`` past its inline ones, and an index of every instance of
+/// the scope by owner.
+///
+/// Slots live in chunks, each twice the size of the one before, so none ever moves and a graph
+/// of `n` instances takes about `log2(n)` allocations. The index is an open-addressing table of
+/// owners at most half full, rebuilt twice as large when it would not be.
+public final class _GraphOverflow {
+  private struct Entry {
+    var owner: UnsafeRawPointer?
+    var instance: UnsafeMutableRawPointer?
+  }
+
+  private var chunks: [(slots: UnsafeMutablePointer<_GraphSlot>, capacity: Int)] = []
+  /// Initialized slots in the last chunk.
+  private var lastCount = 0
+  private var entries: UnsafeMutablePointer<Entry>
+  private var mask: Int
+  private var indexed = 0
+
+  init() {
+    mask = 15
+    entries = .allocate(capacity: mask + 1)
+    entries.initialize(repeating: Entry(), count: mask + 1)
+  }
+
+  deinit {
+    #if JOINERY_INTERNAL_CHECKS
+      _checkInvariants()
+    #endif
+    for (index, chunk) in chunks.enumerated() {
+      _GraphSlot.destroy(
+        chunk.slots, count: index == chunks.count - 1 ? lastCount : chunk.capacity)
+      chunk.slots.deallocate()
+    }
+    entries.deallocate()
+  }
+
+  @inline(__always)
+  private static func bucket(_ owner: UnsafeRawPointer, mask: Int) -> Int {
+    // Object addresses are 16-byte aligned: drop the zero bits, and fold higher ones in.
+    let address = UInt(bitPattern: owner)
+    return Int(truncatingIfNeeded: (address &>> 4) ^ (address &>> 13)) & mask
+  }
+
+  func instance(for owner: UnsafeRawPointer) -> UnsafeRawPointer? {
+    var bucket = Self.bucket(owner, mask: mask)
+    while let key = entries[bucket].owner {
+      if key == owner { return UnsafeRawPointer(entries[bucket].instance) }
+      bucket = (bucket &+ 1) & mask
+    }
+    return nil
+  }
+
+  /// Adds `slot`'s instance to the index; an earlier instance of the same owner stays the one
+  /// found.
+  func index(_ slot: UnsafeMutablePointer<_GraphSlot>) {
+    if (indexed + 1) * 2 > mask + 1 { grow() }
+    insert(owner: slot.pointee.owner, instance: slot.pointee.instance)
+  }
+
+  private func insert(owner: UnsafeRawPointer, instance: UnsafeMutableRawPointer?) {
+    var bucket = Self.bucket(owner, mask: mask)
+    while let key = entries[bucket].owner {
+      if key == owner { return }
+      bucket = (bucket &+ 1) & mask
+    }
+    entries[bucket] = Entry(owner: owner, instance: instance)
+    indexed += 1
+  }
+
+  private func grow() {
+    let (old, oldCount) = (entries, mask + 1)
+    mask = oldCount * 2 - 1
+    entries = .allocate(capacity: mask + 1)
+    entries.initialize(repeating: Entry(), count: mask + 1)
+    indexed = 0
+    for bucket in 0..<oldCount {
+      if let owner = old[bucket].owner {
+        insert(owner: owner, instance: old[bucket].instance)
+      }
+    }
+    old.deallocate()
+  }
+
+  func store(
+    copyOf value: UnsafeRawPointer, owner: UnsafeRawPointer, layout: borrowing _ValueLayout,
+    copy: _Copier
+  ) {
+    if chunks.isEmpty || lastCount == chunks[chunks.count - 1].capacity {
+      let capacity = chunks.last.map { $0.capacity * 2 } ?? _GraphScope.capacity * 2
+      chunks.append((.allocate(capacity: capacity), capacity))
+      lastCount = 0
+    }
+    let slot = chunks[chunks.count - 1].slots + lastCount
+    _GraphSlot.initialize(slot, copyOf: value, owner: owner, layout: layout, copy: copy)
+    lastCount += 1
+    index(slot)
+    _internalCheck(instance(for: slot.pointee.owner) != nil, "a stored instance is not indexed")
+  }
+
+  /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): chunks that double, an index
+  /// at most half full of distinct owners, and every stored owner found through it.
+  func _checkInvariants() {
+    let capacity = mask + 1
+    _internalCheck(capacity >= 16 && capacity & mask == 0, "index capacity \(capacity)")
+    _internalCheck(indexed * 2 <= capacity, "index more than half full")
+    var keys = Set<UnsafeRawPointer>()
+    for bucket in 0..<capacity {
+      if let owner = entries[bucket].owner {
+        _internalCheck(keys.insert(owner).inserted, "an owner indexed twice")
+      }
+    }
+    _internalCheck(keys.count == indexed, "\(indexed) indexed, \(keys.count) in the index")
+    for (index, chunk) in chunks.enumerated() {
+      _internalCheck(
+        chunk.capacity == _GraphScope.capacity * 2 << index, "chunk \(index) does not double")
+    }
+    _internalCheck(
+      chunks.isEmpty ? lastCount == 0 : lastCount <= chunks[chunks.count - 1].capacity,
+      "last chunk count")
+    forEachSlot { slot in
+      _internalCheck(instance(for: slot.pointee.owner) != nil, "a stored instance is not indexed")
+    }
+  }
+
+  func forEachSlot(_ body: (UnsafeMutablePointer<_GraphSlot>) -> Void) {
+    for (index, chunk) in chunks.enumerated() {
+      for offset in 0..<(index == chunks.count - 1 ? lastCount : chunk.capacity) {
+        body(chunk.slots + offset)
+      }
+    }
+  }
+}
