@@ -1,4 +1,4 @@
-internal import JoineryEngine
+public import JoineryEngine
 
 /// One binding being built in a resolution chain, kept on the stack of the thread resolving it.
 ///
@@ -6,20 +6,20 @@ internal import JoineryEngine
 /// cycle detection and error paths, without allocating anything.
 @usableFromInline
 struct _Frame {
-  unowned(unsafe) let binding: AnyBinding
+  /// The binding's level in the chain: its address, depth and the cycle test's state
+  /// (``_ChainLink``).
+  @usableFromInline let link: _ChainLink
   /// The tag the request asked for when it was served by the untagged binding (fallback).
   let fallbackTag: RequestedTag?
   let parent: UnsafePointer<_Frame>?
-  @usableFromInline let depth: Int
-  /// The binding at the deepest power-of-two depth of the chain so far (from depth
-  /// ``fullCycleCheckDepth`` on): what the cycle test compares with below that depth.
-  let checkpoint: ObjectIdentifier?
-  /// One bit per binding of the chain down to this frame (a Bloom filter over the bindings'
-  /// addresses): a binding whose bit is clear is certainly not in the chain, so the common case
-  /// skips the walk.
-  let members: UInt64
   /// State shared by the whole top-level resolution.
   let root: UnsafeMutablePointer<_RootState>
+
+  /// The binding being built (the link's owner; the container keeps it).
+  var binding: AnyBinding { Unmanaged<AnyBinding>.fromOpaque(link.owner).takeUnretainedValue() }
+
+  @inlinable
+  var depth: Int { link.depth }
 
   /// The step this frame stands for in an error path.
   var step: ResolutionStep {
@@ -53,81 +53,48 @@ extension _Frame {
   }
 
   /// Throws if `binding` is already being built in this chain, the chain is too deep, or the
-  /// thread's stack is nearly used up.
-  ///
-  /// Constant work per level, whatever the depth.
-  ///
-  /// The cycle test compares with every frame of the first ``fullCycleCheckDepth`` levels;
-  /// deeper, with the binding at the last power-of-two depth (Brent's method), which finds any
-  /// cycle that keeps repeating within a few of its own lengths. The whole chain is walked only
-  /// to report an error.
+  /// thread's stack is nearly used up: constant work per level, whatever the depth
+  /// (``_ChainLink/admit(_:maximumDepth:stackLimit:contains:)``).
   @inline(__always)
   static func check(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>,
     in container: Container
   ) throws(ResolutionError) {
-    let depth = parent.pointee.depth + 1
-    if depth > container.maximumDepth || stackIsNearlyExhausted(root: parent.pointee.root) {
-      try stop(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+    let verdict = parent.pointee.link.admit(
+      owner(binding), maximumDepth: container.maximumDepth,
+      stackLimit: parent.pointee.root.pointer(to: \.stackLimit)
+    ) { owner in contains(owner, from: parent) }
+    if verdict != .clear {
+      try stop(binding, verdict, fallbackTag: fallbackTag, parent: parent, in: container)
     }
-    guard parent.pointee.members & memberBit(binding) != 0 else { return }
-    if depth <= fullCycleCheckDepth {
-      var current: UnsafePointer<_Frame>? = parent
-      while let frame = current {
-        if frame.pointee.binding === binding {
-          throw .cycle(
-            binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent),
-            in: container)
-        }
-        current = frame.pointee.parent
-      }
-    } else if parent.pointee.checkpoint == ObjectIdentifier(binding) {
+  }
+
+  /// The address a frame keeps for `binding`.
+  @inline(__always)
+  static func owner(_ binding: AnyBinding) -> UnsafeRawPointer {
+    UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque())
+  }
+
+  /// Whether the chain from `frame` up has a frame of `owner`.
+  @inline(__always)
+  static func contains(_ owner: UnsafeRawPointer, from frame: UnsafePointer<_Frame>?) -> Bool {
+    _ChainLink.chain(
+      from: frame, contains: owner, link: { $0.pointee.link }, parent: { $0.pointee.parent })
+  }
+
+  /// The error for a chain `binding` may not enter.
+  @inline(never)
+  static func stop(
+    _ binding: AnyBinding, _ verdict: _ChainLink.Verdict, fallbackTag: RequestedTag?,
+    parent: UnsafePointer<_Frame>, in container: Container
+  ) throws(ResolutionError) {
+    guard case .tooDeep(let stackExhausted) = verdict else {
       throw .cycle(
         binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent), in: container)
     }
-  }
-
-  /// The bit of `binding` in ``members``.
-  @inline(__always)
-  static func memberBit(_ binding: AnyBinding) -> UInt64 {
-    // Objects are 16-byte aligned; the next six bits of the address pick the bit.
-    1 &<< ((UInt(bitPattern: ObjectIdentifier(binding)) &>> 4) & 63)
-  }
-
-  /// Levels up to which every frame is compared in the cycle test.
-  static let fullCycleCheckDepth = 16
-
-  /// The error for a chain that may go no deeper: a cycle if `binding` is already in it (a
-  /// deep cycle the checkpoint has not met yet), else the depth limit.
-  @inline(never)
-  static func stop(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>,
-    in container: Container
-  ) throws(ResolutionError) {
-    var current: UnsafePointer<_Frame>? = parent
-    while let frame = current {
-      if frame.pointee.binding === binding {
-        throw .cycle(
-          binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent), in: container
-        )
-      }
-      current = frame.pointee.parent
-    }
     throw .depthLimit(
       binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent),
-      stackExhausted: parent.pointee.depth + 1 <= container.maximumDepth, in: container)
-  }
-
-  /// Whether the resolving thread is close to the end of its stack: one comparison per level
-  /// once the limit is known (read on the first nested level of a resolution, from bounds
-  /// read once per thread).
-  @inline(__always)
-  static func stackIsNearlyExhausted(root: UnsafeMutablePointer<_RootState>) -> Bool {
-    let position = _ThreadState.stackPosition
-    if root.pointee.stackLimit == 0 {
-      root.pointee.stackLimit = _ThreadState.stackLimit(from: position)
-    }
-    return position < root.pointee.stackLimit
+      stackExhausted: stackExhausted, in: container)
   }
 
   /// Runs `body` with a new frame for `binding` pushed on the chain.
@@ -175,15 +142,10 @@ extension _Frame {
   /// The frame of `binding` below `parent`.
   @inline(__always)
   init(binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>) {
-    self.binding = binding
+    link = _ChainLink(Self.owner(binding), below: parent.pointee.link)
     self.fallbackTag = fallbackTag
     self.parent = parent
-    depth = parent.pointee.depth + 1
     root = parent.pointee.root
-    checkpoint =
-      depth >= Self.fullCycleCheckDepth && depth & (depth - 1) == 0
-      ? ObjectIdentifier(binding) : parent.pointee.checkpoint
-    members = parent.pointee.members | Self.memberBit(binding)
   }
 
   /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
@@ -191,13 +153,10 @@ extension _Frame {
     binding: AnyBinding, fallbackTag: RequestedTag?, root: UnsafeMutablePointer<_RootState>,
     depth: Int = 1
   ) {
-    self.binding = binding
+    link = _ChainLink(first: Self.owner(binding), depth: depth)
     self.fallbackTag = fallbackTag
     parent = nil
-    self.depth = depth
     self.root = root
-    checkpoint = nil
-    members = depth > 0 ? Self.memberBit(binding) : 0
   }
 
   /// The frame this thread's resolution runs in, for a request that has none at hand.

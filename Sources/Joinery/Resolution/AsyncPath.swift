@@ -17,10 +17,11 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   private final var graphWord: UInt = 0
   let binding: AnyBinding
   let parent: AsyncPath?
-  @usableFromInline let depth: Int
-  /// One bit per binding on the path (see `_Frame.memberBit`): a binding whose bit is clear is
-  /// not on it, so the cycle test walks the path only on a hit.
-  let members: UInt64
+  /// The binding's level in the chain: its address, depth and the cycle test's state, as a
+  /// synchronous frame keeps it (``_ChainLink``).
+  @usableFromInline let link: _ChainLink
+  @inlinable
+  var depth: Int { link.depth }
   /// The first node of the chain; `nil` on the first node itself.
   private let first: AsyncPath?
   /// The ``Scope`` the top-level request was made in, where `scoped` bindings have their
@@ -64,8 +65,15 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   ) {
     self.binding = binding
     self.parent = parent
-    depth = isMarker ? 0 : (parent?.depth ?? 0) + 1
-    members = isMarker ? 0 : (parent?.members ?? 0) | _Frame.memberBit(binding)
+    let owner = _Frame.owner(binding)
+    if isMarker {
+      link = _ChainLink(first: owner, depth: 0)
+    } else if let parent {
+      link = _ChainLink(owner, below: parent.link)
+    } else {
+      link = _ChainLink(first: owner)
+    }
+    let depth = link.depth
     first = parent.map { $0.first ?? $0 }
     self.requestScope = requestScope ?? parent?.requestScope
     let endurance = isMarker ? 0 : binding.lifetime.endurance
@@ -148,12 +156,8 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   func contains(_ binding: AnyBinding) -> Bool {
-    if members & _Frame.memberBit(binding) == 0 { return false }
-    var current: AsyncPath? = self
-    while let node = current {
-      if node.binding === binding { return true }
-      current = node.parent
-    }
-    return false
+    let owner = _Frame.owner(binding)
+    guard link.mayContain(owner) else { return false }
+    return _ChainLink.chain(from: self, contains: owner, link: \.link, parent: \.parent)
   }
 }
