@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// What a factory uses to resolve its own dependencies.
 ///
 /// A resolver is lent to a factory for the duration of the call: it cannot be copied or kept,
