@@ -155,17 +155,13 @@ final class _TypeEntry: @unchecked Sendable {
   /// `tagged` again, with each binding's tag box beside it: compared without reference
   /// counting on the hot path.
   ///
-  /// The bindings own the boxes; `tagged` owns the bindings. `nil`
-  /// when the type has no tagged binding, the common case.
-  @usableFromInline let tagIndex:
-    UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>?
+  /// The bindings own the boxes; `tagged` owns the bindings. Empty when the type has no tagged
+  /// binding, the common case.
+  @usableFromInline let tagIndex: _FrozenBuffer<_TaggedSlot>
 
   /// `withArguments` again, read without reference counting: each binding's argument tuple
   /// type and tag box beside it.
-  ///
-  /// `nil` when the type has no binding with arguments.
-  @usableFromInline let argumentIndex: UnsafeMutablePointer<_ArgumentSlot>?
-  @usableFromInline let argumentCount: Int
+  @usableFromInline let argumentIndex: _FrozenBuffer<_ArgumentSlot>
 
   /// Up to this many tags are compared one by one, without hashing the requested tag.
   static let linearTagLimit = 8
@@ -183,41 +179,25 @@ final class _TypeEntry: @unchecked Sendable {
     taggedByHash = nil
     tagIndex = Self.index(tagged)
     argumentIndex = Self.index(arguments: withArguments)
-    argumentCount = withArguments.count
   }
 
-  private static func index(
-    _ tagged: ContiguousArray<AnyBinding>
-  ) -> UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>? {
-    if tagged.isEmpty { return nil }
-    let index = UnsafeMutablePointer<(tag: Unmanaged<AnyTagBox>, binding: Unmanaged<AnyBinding>)>
-      .allocate(capacity: tagged.count)
-    for (position, binding) in tagged.enumerated() {
-      index[position] = (
-        Unmanaged.passUnretained(binding.key.tag.unsafelyUnwrapped.box),
-        Unmanaged.passUnretained(binding)
-      )
+  private static func index(_ tagged: ContiguousArray<AnyBinding>) -> _FrozenBuffer<_TaggedSlot> {
+    _FrozenBuffer(count: tagged.count) { position in
+      _TaggedSlot(
+        tag: _Unretained(tagged[position].key.tag.unsafelyUnwrapped.box),
+        binding: _Unretained(tagged[position]))
     }
-    return index
   }
 
-  private static func index(arguments: ContiguousArray<AnyBinding>) -> UnsafeMutablePointer<
+  private static func index(arguments: ContiguousArray<AnyBinding>) -> _FrozenBuffer<
     _ArgumentSlot
-  >? {
-    if arguments.isEmpty { return nil }
-    let index = UnsafeMutablePointer<_ArgumentSlot>.allocate(capacity: arguments.count)
-    for (position, binding) in arguments.enumerated() {
-      index[position] = _ArgumentSlot(
+  > {
+    _FrozenBuffer(count: arguments.count) { position in
+      let binding = arguments[position]
+      return _ArgumentSlot(
         signature: ObjectIdentifier(binding.key.argumentTypes.unsafelyUnwrapped),
-        tag: binding.key.tag.map { Unmanaged.passUnretained($0.box) },
-        binding: Unmanaged.passUnretained(binding))
+        tag: binding.key.tag.map { _Unretained($0.box) }, binding: _Unretained(binding))
     }
-    return index
-  }
-
-  deinit {
-    tagIndex?.deallocate()
-    argumentIndex?.deallocate()
   }
 
   init(_ bindings: [AnyBinding]) {
@@ -248,7 +228,6 @@ final class _TypeEntry: @unchecked Sendable {
     }
     tagIndex = Self.index(tagged)
     argumentIndex = Self.index(arguments: withArguments)
-    argumentCount = withArguments.count
   }
 
   /// The binding tagged exactly `tag`.
@@ -262,10 +241,10 @@ final class _TypeEntry: @unchecked Sendable {
       }
       return nil
     }
-    for position in 0..<tagged.count {
-      let candidate = tagIndex.unsafelyUnwrapped[position]
-      if candidate.tag._withUnsafeGuaranteedRef({ $0.holds(tag) }) {
-        return candidate.binding.takeUnretainedValue()
+    for position in tagIndex.indices {
+      let candidate = tagIndex[position]
+      if candidate.tag.with({ $0.holds(tag) }) {
+        return candidate.binding.reference.takeUnretainedValue()
       }
     }
     return nil
@@ -276,19 +255,18 @@ final class _TypeEntry: @unchecked Sendable {
   func argumentBinding<Tag: Hashable & Sendable>(
     tag: Tag?, signature: ObjectIdentifier, allowsFallback: Bool
   ) -> (binding: Unmanaged<AnyBinding>, fellBack: Bool)? {
-    guard let argumentIndex else { return nil }
     var untagged: Unmanaged<AnyBinding>?
-    for position in 0..<argumentCount {
+    for position in argumentIndex.indices {
       let slot = argumentIndex[position]
       guard slot.signature == signature else { continue }
       if let bound = slot.tag {
-        if let tag, bound._withUnsafeGuaranteedRef({ $0.holds(tag) }) {
-          return (slot.binding, false)
+        if let tag, bound.with({ $0.holds(tag) }) {
+          return (slot.binding.reference, false)
         }
       } else if tag == nil {
-        return (slot.binding, false)
+        return (slot.binding.reference, false)
       } else {
-        untagged = slot.binding
+        untagged = slot.binding.reference
       }
     }
     if allowsFallback, let untagged { return (untagged, true) }
@@ -300,12 +278,19 @@ final class _TypeEntry: @unchecked Sendable {
   }
 }
 
+/// One tagged binding, as ``_TypeEntry`` compares it on the hot path.
+@usableFromInline
+struct _TaggedSlot {
+  @usableFromInline let tag: _Unretained<AnyTagBox>
+  @usableFromInline let binding: _Unretained<AnyBinding>
+}
+
 /// One binding with runtime arguments, as ``_TypeEntry`` compares it on the hot path.
 @usableFromInline
 struct _ArgumentSlot {
   @usableFromInline let signature: ObjectIdentifier
-  @usableFromInline let tag: Unmanaged<AnyTagBox>?
-  @usableFromInline let binding: Unmanaged<AnyBinding>
+  @usableFromInline let tag: _Unretained<AnyTagBox>?
+  @usableFromInline let binding: _Unretained<AnyBinding>
 }
 
 /// Whether `Value` is a boxed tag (`BindingTag`, `_TagBoxReference`).

@@ -1,0 +1,42 @@
+/// A fixed list of trivial elements in one allocation, written once when made and only read
+/// after: what a lookup entry keeps beside its bindings so that the hot path compares raw words,
+/// without bounds checks or reference counting.
+///
+/// Non-copyable, so exactly one owner frees the memory, when it is destroyed. The elements must
+/// be trivial (words, unretained references): nothing is deinitialized.
+public struct _FrozenBuffer<Element>: ~Copyable {
+  @usableFromInline let base: UnsafeMutablePointer<Element>?
+  /// The number of elements.
+  public let count: Int
+
+  /// A buffer of `count` elements, each made by `element` from its position.
+  public init(count: Int, _ element: (Int) -> Element) {
+    _internalCheck(_isPOD(Element.self), "a frozen buffer holds trivial elements only")
+    self.count = count
+    guard count > 0 else {
+      base = nil
+      return
+    }
+    let base = UnsafeMutablePointer<Element>.allocate(capacity: count)
+    for position in 0..<count { (base + position).initialize(to: element(position)) }
+    self.base = base
+  }
+
+  deinit { base?.deallocate() }
+
+  /// The positions of the elements, `0..<count`: made without the range's bounds check, as
+  /// `count` is never negative.
+  @inlinable
+  public var indices: Range<Int> { Range(uncheckedBounds: (0, count)) }
+
+  /// Whether the buffer has no element.
+  @inlinable
+  public var isEmpty: Bool { count == 0 }
+
+  /// The element at `position`, which must be below ``count`` (checked under internal checks).
+  @inlinable @inline(__always)
+  public subscript(position: Int) -> Element {
+    _internalCheck(position >= 0 && position < count, "position \(position) of \(count)")
+    return base.unsafelyUnwrapped[position]
+  }
+}

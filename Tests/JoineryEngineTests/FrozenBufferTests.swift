@@ -1,0 +1,43 @@
+import Testing
+
+@testable import JoineryEngine
+
+@Suite("Frozen buffers")
+struct FrozenBufferTests {
+  @Test(
+    "A frozen buffer keeps the elements it was made with, in order", arguments: [0, 1, 9, 1_000])
+  func elements(count: Int) {
+    let buffer = _FrozenBuffer(count: count) { (position: Int) -> (Int, UInt) in
+      (position * 3, UInt(position))
+    }
+    #expect(buffer.count == count && buffer.isEmpty == (count == 0))
+    #expect(buffer.indices == 0..<count)
+    let read = buffer.indices.map { buffer[$0] }
+    #expect(read.map(\.0) == (0..<count).map { $0 * 3 })
+    #expect(read.map(\.1) == (0..<count).map { UInt($0) })
+  }
+
+  @Test("Unretained handles reach their object without keeping it alive; instances build in place")
+  func unretained() {
+    final class Box {
+      let value: Int
+      init(_ value: Int) { self.value = value }
+    }
+    weak var released: Box?
+    do {
+      let box = Box(7)
+      released = box
+      let buffer = _FrozenBuffer(count: 1) { _ in _Unretained(box) }
+      #expect(buffer[0].with { $0.value } == 7)
+      #expect(_building(Int.self) { $0.initializeMemory(as: Int.self, to: 42) } == 42)
+      // Wider than the stack buffer: built in a temporary allocation instead.
+      typealias Wide = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+      let wide = _building(Wide.self) {
+        $0.initializeMemory(as: Wide.self, to: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
+      }
+      #expect(wide.0 == 1 && wide.9 == 10)
+      withExtendedLifetime(box) {}
+    }
+    #expect(released == nil)
+  }
+}
