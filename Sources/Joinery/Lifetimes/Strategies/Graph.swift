@@ -3,7 +3,8 @@ internal import JoineryEngine
 /// `graph`: one instance per top-level resolution, shared by everything built during it
 /// (diamonds); the container keeps nothing afterwards.
 ///
-/// Synchronous: the instances live in the resolving thread's graph scope (``_GraphScope``).
+/// Synchronous: the instances live in the resolution's root state (``_RootState/graph``, a
+/// ``_GraphInstances``), the first ones on the resolving thread's stack.
 /// Asynchronous: in the top-level request's graph memory (``AsyncPath/graph``, a holding
 /// ``_GraphMemory``), as creations the requests of that resolution share; the instances its
 /// synchronous resolves make are held there too, so that each has one per resolution.

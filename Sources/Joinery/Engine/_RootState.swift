@@ -257,8 +257,8 @@ final class _PendingCompletions {
 /// The `graph` instances of one resolution that outlive a thread's stack: what the later
 /// resolves of that resolution start from.
 ///
-/// A synchronous resolution keeps its instances on its thread's stack (``_RootState``,
-/// ``_GraphScope``); this memory is for what outlives it, in two kinds:
+/// A synchronous resolution keeps its instances in its root state (``_RootState/graph``, the
+/// first ones on its thread's stack); this memory is for what outlives it, in two kinds:
 /// - **Remembering** (what a ``Lazy`` made during a resolution keeps, so that resolving it later
 ///   closes back-references on the same graph, as Swinject's `Lazy` does): instances are kept
 ///   weakly, so a `Lazy` never keeps its graph alive, and once nothing else holds an instance a
