@@ -38,38 +38,6 @@ public func _withGuaranteed<Object: AnyObject, R, E: Error>(
   }
 }
 
-/// A `T` initialized by `initialize` in memory it is given: a fixed stack buffer
-/// (``_InstanceBuffer``) when `T` fits, which asks the runtime for no generic metadata even
-/// where the call is not specialized (an autowired initializer's parameter pack), else a
-/// temporary allocation, out of line.
-@inlinable @inline(__always)
-public func _building<T, E: Error>(
-  _: T.Type, _ initialize: (UnsafeMutableRawPointer) throws(E) -> Void
-) throws(E) -> T {
-  guard
-    MemoryLayout<T>.size <= MemoryLayout<_InstanceBuffer>.size,
-    MemoryLayout<T>.alignment <= MemoryLayout<_InstanceBuffer>.alignment
-  else {
-    return try _buildingLarge(T.self, initialize)
-  }
-  var space = _InstanceBuffer()
-  try initialize(&space)
-  return _move(from: &space, as: T.self)
-}
-
-/// ``_building(_:_:)`` for a type larger than ``_InstanceBuffer``: out of line, so that the
-/// metadata `withUnsafeTemporaryAllocation` asks for is never requested on the common path.
-@inlinable @inline(never)
-public func _buildingLarge<T, E: Error>(
-  _: T.Type, _ initialize: (UnsafeMutableRawPointer) throws(E) -> Void
-) throws(E) -> T {
-  try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(E) -> T in
-    let out = buffer.baseAddress.unsafelyUnwrapped
-    try initialize(UnsafeMutableRawPointer(out))
-    return out.move()
-  }
-}
-
 /// Moves the `T` at `instance` out, leaving the memory uninitialized.
 @inlinable @inline(__always)
 public func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {

@@ -234,7 +234,7 @@ public struct _RequestPoint {
     if let path {
       return try run(below: path, type, tag: tag.map { BindingTag($0) }, body)
     }
-    return try _withGuaranteed(container) { container throws(ResolutionError) -> R in
+    return try withGuaranteed(container) { container throws(ResolutionError) -> R in
       try body(container, context)
     }
   }
