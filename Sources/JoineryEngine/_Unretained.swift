@@ -18,23 +18,12 @@ public struct _Unretained<Object: AnyObject> {
   public init(_ reference: Unmanaged<Object>) { self.reference = reference }
 
   /// Calls `body` with the object, without retaining it.
+  ///
+  /// Not throwing: a resolution level's throwing calls use a function written for their error
+  /// type in the resolver, since a generic error type costs a debug build stack space per level.
   @inlinable @inline(__always)
-  public func with<R, E: Error>(_ body: (Object) throws(E) -> R) throws(E) -> R {
-    try _withGuaranteed(reference, body)
-  }
-}
-
-/// Calls `body` with the object `reference` points to, without retaining it: for objects that
-/// something else keeps alive for the whole call.
-@inlinable @inline(__always)
-public func _withGuaranteed<Object: AnyObject, R, E: Error>(
-  _ reference: Unmanaged<Object>, _ body: (Object) throws(E) -> R
-) throws(E) -> R {
-  do {
-    return try reference._withUnsafeGuaranteedRef { object in try body(object) }
-  } catch {
-    // `_withUnsafeGuaranteedRef` rethrows untyped; `body` throws only `E`.
-    throw error as! E
+  public func with<R>(_ body: (Object) -> R) -> R {
+    reference._withUnsafeGuaranteedRef(body)
   }
 }
 
