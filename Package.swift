@@ -1,10 +1,11 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+let memorySafe: [SwiftSetting] = strictSettings + [.strictMemorySafety()]
 
 func sample(_ module: String) -> String { "Samples/FeedApp/Sources/\(module)" }
 
@@ -19,12 +20,12 @@ let package = Package(
   ],
   targets: [
     .target(
-      name: "Joinery", dependencies: ["JoineryEngine", "JoineryPlatform"],
-      swiftSettings: strictSettings),
+      name: "Joinery", dependencies: ["JoineryEngine"],
+      swiftSettings: memorySafe),
     // The engine's mechanisms: atomics, locks, per-thread state, internal checks. It knows
     // nothing of bindings, containers or errors; its unsafe code stays behind `_` types.
     .target(
-      name: "JoineryEngine", dependencies: ["JoineryPlatform"], swiftSettings: strictSettings),
+      name: "JoineryEngine", dependencies: ["JoineryPlatform"], swiftSettings: memorySafe),
     // The few facts about threads that Swift cannot ask the C library for directly.
     .target(name: "JoineryPlatform"),
     .target(name: "JoineryTesting", dependencies: ["Joinery"], swiftSettings: strictSettings),

@@ -130,6 +130,9 @@ apple_swiftc() {
 
 # Package.swift's `strictSettings`, which the library and its tests use (the samples do not).
 STRICT=(-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault)
+# Package.swift's `.strictMemorySafety()` of JoineryEngine and Joinery, as errors: the Darwin
+# branches (os_unfair_lock, pthread_t) must mark their unsafe calls as the Linux ones do.
+MEMSAFE=(-strict-memory-safety -Werror StrictMemorySafety)
 
 # report LOG: the log's errors, paths relative to the checkout.
 report() { grep -E '^[^ ].*: error:' "$1" | sed "s|$ROOT/||" | sort -u | head -40 | sed 's/^/    /'; }
@@ -143,14 +146,15 @@ if wants 1; then
   echo "== 1. JoineryEngine and Joinery at each declared floor"
   for floor in $FLOORS; do
     # -enable-testing: the tests import both with @testable (step 3).
-    if ! apple_swiftc "$floor" "${STRICT[@]}" -enable-testing -module-name JoineryEngine \
+    if ! apple_swiftc "$floor" "${STRICT[@]}" "${MEMSAFE[@]}" -enable-testing -module-name JoineryEngine \
       -parse-as-library "${ENGINE[@]}" -emit-module \
       -emit-module-path "$WORK/modules/$floor/JoineryEngine.swiftmodule" > "$WORK/engine-$floor.log"
     then
       rm -f "$WORK/modules/$floor/JoineryEngine.swiftmodule" "$WORK/modules/$floor/Joinery.swiftmodule"
       fail "$floor: JoineryEngine: $(grep -cE '^[^ ].*: error:' "$WORK/engine-$floor.log") errors"
       report "$WORK/engine-$floor.log"
-    elif apple_swiftc "$floor" "${STRICT[@]}" -enable-testing -module-name Joinery -parse-as-library \
+    elif apple_swiftc "$floor" "${STRICT[@]}" "${MEMSAFE[@]}" -enable-testing -module-name Joinery \
+      -parse-as-library \
       "${JOINERY[@]}" -emit-module \
       -emit-module-path "$WORK/modules/$floor/Joinery.swiftmodule" > "$WORK/joinery-$floor.log"; then
       echo "ok   $floor"

@@ -16,57 +16,62 @@ extension _AtomicWordsHolder {
   /// The address of word `index`.
   @inlinable @inline(__always)
   public func _atomicWord(_ index: Int) -> UnsafeMutablePointer<UInt> {
-    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self) + index
+    unsafe _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self) + index
   }
 
   /// Reads word `index`; later reads of memory published with it see what was written before.
   @inlinable @inline(__always)
-  public func _loadAcquiring(_ index: Int) -> UInt { joinery_load_acquire(_atomicWord(index)) }
+  public func _loadAcquiring(_ index: Int) -> UInt {
+    unsafe joinery_load_acquire(_atomicWord(index))
+  }
 
   /// Reads word `index`, ordering nothing else.
   @inlinable @inline(__always)
-  public func _loadRelaxed(_ index: Int) -> UInt { joinery_load_relaxed(_atomicWord(index)) }
+  public func _loadRelaxed(_ index: Int) -> UInt { unsafe joinery_load_relaxed(_atomicWord(index)) }
 
   /// Writes word `index`, publishing every write made before it.
   @inlinable @inline(__always)
   public func _storeReleasing(_ index: Int, _ value: UInt) {
-    joinery_store_release(_atomicWord(index), value)
+    unsafe joinery_store_release(_atomicWord(index), value)
   }
 
   /// Writes word `index`, ordering nothing else.
   @inlinable @inline(__always)
   public func _storeRelaxed(_ index: Int, _ value: UInt) {
-    joinery_store_relaxed(_atomicWord(index), value)
+    unsafe joinery_store_relaxed(_atomicWord(index), value)
   }
 
   /// Adds `delta` to word `index` (acquiring and releasing) and returns the new value.
   @inlinable @inline(__always)
-  public func _add(_ index: Int, _ delta: UInt) -> UInt { joinery_add(_atomicWord(index), delta) }
+  public func _add(_ index: Int, _ delta: UInt) -> UInt {
+    unsafe joinery_add(_atomicWord(index), delta)
+  }
 
   /// Sets the bits of `mask` in word `index`, publishing every write made before it.
   @inlinable @inline(__always)
   public func _setReleasing(_ index: Int, _ mask: UInt) {
-    joinery_or_release(_atomicWord(index), mask)
+    unsafe joinery_or_release(_atomicWord(index), mask)
   }
 
   /// The lock whose address word `index` holds above its low four bits (which stay free for
   /// flags), made by the first caller: never more than one.
   @inlinable
   public func _lazyLock(_ index: Int) -> _Lock {
-    let word = _atomicWord(index)
-    var current = joinery_load_acquire(word)
-    if let existing = UnsafeRawPointer(bitPattern: current & ~15) {
-      return Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
+    let word = unsafe _atomicWord(index)
+    var current = unsafe joinery_load_acquire(word)
+    if let existing = unsafe UnsafeRawPointer(bitPattern: current & ~15) {
+      return unsafe Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
     }
     let made = _Lock.make()
-    let bits = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+    let bits = unsafe UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
     assert(bits & 15 == 0, "objects are 16-byte aligned")
     while true {
-      if joinery_compare_exchange(word, current, current | bits) { return made }
-      current = joinery_load_acquire(word)
-      if let existing = UnsafeRawPointer(bitPattern: current & ~15) {
-        Unmanaged<_Lock>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release()
-        return Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
+      if unsafe joinery_compare_exchange(word, current, current | bits) { return made }
+      current = unsafe joinery_load_acquire(word)
+      if let existing = unsafe UnsafeRawPointer(bitPattern: current & ~15) {
+        unsafe Unmanaged<_Lock>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+          .release()
+        return unsafe Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
       }
     }
   }
@@ -74,16 +79,18 @@ extension _AtomicWordsHolder {
   /// The lock in word `index`, if one was made.
   @inlinable
   public func _existingLock(_ index: Int) -> _Lock? {
-    UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15).map {
-      Unmanaged<_Lock>.fromOpaque($0).takeUnretainedValue()
+    unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15).map {
+      unsafe Unmanaged<_Lock>.fromOpaque($0).takeUnretainedValue()
     }
   }
 
   /// Releases the lock in word `index`, if one was made: from the holder's `deinit`.
   @inlinable
   public func _releaseLazyLock(_ index: Int) {
-    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15) {
-      Unmanaged<_Lock>.fromOpaque(existing).release()
+    if let existing = unsafe UnsafeRawPointer(
+      bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15)
+    {
+      unsafe Unmanaged<_Lock>.fromOpaque(existing).release()
     }
   }
 
@@ -92,41 +99,45 @@ extension _AtomicWordsHolder {
   /// A loser of the race releases its own. The word holds the whole address, no flags.
   @inlinable
   public func _lazyObject<T: AnyObject>(_ index: Int, make: () -> T) -> T {
-    let word = _atomicWord(index)
-    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
-      return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+    let word = unsafe _atomicWord(index)
+    if let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
+      return unsafe Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
     }
-    let made = Unmanaged.passRetained(make())
-    if joinery_compare_exchange(word, 0, UInt(bitPattern: made.toOpaque())) {
-      return made.takeUnretainedValue()
+    let made = unsafe Unmanaged.passRetained(make())
+    if unsafe joinery_compare_exchange(word, 0, UInt(bitPattern: made.toOpaque())) {
+      return unsafe made.takeUnretainedValue()
     }
-    made.release()
-    let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(word)).unsafelyUnwrapped
-    return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+    unsafe made.release()
+    let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(word)).unsafelyUnwrapped
+    return unsafe Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
   }
 
   /// The object in word `index`, if one was made.
   @inlinable
   public func _existingLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) -> T? {
-    guard let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
+    guard
+      let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
     else { return nil }
-    return Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+    return unsafe Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
   }
 
   /// Releases the object in word `index`, if one was made: from the holder's `deinit`.
   @inlinable
   public func _releaseLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) {
-    if let existing = UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index))) {
-      Unmanaged<T>.fromOpaque(existing).release()
+    if let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
+    {
+      unsafe Unmanaged<T>.fromOpaque(existing).release()
     }
   }
 
   /// Checks, in debug builds, that `words` (the holder's first stored property) is where the
   /// methods above look.
-  public func _checkAtomicWordsLayout(_ words: UnsafeMutableRawPointer) {
-    assert(
-      words == _getUnsafePointerToStoredProperties(self),
-      "\(Self.self) must declare its atomic words as its first stored property")
+  public func _checkAtomicWordsLayout<Words>(_ words: inout Words) {
+    unsafe withUnsafeMutablePointer(to: &words) { words in
+      unsafe assert(
+        UnsafeMutableRawPointer(words) == _getUnsafePointerToStoredProperties(self),
+        "\(Self.self) must declare its atomic words as its first stored property")
+    }
   }
 }
 
@@ -139,6 +150,7 @@ extension _AtomicWordsHolder {
 /// the caller asks the runtime again, but it never says `true` for a type that was not
 /// inserted: a word holds a whole metadata address and is compared with the whole address.
 /// Each word is read and written atomically; a race only loses an insertion.
+@safe
 public final class _TypeMemo: @unchecked Sendable {
   /// A power of two.
   public static let capacity = 64
@@ -146,13 +158,13 @@ public final class _TypeMemo: @unchecked Sendable {
 
   /// An empty memo.
   public init() {
-    words = .allocate(capacity: _TypeMemo.capacity)
-    words.initialize(repeating: 0, count: _TypeMemo.capacity)
+    unsafe words = .allocate(capacity: _TypeMemo.capacity)
+    unsafe words.initialize(repeating: 0, count: _TypeMemo.capacity)
   }
 
   deinit {
-    words.deinitialize(count: _TypeMemo.capacity)
-    words.deallocate()
+    unsafe words.deinitialize(count: _TypeMemo.capacity)
+    unsafe words.deallocate()
   }
 
   /// The index of the word a type's metadata `address` maps to, in a table of `capacity`
@@ -165,20 +177,20 @@ public final class _TypeMemo: @unchecked Sendable {
 
   @inlinable @inline(__always)
   func word(for address: UInt) -> UnsafeMutablePointer<UInt> {
-    words + Self.index(of: address)
+    unsafe words + Self.index(of: address)
   }
 
   /// Whether `type` was inserted and is still remembered.
   @inlinable @inline(__always)
   public func contains(_ type: any Any.Type) -> Bool {
     let address = UInt(bitPattern: ObjectIdentifier(type))
-    return joinery_load_relaxed(word(for: address)) == address
+    return unsafe joinery_load_relaxed(word(for: address)) == address
   }
 
   /// Remembers `type`, evicting the type that shared its word, if any.
   public func insert(_ type: any Any.Type) {
     let address = UInt(bitPattern: ObjectIdentifier(type))
-    joinery_store_relaxed(word(for: address), address)
+    unsafe joinery_store_relaxed(word(for: address), address)
   }
 }
 
@@ -190,6 +202,7 @@ public final class _TypeMemo: @unchecked Sendable {
 /// that is never replaced, so a reader may use an entry it loaded without any reference count
 /// and without racing a writer. A type whose word is taken by another is not remembered (the
 /// caller computes its value each time). Entries are released with the map.
+@safe
 public final class _TypeMap<Value>: @unchecked Sendable {
   @usableFromInline final class Entry {
     @usableFromInline let type: ObjectIdentifier
@@ -205,23 +218,23 @@ public final class _TypeMap<Value>: @unchecked Sendable {
 
   /// An empty map.
   public init() {
-    words = .allocate(capacity: _TypeMemo.capacity)
-    words.initialize(repeating: 0, count: _TypeMemo.capacity)
+    unsafe words = .allocate(capacity: _TypeMemo.capacity)
+    unsafe words.initialize(repeating: 0, count: _TypeMemo.capacity)
   }
 
   deinit {
     for index in 0..<_TypeMemo.capacity {
-      if let entry = UnsafeRawPointer(bitPattern: words[index]) {
-        Unmanaged<Entry>.fromOpaque(entry).release()
+      if let entry = unsafe UnsafeRawPointer(bitPattern: words[index]) {
+        unsafe Unmanaged<Entry>.fromOpaque(entry).release()
       }
     }
-    words.deinitialize(count: _TypeMemo.capacity)
-    words.deallocate()
+    unsafe words.deinitialize(count: _TypeMemo.capacity)
+    unsafe words.deallocate()
   }
 
   @inlinable @inline(__always)
   func word(for type: ObjectIdentifier) -> UnsafeMutablePointer<UInt> {
-    words + _TypeMemo.index(of: UInt(bitPattern: type))
+    unsafe words + _TypeMemo.index(of: UInt(bitPattern: type))
   }
 
   /// The value remembered for `type`, if any.
@@ -229,9 +242,9 @@ public final class _TypeMap<Value>: @unchecked Sendable {
   public func value(for type: any Any.Type) -> Value? {
     let identity = ObjectIdentifier(type)
     // Acquiring: the entry's fields were written before its address was published.
-    guard let entry = UnsafeRawPointer(bitPattern: joinery_load_acquire(word(for: identity)))
+    guard let entry = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(word(for: identity)))
     else { return nil }
-    return Unmanaged<Entry>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+    return unsafe Unmanaged<Entry>.fromOpaque(entry)._withUnsafeGuaranteedRef {
       $0.type == identity ? $0.value : nil
     }
   }
@@ -239,11 +252,11 @@ public final class _TypeMap<Value>: @unchecked Sendable {
   /// Remembers `value` for `type` if its word is free.
   public func insert(_ value: Value, for type: any Any.Type) {
     let identity = ObjectIdentifier(type)
-    let word = word(for: identity)
-    guard joinery_load_acquire(word) == 0 else { return }
-    let entry = Unmanaged.passRetained(Entry(type: identity, value: value))
-    if !joinery_compare_exchange(word, 0, UInt(bitPattern: entry.toOpaque())) {
-      entry.release()
+    let word = unsafe word(for: identity)
+    guard unsafe joinery_load_acquire(word) == 0 else { return }
+    let entry = unsafe Unmanaged.passRetained(Entry(type: identity, value: value))
+    if unsafe !joinery_compare_exchange(word, 0, UInt(bitPattern: entry.toOpaque())) {
+      unsafe entry.release()
     }
   }
 }

@@ -11,21 +11,22 @@
 /// repeating within a few of its own lengths. A one-word Bloom filter over the owners
 /// (``members``) skips the test in the common case; the whole chain is walked only when the
 /// filter cannot rule the owner out, and to report an error.
+@safe
 public struct _ChainLink {
   /// What is being made at this level.
-  public let owner: UnsafeRawPointer
+  public let owner: _Owner
   /// 1 for the first level of a resolution; 0 for a marker that is not part of any chain.
   public let depth: Int
   /// The owner at the deepest power-of-two depth of the chain so far, from depth
   /// ``fullCheckDepth`` on.
-  @usableFromInline let checkpoint: UnsafeRawPointer?
+  @usableFromInline let checkpoint: _Owner?
   /// One bit per owner of the chain down to this level: an owner whose bit is clear is certainly
   /// not in it.
   @usableFromInline let members: UInt64
 
   /// The first level of a chain (`depth` 1), or a depth-0 marker that no test sees.
   @inlinable @inline(__always)
-  public init(first owner: UnsafeRawPointer, depth: Int = 1) {
+  public init(first owner: _Owner, depth: Int = 1) {
     self.owner = owner
     self.depth = depth
     checkpoint = nil
@@ -34,7 +35,7 @@ public struct _ChainLink {
 
   /// The level of `owner` below `parent`.
   @inlinable @inline(__always)
-  public init(_ owner: UnsafeRawPointer, below parent: _ChainLink) {
+  public init(_ owner: _Owner, below parent: _ChainLink) {
     self.owner = owner
     let depth = parent.depth + 1
     self.depth = depth
@@ -52,14 +53,14 @@ public struct _ChainLink {
 
   /// The bit of `owner` in the filter.
   @inlinable @inline(__always)
-  public static func memberBit(_ owner: UnsafeRawPointer) -> UInt64 {
+  public static func memberBit(_ owner: _Owner) -> UInt64 {
     // Objects are 16-byte aligned; the next six bits of the address pick the bit.
-    1 &<< ((UInt(bitPattern: owner) &>> 4) & 63)
+    1 &<< ((owner.bits &>> 4) & 63)
   }
 
   /// Whether `owner` may be in the chain down to this level: `false` is certain.
   @inlinable @inline(__always)
-  public func mayContain(_ owner: UnsafeRawPointer) -> Bool {
+  public func mayContain(_ owner: _Owner) -> Bool {
     members & Self.memberBit(owner) != 0
   }
 
@@ -82,15 +83,17 @@ public struct _ChainLink {
   /// up and says whether `owner` is in it, called only when the filter cannot rule it out.
   @inlinable @inline(__always)
   public func admit(
-    _ owner: UnsafeRawPointer, maximumDepth: Int, stackLimit: UnsafeMutablePointer<UInt>?,
-    contains: (UnsafeRawPointer) -> Bool
+    _ owner: _Owner, maximumDepth: Int, stackLimit: UnsafeMutablePointer<UInt>?,
+    contains: (_Owner) -> Bool
   ) -> Verdict {
     let depth = self.depth + 1
     var stackExhausted = false
-    if let stackLimit {
+    if let stackLimit = unsafe stackLimit {
       let position = _ThreadState.stackPosition
-      if stackLimit.pointee == 0 { stackLimit.pointee = _ThreadState.stackLimit(from: position) }
-      stackExhausted = position < stackLimit.pointee
+      if unsafe stackLimit.pointee == 0 {
+        unsafe stackLimit.pointee = _ThreadState.stackLimit(from: position)
+      }
+      stackExhausted = unsafe position < stackLimit.pointee
     }
     if depth > maximumDepth || stackExhausted {
       // A deep cycle the checkpoint has not met yet is still a cycle.
@@ -107,7 +110,7 @@ public struct _ChainLink {
   /// for errors and the first levels' cycle test.
   @inlinable
   public static func chain<Node>(
-    from start: Node?, contains owner: UnsafeRawPointer, link: (Node) -> _ChainLink,
+    from start: Node?, contains owner: _Owner, link: (Node) -> _ChainLink,
     parent: (Node) -> Node?
   ) -> Bool {
     var current = start

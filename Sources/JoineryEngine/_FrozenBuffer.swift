@@ -4,6 +4,7 @@
 ///
 /// Non-copyable, so exactly one owner frees the memory, when it is destroyed. The elements must
 /// be trivial (words, unretained references): nothing is deinitialized.
+@safe
 public struct _FrozenBuffer<Element>: ~Copyable {
   @usableFromInline let base: UnsafeMutablePointer<Element>?
   /// The number of elements.
@@ -14,20 +15,20 @@ public struct _FrozenBuffer<Element>: ~Copyable {
     _internalCheck(_isPOD(Element.self), "a frozen buffer holds trivial elements only")
     self.count = count
     guard count > 0 else {
-      base = nil
+      unsafe base = nil
       return
     }
     let base = UnsafeMutablePointer<Element>.allocate(capacity: count)
-    for position in 0..<count { (base + position).initialize(to: element(position)) }
-    self.base = base
+    for position in 0..<count { unsafe (base + position).initialize(to: element(position)) }
+    unsafe self.base = unsafe base
   }
 
-  deinit { base?.deallocate() }
+  deinit { unsafe base?.deallocate() }
 
   /// The positions of the elements, `0..<count`: made without the range's bounds check, as
   /// `count` is never negative.
   @inlinable
-  public var indices: Range<Int> { Range(uncheckedBounds: (0, count)) }
+  public var indices: Range<Int> { unsafe Range(uncheckedBounds: (0, count)) }
 
   /// Whether the buffer has no element.
   @inlinable
@@ -37,6 +38,6 @@ public struct _FrozenBuffer<Element>: ~Copyable {
   @inlinable @inline(__always)
   public subscript(position: Int) -> Element {
     _internalCheck(position >= 0 && position < count, "position \(position) of \(count)")
-    return base.unsafelyUnwrapped[position]
+    return unsafe base.unsafelyUnwrapped[position]
   }
 }

@@ -10,6 +10,7 @@
 /// because the resolution's root state that holds it is: Swift 6.3 destroys a non-copyable
 /// struct through its value witness table even when every field is trivial, 18 instructions
 /// more on a single-object resolve.)
+@safe
 public struct _GraphInstances {
   /// Stack slots of the top-level call, or `nil`; slots `0..<stackCount` are initialized.
   @usableFromInline let stackSlots: UnsafeMutablePointer<_GraphSlot>?
@@ -22,7 +23,7 @@ public struct _GraphInstances {
   /// if given.
   @inlinable
   public init(stackSlots: UnsafeMutablePointer<_GraphSlot>?) {
-    self.stackSlots = stackSlots
+    unsafe self.stackSlots = unsafe stackSlots
   }
 
   /// Runs `body` with ``_GraphScope/capacity`` uninitialized slots on the caller's stack, for
@@ -31,24 +32,26 @@ public struct _GraphInstances {
   public static func withStackSlots<R, E: Error>(
     _ body: (UnsafeMutablePointer<_GraphSlot>) throws(E) -> R
   ) throws(E) -> R {
-    try withUnsafeTemporaryAllocation(of: _GraphSlot.self, capacity: _GraphScope.capacity) {
-      slots throws(E) -> R in try body(slots.baseAddress.unsafelyUnwrapped)
+    unsafe try withUnsafeTemporaryAllocation(of: _GraphSlot.self, capacity: _GraphScope.capacity) {
+      slots throws(E) -> R in unsafe try body(slots.baseAddress.unsafelyUnwrapped)
     }
   }
 
   /// Whether nothing is stored.
   @inlinable
-  public var isEmpty: Bool { stackCount == 0 && spill == nil }
+  public var isEmpty: Bool { unsafe stackCount == 0 && spill == nil }
 
   /// The instance stored for `owner`, if any.
   @inlinable @inline(__always)
-  public func instance(for owner: UnsafeRawPointer) -> UnsafeRawPointer? {
+  public func instance(for owner: _Owner) -> UnsafeRawPointer? {
     for index in 0..<stackCount {
-      let slot = stackSlots.unsafelyUnwrapped + index
-      if slot.pointee.owner == owner { return UnsafeRawPointer(slot.pointee.instance) }
+      let slot = unsafe stackSlots.unsafelyUnwrapped + index
+      if unsafe slot.pointee.owner == owner {
+        return unsafe UnsafeRawPointer(slot.pointee.instance)
+      }
     }
-    guard let spill else { return nil }
-    return spill._withUnsafeGuaranteedRef { $0.instance(for: owner) }
+    guard let spill = unsafe spill else { return nil }
+    return unsafe spill._withUnsafeGuaranteedRef { unsafe $0.instance(for: owner) }
   }
 
   /// Keeps a copy of `slot`'s instance, an instance of `layout`'s type made by `owner`, until
@@ -57,47 +60,47 @@ public struct _GraphInstances {
   /// An owner stored twice keeps its first instance found.
   @inlinable @inline(__always)
   public mutating func store(
-    copyOf slot: borrowing _InstanceSlot, owner: UnsafeRawPointer, layout: borrowing _ValueLayout
+    copyOf slot: borrowing _InstanceSlot, owner: _Owner, layout: borrowing _ValueLayout
   ) {
-    if let stackSlots, stackCount < _GraphScope.capacity {
-      _GraphSlot.initialize(
+    if let stackSlots = unsafe stackSlots, stackCount < _GraphScope.capacity {
+      unsafe _GraphSlot.initialize(
         stackSlots + stackCount, copyOf: UnsafeRawPointer(slot.address), owner: owner,
         layout: layout, copy: slot.copier)
       stackCount += 1
       return
     }
-    storeInSpill(
+    unsafe storeInSpill(
       copyOf: UnsafeRawPointer(slot.address), owner: owner, layout: layout, copy: slot.copier)
   }
 
   @usableFromInline @inline(never)
   mutating func storeInSpill(
-    copyOf value: UnsafeRawPointer, owner: UnsafeRawPointer, layout: borrowing _ValueLayout,
+    copyOf value: UnsafeRawPointer, owner: _Owner, layout: borrowing _ValueLayout,
     copy: _Copier
   ) {
     let scope: Unmanaged<_GraphScope>
-    if let spill {
-      scope = spill
+    if let spill = unsafe spill {
+      unsafe scope = unsafe spill
     } else {
-      scope = Unmanaged.passRetained(_GraphScope.make())
-      spill = scope
+      unsafe scope = unsafe Unmanaged.passRetained(_GraphScope.make())
+      unsafe spill = unsafe scope
     }
-    scope._withUnsafeGuaranteedRef {
-      $0.store(copyOf: value, owner: owner, layout: layout, copy: copy)
+    unsafe scope._withUnsafeGuaranteedRef {
+      unsafe $0.store(copyOf: value, owner: owner, layout: layout, copy: copy)
     }
   }
 
   /// Calls `body` with each stored instance's owner and address, in the order they were stored.
   public func forEachInstance(
-    _ body: (_ owner: UnsafeRawPointer, _ instance: UnsafeMutableRawPointer) -> Void
+    _ body: (_ owner: _Owner, _ instance: UnsafeMutableRawPointer) -> Void
   ) {
-    if let stackSlots {
+    if let stackSlots = unsafe stackSlots {
       for index in 0..<stackCount {
-        body(stackSlots[index].owner, stackSlots[index].instance)
+        unsafe body(stackSlots[index].owner, stackSlots[index].instance)
       }
     }
-    spill?._withUnsafeGuaranteedRef {
-      $0.forEachSlot { body($0.pointee.owner, $0.pointee.instance) }
+    unsafe spill?._withUnsafeGuaranteedRef {
+      unsafe $0.forEachSlot { unsafe body($0.pointee.owner, $0.pointee.instance) }
     }
   }
 
@@ -106,7 +109,7 @@ public struct _GraphInstances {
   /// Called once; nothing is stored or found afterwards.
   @inlinable @inline(__always)
   public func end() {
-    _internalCheck(
+    unsafe _internalCheck(
       stackSlots == nil ? stackCount == 0 : stackCount <= _GraphScope.capacity,
       "graph slots on the stack overrun")
     if !isEmpty { destroyAll() }
@@ -114,31 +117,34 @@ public struct _GraphInstances {
 
   @usableFromInline @inline(never)
   func destroyAll() {
-    if let stackSlots { _GraphSlot.destroy(stackSlots, count: stackCount) }
-    spill?.release()
+    if let stackSlots = unsafe stackSlots {
+      unsafe _GraphSlot.destroy(stackSlots, count: stackCount)
+    }
+    unsafe spill?.release()
   }
 
   /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): the stack slots within
   /// bounds, the spill's contract, and every stored instance found by its owner.
   public func _checkInvariants() {
-    _internalCheck(
+    unsafe _internalCheck(
       stackSlots == nil ? stackCount == 0 : stackCount <= _GraphScope.capacity,
       "graph slots on the stack overrun")
-    _internalCheck(
+    unsafe _internalCheck(
       stackSlots == nil || spill == nil || stackCount == _GraphScope.capacity,
       "a spill before the stack slots are full")
-    spill?._withUnsafeGuaranteedRef { $0._checkInvariants() }
-    forEachInstance { owner, _ in
-      _internalCheck(instance(for: owner) != nil, "an instance not found")
+    unsafe spill?._withUnsafeGuaranteedRef { $0._checkInvariants() }
+    unsafe forEachInstance { owner, _ in
+      unsafe _internalCheck(instance(for: owner) != nil, "an instance not found")
     }
   }
 }
 
 /// One `graph` instance: its owner, and the instance, in the slot's own buffer when it fits,
 /// else in an allocation of its own.
+@safe
 public struct _GraphSlot {
   /// The identity the instance is found by.
-  public var owner: UnsafeRawPointer
+  public var owner: _Owner
   /// 1 when the instance is one class reference (copied by a retain, destroyed by a release),
   /// else its type's metadata address.
   @usableFromInline var typeWord: UInt
@@ -150,29 +156,29 @@ public struct _GraphSlot {
   @inlinable @inline(__always)
   static func initialize(
     _ slot: UnsafeMutablePointer<_GraphSlot>, copyOf value: UnsafeRawPointer,
-    owner: UnsafeRawPointer, layout: borrowing _ValueLayout, copy: _Copier
+    owner: _Owner, layout: borrowing _ValueLayout, copy: _Copier
   ) {
     let isReference = layout.isReference
     // Field by field: every field is trivial, and the buffer needs no zeroing.
-    slot.pointee.owner = owner
-    slot.pointee.typeWord =
-      isReference ? 1 : UInt(bitPattern: unsafeBitCast(layout.type, to: Int.self))
+    unsafe slot.pointee.owner = owner
+    unsafe slot.pointee.typeWord =
+      unsafe isReference ? 1 : UInt(bitPattern: unsafeBitCast(layout.type, to: Int.self))
     if layout.size <= MemoryLayout<_InstanceBuffer>.size
       && layout.alignment <= MemoryLayout<_InstanceBuffer>.alignment
     {
-      slot.pointee.instance = withUnsafeMutableBytes(of: &slot.pointee.buffer) {
-        $0.baseAddress.unsafelyUnwrapped
+      unsafe slot.pointee.instance = unsafe withUnsafeMutableBytes(of: &slot.pointee.buffer) {
+        unsafe $0.baseAddress.unsafelyUnwrapped
       }
     } else {
-      slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
+      unsafe slot.pointee.instance = .allocate(byteCount: layout.size, alignment: layout.alignment)
     }
     if isReference {
       // A class reference: one retain, no call through the copier.
-      let object = value.load(as: UnsafeRawPointer.self)
-      _ = Unmanaged<AnyObject>.fromOpaque(object).retain()
-      slot.pointee.instance.storeBytes(of: object, as: UnsafeRawPointer.self)
+      let object = unsafe value.load(as: UnsafeRawPointer.self)
+      _ = unsafe Unmanaged<AnyObject>.fromOpaque(object).retain()
+      unsafe slot.pointee.instance.storeBytes(of: object, as: UnsafeRawPointer.self)
     } else {
-      copy(value, slot.pointee.instance)
+      unsafe copy(value, slot.pointee.instance)
     }
   }
 
@@ -180,23 +186,27 @@ public struct _GraphSlot {
   @usableFromInline
   static func destroy(_ slots: UnsafeMutablePointer<_GraphSlot>, count: Int) {
     for index in 0..<count {
-      let slot = slots + index
-      let typeWord = slot.pointee.typeWord
+      let slot = unsafe slots + index
+      let typeWord = unsafe slot.pointee.typeWord
       if typeWord == 1 {
-        let object = slot.pointee.instance.load(as: UnsafeRawPointer.self)
-        Unmanaged<AnyObject>.fromOpaque(object).release()
+        let object = unsafe slot.pointee.instance.load(as: UnsafeRawPointer.self)
+        unsafe Unmanaged<AnyObject>.fromOpaque(object).release()
         continue
       }
-      let type = unsafeBitCast(Int(bitPattern: typeWord), to: Any.Type.self)
-      let instance = slot.pointee.instance
-      func destroy<T>(_: T.Type) { instance.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+      let type = unsafe unsafeBitCast(Int(bitPattern: typeWord), to: Any.Type.self)
+      let instance = unsafe slot.pointee.instance
+      func destroy<T>(_: T.Type) {
+        unsafe instance.assumingMemoryBound(to: T.self).deinitialize(count: 1)
+      }
       _openExistential(type, do: destroy)
-      if !isInline(slot) { instance.deallocate() }
+      if unsafe !isInline(slot) { unsafe instance.deallocate() }
     }
   }
 
   private static func isInline(_ slot: UnsafeMutablePointer<_GraphSlot>) -> Bool {
-    withUnsafeMutableBytes(of: &slot.pointee.buffer) { $0.baseAddress == slot.pointee.instance }
+    unsafe withUnsafeMutableBytes(of: &slot.pointee.buffer) {
+      unsafe $0.baseAddress == slot.pointee.instance
+    }
   }
 }
 
@@ -221,23 +231,25 @@ public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
   /// An empty scope.
   public static func make() -> _GraphScope {
     // `create` returns an instance of the class it is called on.
-    unsafeDowncast(create(minimumCapacity: capacity) { _ in Header() }, to: _GraphScope.self)
+    unsafe unsafeDowncast(create(minimumCapacity: capacity) { _ in Header() }, to: _GraphScope.self)
   }
 
   deinit {
-    withUnsafeMutablePointers { header, slots in
-      _GraphSlot.destroy(slots, count: header.pointee.count)
+    unsafe withUnsafeMutablePointers { header, slots in
+      unsafe _GraphSlot.destroy(slots, count: header.pointee.count)
       // Slots hold no references of their own, and the header (with the overflow, which
       // destroys its own slots) is a stored property that the base class destroys.
     }
   }
 
   /// The instance stored for `owner`, if any.
-  public func instance(for owner: UnsafeRawPointer) -> UnsafeRawPointer? {
-    withUnsafeMutablePointers { header, slots in
-      if let overflow = header.pointee.overflow { return overflow.instance(for: owner) }
-      for index in 0..<header.pointee.count where slots[index].owner == owner {
-        return UnsafeRawPointer(slots[index].instance)
+  public func instance(for owner: _Owner) -> UnsafeRawPointer? {
+    unsafe withUnsafeMutablePointers { header, slots in
+      if let overflow = unsafe header.pointee.overflow {
+        return unsafe overflow.instance(for: owner)
+      }
+      for index in unsafe 0..<header.pointee.count where unsafe slots[index].owner == owner {
+        return unsafe UnsafeRawPointer(slots[index].instance)
       }
       return nil
     }
@@ -245,52 +257,52 @@ public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
 
   /// Keeps a copy of `value`, an instance of `layout`'s type made by `owner`.
   public func store(
-    copyOf value: UnsafeRawPointer, owner: UnsafeRawPointer, layout: borrowing _ValueLayout,
+    copyOf value: UnsafeRawPointer, owner: _Owner, layout: borrowing _ValueLayout,
     copy: _Copier
   ) {
     // Everything through the raw pointers: no dynamic exclusivity checks on the header.
-    withUnsafeMutablePointers { header, slots in
-      if header.pointee.count < Self.capacity {
-        _GraphSlot.initialize(
+    unsafe withUnsafeMutablePointers { header, slots in
+      if unsafe header.pointee.count < Self.capacity {
+        unsafe _GraphSlot.initialize(
           slots + header.pointee.count, copyOf: value, owner: owner, layout: layout, copy: copy)
-        header.pointee.count += 1
+        unsafe header.pointee.count += 1
         return
       }
       let overflow: _GraphOverflow
-      if let existing = header.pointee.overflow {
+      if let existing = unsafe header.pointee.overflow {
         overflow = existing
       } else {
         overflow = _GraphOverflow()
-        for index in 0..<header.pointee.count { overflow.index(slots + index) }
-        header.pointee.overflow = overflow
+        for index in unsafe 0..<header.pointee.count { unsafe overflow.index(slots + index) }
+        unsafe header.pointee.overflow = overflow
       }
-      overflow.store(copyOf: value, owner: owner, layout: layout, copy: copy)
+      unsafe overflow.store(copyOf: value, owner: owner, layout: layout, copy: copy)
     }
   }
 
   /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): the inline slots, then the
   /// overflow's, every instance found by its owner.
   public func _checkInvariants() {
-    let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
-      _internalCheck(header.pointee.count <= Self.capacity, "inline slots overrun")
-      _internalCheck(
+    let overflow: _GraphOverflow? = unsafe withUnsafeMutablePointers { header, slots in
+      unsafe _internalCheck(header.pointee.count <= Self.capacity, "inline slots overrun")
+      unsafe _internalCheck(
         header.pointee.overflow == nil || header.pointee.count == Self.capacity,
         "an overflow before the inline slots are full")
-      return header.pointee.overflow
+      return unsafe header.pointee.overflow
     }
     overflow?._checkInvariants()
-    forEachSlot { slot in
-      _internalCheck(instance(for: slot.pointee.owner) != nil, "an instance not found")
+    unsafe forEachSlot { slot in
+      unsafe _internalCheck(instance(for: slot.pointee.owner) != nil, "an instance not found")
     }
   }
 
   /// Calls `body` with each initialized slot, in the order they were stored.
   public func forEachSlot(_ body: (UnsafeMutablePointer<_GraphSlot>) -> Void) {
-    let overflow: _GraphOverflow? = withUnsafeMutablePointers { header, slots in
-      for index in 0..<header.pointee.count { body(slots + index) }
-      return header.pointee.overflow
+    let overflow: _GraphOverflow? = unsafe withUnsafeMutablePointers { header, slots in
+      for index in unsafe 0..<header.pointee.count { unsafe body(slots + index) }
+      return unsafe header.pointee.overflow
     }
-    overflow?.forEachSlot(body)
+    unsafe overflow?.forEachSlot(body)
   }
 }
 
@@ -300,13 +312,15 @@ public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
 /// Slots live in chunks, each twice the size of the one before, so none ever moves and a graph
 /// of `n` instances takes about `log2(n)` allocations. The index is an open-addressing table of
 /// owners at most half full, rebuilt twice as large when it would not be.
+@safe
 public final class _GraphOverflow {
+  @safe
   private struct Entry {
-    var owner: UnsafeRawPointer?
+    var owner: _Owner?
     var instance: UnsafeMutableRawPointer?
   }
 
-  private var chunks: [(slots: UnsafeMutablePointer<_GraphSlot>, capacity: Int)] = []
+  private var chunks: [(slots: UnsafeMutablePointer<_GraphSlot>, capacity: Int)] = unsafe []
   /// Initialized slots in the last chunk.
   private var lastCount = 0
   private var entries: UnsafeMutablePointer<Entry>
@@ -315,33 +329,33 @@ public final class _GraphOverflow {
 
   init() {
     mask = 15
-    entries = .allocate(capacity: mask + 1)
-    entries.initialize(repeating: Entry(), count: mask + 1)
+    unsafe entries = .allocate(capacity: mask + 1)
+    unsafe entries.initialize(repeating: Entry(), count: mask + 1)
   }
 
   deinit {
     #if JOINERY_INTERNAL_CHECKS
       _checkInvariants()
     #endif
-    for (index, chunk) in chunks.enumerated() {
-      _GraphSlot.destroy(
+    for unsafe(index, chunk) in unsafe chunks.enumerated() {
+      unsafe _GraphSlot.destroy(
         chunk.slots, count: index == chunks.count - 1 ? lastCount : chunk.capacity)
-      chunk.slots.deallocate()
+      unsafe chunk.slots.deallocate()
     }
-    entries.deallocate()
+    unsafe entries.deallocate()
   }
 
   @inline(__always)
-  private static func bucket(_ owner: UnsafeRawPointer, mask: Int) -> Int {
+  private static func bucket(_ owner: _Owner, mask: Int) -> Int {
     // Object addresses are 16-byte aligned: drop the zero bits, and fold higher ones in.
-    let address = UInt(bitPattern: owner)
+    let address = owner.bits
     return Int(truncatingIfNeeded: (address &>> 4) ^ (address &>> 13)) & mask
   }
 
-  func instance(for owner: UnsafeRawPointer) -> UnsafeRawPointer? {
+  func instance(for owner: _Owner) -> UnsafeRawPointer? {
     var bucket = Self.bucket(owner, mask: mask)
-    while let key = entries[bucket].owner {
-      if key == owner { return UnsafeRawPointer(entries[bucket].instance) }
+    while let key = unsafe entries[bucket].owner {
+      if key == owner { return unsafe UnsafeRawPointer(entries[bucket].instance) }
       bucket = (bucket &+ 1) & mask
     }
     return nil
@@ -351,47 +365,48 @@ public final class _GraphOverflow {
   /// found.
   func index(_ slot: UnsafeMutablePointer<_GraphSlot>) {
     if (indexed + 1) * 2 > mask + 1 { grow() }
-    insert(owner: slot.pointee.owner, instance: slot.pointee.instance)
+    unsafe insert(owner: slot.pointee.owner, instance: slot.pointee.instance)
   }
 
-  private func insert(owner: UnsafeRawPointer, instance: UnsafeMutableRawPointer?) {
+  private func insert(owner: _Owner, instance: UnsafeMutableRawPointer?) {
     var bucket = Self.bucket(owner, mask: mask)
-    while let key = entries[bucket].owner {
+    while let key = unsafe entries[bucket].owner {
       if key == owner { return }
       bucket = (bucket &+ 1) & mask
     }
-    entries[bucket] = Entry(owner: owner, instance: instance)
+    unsafe entries[bucket] = unsafe Entry(owner: owner, instance: instance)
     indexed += 1
   }
 
   private func grow() {
-    let (old, oldCount) = (entries, mask + 1)
+    let (old, oldCount) = unsafe (entries, mask + 1)
     mask = oldCount * 2 - 1
-    entries = .allocate(capacity: mask + 1)
-    entries.initialize(repeating: Entry(), count: mask + 1)
+    unsafe entries = .allocate(capacity: mask + 1)
+    unsafe entries.initialize(repeating: Entry(), count: mask + 1)
     indexed = 0
     for bucket in 0..<oldCount {
-      if let owner = old[bucket].owner {
-        insert(owner: owner, instance: old[bucket].instance)
+      if let owner = unsafe old[bucket].owner {
+        unsafe insert(owner: owner, instance: old[bucket].instance)
       }
     }
-    old.deallocate()
+    unsafe old.deallocate()
   }
 
   func store(
-    copyOf value: UnsafeRawPointer, owner: UnsafeRawPointer, layout: borrowing _ValueLayout,
+    copyOf value: UnsafeRawPointer, owner: _Owner, layout: borrowing _ValueLayout,
     copy: _Copier
   ) {
-    if chunks.isEmpty || lastCount == chunks[chunks.count - 1].capacity {
-      let capacity = chunks.last.map { $0.capacity * 2 } ?? _GraphScope.capacity * 2
-      chunks.append((.allocate(capacity: capacity), capacity))
+    if unsafe chunks.isEmpty || lastCount == chunks[chunks.count - 1].capacity {
+      let capacity = unsafe chunks.last.map { unsafe $0.capacity * 2 } ?? _GraphScope.capacity * 2
+      unsafe chunks.append((.allocate(capacity: capacity), capacity))
       lastCount = 0
     }
-    let slot = chunks[chunks.count - 1].slots + lastCount
-    _GraphSlot.initialize(slot, copyOf: value, owner: owner, layout: layout, copy: copy)
+    let slot = unsafe chunks[chunks.count - 1].slots + lastCount
+    unsafe _GraphSlot.initialize(slot, copyOf: value, owner: owner, layout: layout, copy: copy)
     lastCount += 1
-    index(slot)
-    _internalCheck(instance(for: slot.pointee.owner) != nil, "a stored instance is not indexed")
+    unsafe index(slot)
+    unsafe _internalCheck(
+      instance(for: slot.pointee.owner) != nil, "a stored instance is not indexed")
   }
 
   /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): chunks that double, an index
@@ -400,29 +415,31 @@ public final class _GraphOverflow {
     let capacity = mask + 1
     _internalCheck(capacity >= 16 && capacity & mask == 0, "index capacity \(capacity)")
     _internalCheck(indexed * 2 <= capacity, "index more than half full")
-    var keys = Set<UnsafeRawPointer>()
+    var keys = Set<UInt>()
     for bucket in 0..<capacity {
-      if let owner = entries[bucket].owner {
-        _internalCheck(keys.insert(owner).inserted, "an owner indexed twice")
+      if let owner = unsafe entries[bucket].owner {
+        _internalCheck(keys.insert(owner.bits).inserted, "an owner indexed twice")
       }
     }
-    _internalCheck(keys.count == indexed, "\(indexed) indexed, \(keys.count) in the index")
-    for (index, chunk) in chunks.enumerated() {
-      _internalCheck(
+    _internalCheck(
+      keys.count == indexed, "\(indexed) indexed, \(keys.count) in the index")
+    for unsafe(index, chunk) in unsafe chunks.enumerated() {
+      unsafe _internalCheck(
         chunk.capacity == _GraphScope.capacity * 2 << index, "chunk \(index) does not double")
     }
-    _internalCheck(
+    unsafe _internalCheck(
       chunks.isEmpty ? lastCount == 0 : lastCount <= chunks[chunks.count - 1].capacity,
       "last chunk count")
-    forEachSlot { slot in
-      _internalCheck(instance(for: slot.pointee.owner) != nil, "a stored instance is not indexed")
+    unsafe forEachSlot { slot in
+      unsafe _internalCheck(
+        instance(for: slot.pointee.owner) != nil, "a stored instance is not indexed")
     }
   }
 
   func forEachSlot(_ body: (UnsafeMutablePointer<_GraphSlot>) -> Void) {
-    for (index, chunk) in chunks.enumerated() {
-      for offset in 0..<(index == chunks.count - 1 ? lastCount : chunk.capacity) {
-        body(chunk.slots + offset)
+    for unsafe(index, chunk) in unsafe chunks.enumerated() {
+      for offset in unsafe 0..<(index == chunks.count - 1 ? lastCount : chunk.capacity) {
+        unsafe body(chunk.slots + offset)
       }
     }
   }

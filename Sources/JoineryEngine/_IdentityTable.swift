@@ -9,6 +9,7 @@
 ///
 /// Built once and never changed, so it may be read from any thread. (Unchecked `Sendable`: the
 /// raw memory is written only by the initializer.)
+@safe
 public struct _IdentityTable: @unchecked Sendable {
   /// One slot: raw memory, so reading it touches no reference count that threads reading at
   /// once would contend for.
@@ -45,19 +46,19 @@ public struct _IdentityTable: @unchecked Sendable {
     var capacity = 8
     while capacity * 3 < count * 4 { capacity *= 2 }
     let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(identity: 0, value: 0), count: capacity)
+    unsafe slots.initialize(repeating: Slot(identity: 0, value: 0), count: capacity)
     let mask = capacity - 1
     var inserted = 0
     fill { identity, value in
       _internalCheck(identity != 0, "an identity of 0 marks an empty slot")
       // A full table would make insertion (and every later miss) probe forever.
       precondition(inserted < count, "more identities inserted than the \(count) announced")
-      Self.insert(Slot(identity: identity, value: value), into: slots, mask: mask)
+      unsafe Self.insert(Slot(identity: identity, value: value), into: slots, mask: mask)
       inserted += 1
     }
-    self.slots = UnsafePointer(slots)
+    unsafe self.slots = unsafe UnsafePointer(slots)
     self.mask = mask
-    memory = Memory(slots: slots)
+    memory = unsafe Memory(slots: slots)
     #if JOINERY_INTERNAL_CHECKS
       _checkInvariants(count: inserted)
     #endif
@@ -69,17 +70,17 @@ public struct _IdentityTable: @unchecked Sendable {
     var item = slot
     var distance = 0
     var index = home(of: item.identity, mask: mask)
-    while slots[index].identity != 0 {
-      _internalCheck(slots[index].identity != item.identity, "an identity inserted twice")
-      let resident = (index &- home(of: slots[index].identity, mask: mask)) & mask
+    while unsafe slots[index].identity != 0 {
+      unsafe _internalCheck(slots[index].identity != item.identity, "an identity inserted twice")
+      let resident = unsafe (index &- home(of: slots[index].identity, mask: mask)) & mask
       if resident < distance {
-        swap(&item, &slots[index])
+        unsafe swap(&item, &slots[index])
         distance = resident
       }
       index = (index &+ 1) & mask
       distance += 1
     }
-    slots[index] = item
+    unsafe slots[index] = item
   }
 
   /// The slot holding `identity`, or `nil` if the table does not have it.
@@ -87,7 +88,7 @@ public struct _IdentityTable: @unchecked Sendable {
   public func slot(for identity: UInt) -> Int? {
     var index = Self.home(of: identity, mask: mask)
     while true {
-      let found = slots[index].identity
+      let found = unsafe slots[index].identity
       if found == identity { return index }
       if found == 0 { return nil }
       index = (index &+ 1) & mask
@@ -96,7 +97,7 @@ public struct _IdentityTable: @unchecked Sendable {
 
   /// The value word in `slot`.
   @inlinable @inline(__always)
-  public func value(at slot: Int) -> UInt { slots[slot].value }
+  public func value(at slot: Int) -> UInt { unsafe slots[slot].value }
 
   /// The slot an identity is looked for first, in a table of `mask + 1` slots.
   @inlinable @inline(__always)
@@ -111,7 +112,7 @@ public struct _IdentityTable: @unchecked Sendable {
   /// Every identity in the table with its value, in slot order.
   public var entries: [(identity: UInt, value: UInt)] {
     (0...mask).compactMap { index in
-      slots[index].identity == 0 ? nil : (slots[index].identity, slots[index].value)
+      unsafe slots[index].identity == 0 ? nil : (slots[index].identity, slots[index].value)
     }
   }
 
@@ -124,12 +125,12 @@ public struct _IdentityTable: @unchecked Sendable {
     let capacity = mask + 1
     _internalCheck(capacity >= 8 && capacity & mask == 0, "capacity \(capacity)")
     var seen = Set<UInt>()
-    for index in 0..<capacity where slots[index].identity != 0 {
-      let identity = slots[index].identity
+    for index in 0..<capacity where unsafe slots[index].identity != 0 {
+      let identity = unsafe slots[index].identity
       _internalCheck(seen.insert(identity).inserted, "an identity in two slots (\(index))")
       var probe = Self.home(of: identity, mask: mask)
       while probe != index {
-        _internalCheck(slots[probe].identity != 0, "slot \(index) is past an empty slot")
+        unsafe _internalCheck(slots[probe].identity != 0, "slot \(index) is past an empty slot")
         probe = (probe &+ 1) & mask
       }
     }
@@ -138,11 +139,12 @@ public struct _IdentityTable: @unchecked Sendable {
   }
 
   /// The raw memory of a table, freed with it.
+  @safe
   private final class Memory: Sendable {
     nonisolated(unsafe) let slots: UnsafeMutablePointer<Slot>
 
-    init(slots: UnsafeMutablePointer<Slot>) { self.slots = slots }
+    init(slots: UnsafeMutablePointer<Slot>) { unsafe self.slots = unsafe slots }
 
-    deinit { slots.deallocate() }
+    deinit { unsafe slots.deallocate() }
   }
 }

@@ -29,6 +29,7 @@ public struct _InstanceBuffer {
 /// Its typed operations take the bound type on trust; with internal checks compiled in
 /// (`JOINERY_INTERNAL_CHECKS`), the slot remembers the type it was made for and each typed
 /// operation checks that it is given that type.
+@safe
 @frozen
 public struct _InstanceSlot: ~Copyable {
   /// The instance's memory.
@@ -43,8 +44,8 @@ public struct _InstanceSlot: ~Copyable {
   /// A slot for an instance of `type` whose copier copies it.
   @inlinable
   public init(address: UnsafeMutableRawPointer, copier: @escaping _Copier, type: Any.Type) {
-    self.address = address
-    self.copier = copier
+    unsafe self.address = unsafe address
+    unsafe self.copier = unsafe copier
     #if JOINERY_INTERNAL_CHECKS
       checkedType = type
     #endif
@@ -59,12 +60,12 @@ public struct _InstanceSlot: ~Copyable {
   /// folds away.
   @inlinable @inline(__always)
   public init<T>(address: UnsafeMutableRawPointer, of _: T.Type) {
-    self.address = address
+    unsafe self.address = unsafe address
     if _isSingleReference(T.self) {
-      copier = Self.referenceCopier
+      unsafe copier = unsafe Self.referenceCopier
     } else {
-      copier = { source, destination in
-        destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+      unsafe copier = { source, destination in
+        unsafe destination.initializeMemory(as: T.self, to: source.load(as: T.self))
       }
     }
     #if JOINERY_INTERNAL_CHECKS
@@ -75,14 +76,14 @@ public struct _InstanceSlot: ~Copyable {
   /// A slot for an instance of `type`, which is one class reference (``_isSingleReference(_:)``).
   @inlinable @inline(__always)
   public init(reference address: UnsafeMutableRawPointer, type: Any.Type) {
-    self.init(address: address, copier: Self.referenceCopier, type: type)
+    unsafe self.init(address: address, copier: Self.referenceCopier, type: type)
   }
 
   /// Copies one class reference (a retain), capturing nothing.
   @inlinable
   public static var referenceCopier: _Copier {
     { source, destination in
-      destination.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
+      unsafe destination.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
     }
   }
 
@@ -100,56 +101,56 @@ public struct _InstanceSlot: ~Copyable {
   @inlinable @inline(__always)
   public func initialize<T>(to value: consuming T) {
     checkType(T.self, "initialize")
-    address.initializeMemory(as: T.self, to: value)
+    unsafe address.initializeMemory(as: T.self, to: value)
   }
 
   /// Initializes the slot with a copy of the instance `storage` holds.
   @inlinable @inline(__always)
   public func initialize(copying storage: _InstanceStorage) {
-    copier(UnsafeRawPointer(storage.address.unsafelyUnwrapped), address)
+    unsafe copier(UnsafeRawPointer(storage.address.unsafelyUnwrapped), address)
   }
 
   /// Initializes `storage` (allocated, uninitialized) with a copy of the slot's instance.
   @inlinable @inline(__always)
   public func copy(into storage: _InstanceStorage) {
-    copier(UnsafeRawPointer(address), storage.address.unsafelyUnwrapped)
+    unsafe copier(UnsafeRawPointer(address), storage.address.unsafelyUnwrapped)
   }
 
   /// The slot's instance as `T`, moved out (the slot is uninitialized afterwards).
   @inlinable
   public func take<T>(as _: T.Type) -> T {
     checkType(T.self, "take")
-    return address.assumingMemoryBound(to: T.self).move()
+    return unsafe address.assumingMemoryBound(to: T.self).move()
   }
 
   /// The slot's instance as `T`, copied.
   @inlinable
   public func load<T>(as _: T.Type) -> T {
     checkType(T.self, "load")
-    return address.load(as: T.self)
+    return unsafe address.load(as: T.self)
   }
 
   /// Deinitializes the slot's instance.
   @inlinable
-  public func destroy(_ layout: _ValueLayout) { layout.destroy(address) }
+  public func destroy(_ layout: _ValueLayout) { unsafe layout.destroy(address) }
 
   /// What destroys the slot's instance later, if a step after the slot's own use fails.
   @inlinable
   public func cleanup(_ layout: _ValueLayout) -> _InstanceCleanup {
-    _InstanceCleanup(address: address, layout: layout)
+    unsafe _InstanceCleanup(address: address, layout: layout)
   }
 
   /// The object the slot's instance holds, or `nil` for a value; and its dynamic type.
   @inlinable
   public func object(_ layout: _ValueLayout) -> (AnyObject?, Any.Type) {
-    layout.object(in: address)
+    unsafe layout.object(in: address)
   }
 
   /// Copies the instance's bits into `storage` without copying (retaining) what they refer to:
   /// for a transient binding, whose bits are never destroyed.
   @inlinable
   public func copyBits(into storage: _InstanceStorage, _ layout: _ValueLayout) {
-    storage.address.unsafelyUnwrapped.copyMemory(from: address, byteCount: layout.size)
+    unsafe storage.address.unsafelyUnwrapped.copyMemory(from: address, byteCount: layout.size)
   }
 
   /// Copies the bits `storage` holds into the slot, handing over the reference a weak load
@@ -162,13 +163,13 @@ public struct _InstanceSlot: ~Copyable {
       _internalCheck(
         checkedType == layout.type, "takeBits of \(layout.type) on a slot for \(checkedType)")
     #endif
-    let bits = storage.address.unsafelyUnwrapped
+    let bits = unsafe storage.address.unsafelyUnwrapped
     if layout.size == MemoryLayout<UInt>.size {
-      address.storeBytes(of: bits.load(as: UInt.self), as: UInt.self)
+      unsafe address.storeBytes(of: bits.load(as: UInt.self), as: UInt.self)
     } else {
-      address.copyMemory(from: bits, byteCount: layout.size)
+      unsafe address.copyMemory(from: bits, byteCount: layout.size)
     }
-    _ = Unmanaged.passRetained(object)
+    _ = unsafe Unmanaged.passRetained(object)
   }
 }
 
@@ -179,6 +180,7 @@ public struct _InstanceSlot: ~Copyable {
 ///
 /// With internal checks compiled in, it remembers the type it was allocated for, and its typed
 /// operations check that they are given that type (and that it is allocated).
+@safe
 @frozen
 public struct _InstanceStorage {
   /// The memory; `nil` until allocated.
@@ -190,7 +192,7 @@ public struct _InstanceStorage {
 
   /// Storage with nothing allocated.
   @inlinable public init() {
-    address = nil
+    unsafe address = nil
     #if JOINERY_INTERNAL_CHECKS
       checkedType = nil
     #endif
@@ -198,13 +200,13 @@ public struct _InstanceStorage {
 
   /// Whether the memory is allocated.
   @inlinable
-  public var isAllocated: Bool { address != nil }
+  public var isAllocated: Bool { unsafe address != nil }
 
   /// Allocates the memory for `layout` unless it was.
   @inlinable
   public mutating func allocate(_ layout: _ValueLayout) {
-    if address == nil {
-      address = .allocate(byteCount: layout.size, alignment: layout.alignment)
+    if unsafe address == nil {
+      unsafe address = .allocate(byteCount: layout.size, alignment: layout.alignment)
       #if JOINERY_INTERNAL_CHECKS
         checkedType = layout.type
       #endif
@@ -215,7 +217,7 @@ public struct _InstanceStorage {
   @inlinable @inline(__always)
   public func checkType<T>(_: T.Type, _ operation: StaticString) {
     #if JOINERY_INTERNAL_CHECKS
-      _internalCheck(
+      unsafe _internalCheck(
         address != nil && checkedType == T.self,
         "\(operation) as \(T.self) on storage for \(checkedType.map { "\($0)" } ?? "nothing")")
     #endif
@@ -225,43 +227,43 @@ public struct _InstanceStorage {
   @inlinable @inline(__always)
   public func load<T>(as _: T.Type) -> T {
     checkType(T.self, "load")
-    return address.unsafelyUnwrapped.load(as: T.self)
+    return unsafe address.unsafelyUnwrapped.load(as: T.self)
   }
 
   /// Initializes the (allocated) memory with `value`.
   @inlinable
   public func initialize<T>(to value: T) {
     checkType(T.self, "initialize")
-    address.unsafelyUnwrapped.initializeMemory(as: T.self, to: value)
+    unsafe address.unsafelyUnwrapped.initializeMemory(as: T.self, to: value)
   }
 
   /// Initializes the (allocated) memory with `value`, which holds an instance of the bound type.
   @inlinable
   public func initialize(fromAny value: Any, _ layout: _ValueLayout) {
-    layout.initialize(address.unsafelyUnwrapped, from: value)
+    unsafe layout.initialize(address.unsafelyUnwrapped, from: value)
   }
 
   /// The instance held, as `Any`.
   @inlinable
   public func loadAny(_ layout: _ValueLayout) -> Any {
-    layout.load(from: address.unsafelyUnwrapped)
+    unsafe layout.load(from: address.unsafelyUnwrapped)
   }
 
   /// A slot over the (allocated) memory, for a factory to build the instance into.
   @inlinable
   public func slot(_ layout: _ValueLayout) -> _InstanceSlot {
-    layout.slot(at: address.unsafelyUnwrapped)
+    unsafe layout.slot(at: address.unsafelyUnwrapped)
   }
 
   /// Deinitializes the instance held.
   @inlinable
-  public func destroy(_ layout: _ValueLayout) { layout.destroy(address.unsafelyUnwrapped) }
+  public func destroy(_ layout: _ValueLayout) { unsafe layout.destroy(address.unsafelyUnwrapped) }
 
   /// Frees the memory (the instance, if any, must be destroyed first).
   @inlinable
   public mutating func deallocate() {
-    address?.deallocate()
-    address = nil
+    unsafe address?.deallocate()
+    unsafe address = nil
   }
 }
 
@@ -283,33 +285,35 @@ public func _isSingleReference<T>(_: T.Type) -> Bool {
 
 /// Destroys the instance a slot was initialized with, after the slot's lending has ended: kept
 /// by a resolution whose `initCompleted` steps may still fail.
+@safe
 public struct _InstanceCleanup {
   @usableFromInline let address: UnsafeMutableRawPointer
   @usableFromInline let layout: _ValueLayout
 
   @inlinable
   init(address: UnsafeMutableRawPointer, layout: _ValueLayout) {
-    self.address = address
+    unsafe self.address = unsafe address
     self.layout = layout
   }
 
   /// Deinitializes the instance.
   @inlinable
-  public func destroy() { layout.destroy(address) }
+  public func destroy() { unsafe layout.destroy(address) }
 }
 
 /// One request's runtime arguments: a tuple of exactly the bound argument types.
+@safe
 @frozen
 public struct _Arguments: ~Copyable {
   /// The tuple's memory.
   public let address: UnsafeRawPointer
 
   /// Arguments at `address`.
-  @inlinable public init(address: UnsafeRawPointer) { self.address = address }
+  @inlinable public init(address: UnsafeRawPointer) { unsafe self.address = unsafe address }
 
   /// What a binding without runtime arguments is given: an address never read.
   @inlinable public static var none: _Arguments {
-    _Arguments(
+    unsafe _Arguments(
       address: UnsafeRawPointer(bitPattern: MemoryLayout<UInt>.alignment).unsafelyUnwrapped)
   }
 
@@ -318,14 +322,14 @@ public struct _Arguments: ~Copyable {
   public static func with<Tuple, R, E: Error>(
     _ values: Tuple, _ body: (borrowing _Arguments) throws(E) -> R
   ) throws(E) -> R {
-    try withUnsafePointer(to: values) { pointer throws(E) -> R in
-      try body(_Arguments(address: UnsafeRawPointer(pointer)))
+    unsafe try withUnsafePointer(to: values) { pointer throws(E) -> R in
+      unsafe try body(_Arguments(address: UnsafeRawPointer(pointer)))
     }
   }
 
   /// The arguments, as the tuple type they were bound with.
   @inlinable @inline(__always)
-  public func load<Tuple>(as _: Tuple.Type) -> Tuple { address.load(as: Tuple.self) }
+  public func load<Tuple>(as _: Tuple.Type) -> Tuple { unsafe address.load(as: Tuple.self) }
 }
 
 /// Memory for one instance of a type known only at run time, as `verify()` needs.
@@ -334,8 +338,8 @@ public func _withTemporaryInstance<R>(
   _ layout: _ValueLayout, _ body: (borrowing _InstanceSlot) throws -> R
 ) rethrows -> R {
   let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
-  defer { memory.deallocate() }
-  return try body(layout.slot(at: memory))
+  defer { unsafe memory.deallocate() }
+  return unsafe try body(layout.slot(at: memory))
 }
 
 /// What the container needs to hold instances of a type it does not know statically: its size
@@ -343,6 +347,7 @@ public func _withTemporaryInstance<R>(
 /// a generic call: resets, graph scopes, `verify()`, never the fast path), and a copier made
 /// while the type was known. (Unchecked `Sendable`: the copier is immutable and captures at
 /// most the type's metadata.)
+@safe
 public struct _ValueLayout: @unchecked Sendable {
   /// The bound type.
   public let type: Any.Type
@@ -372,10 +377,10 @@ public struct _ValueLayout: @unchecked Sendable {
     isReference = _isSingleReference(T.self)
     self.type = T.self
     if isReference {
-      copier = _InstanceSlot.referenceCopier
+      unsafe copier = unsafe _InstanceSlot.referenceCopier
     } else {
-      copier = { source, destination in
-        destination.initializeMemory(as: T.self, to: source.load(as: T.self))
+      unsafe copier = { source, destination in
+        unsafe destination.initializeMemory(as: T.self, to: source.load(as: T.self))
       }
     }
   }
@@ -384,14 +389,18 @@ public struct _ValueLayout: @unchecked Sendable {
   /// allocates nothing.
   @inlinable
   public func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
-    guard isReference else { return _InstanceSlot(address: address, copier: copier, type: type) }
-    return _InstanceSlot(reference: address, type: type)
+    guard isReference else {
+      return unsafe _InstanceSlot(address: address, copier: copier, type: type)
+    }
+    return unsafe _InstanceSlot(reference: address, type: type)
   }
 
   /// Deinitializes an instance in place.
   @inlinable
   public func destroy(_ instance: UnsafeMutableRawPointer) {
-    func destroy<T>(_: T.Type) { instance.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+    func destroy<T>(_: T.Type) {
+      unsafe instance.assumingMemoryBound(to: T.self).deinitialize(count: 1)
+    }
     _openExistential(type, do: destroy)
   }
 
@@ -399,7 +408,7 @@ public struct _ValueLayout: @unchecked Sendable {
   @inlinable
   public func object(in instance: UnsafeRawPointer) -> (AnyObject?, Any.Type) {
     func object<T>(_: T.Type) -> (AnyObject?, Any.Type) {
-      let value = instance.load(as: T.self)
+      let value = unsafe instance.load(as: T.self)
       let dynamicType = Swift.type(of: value as Any)
       return (dynamicType is AnyObject.Type ? value as AnyObject : nil, dynamicType)
     }
@@ -409,14 +418,16 @@ public struct _ValueLayout: @unchecked Sendable {
   /// Initializes an instance at `destination` from `value`, which holds one of the bound type.
   @inlinable
   public func initialize(_ destination: UnsafeMutableRawPointer, from value: Any) {
-    func initialize<T>(_: T.Type) { destination.initializeMemory(as: T.self, to: value as! T) }
+    func initialize<T>(_: T.Type) {
+      unsafe destination.initializeMemory(as: T.self, to: value as! T)
+    }
     _openExistential(type, do: initialize)
   }
 
   /// A copy of the instance at `source`, as `Any`.
   @inlinable
   public func load(from source: UnsafeRawPointer) -> Any {
-    func load<T>(_: T.Type) -> Any { source.load(as: T.self) }
+    func load<T>(_: T.Type) -> Any { unsafe source.load(as: T.self) }
     return _openExistential(type, do: load)
   }
 

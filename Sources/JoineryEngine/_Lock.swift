@@ -38,27 +38,28 @@ internal import JoineryPlatform
 ///
 /// The header is a word the lock's users may read and write atomically: a creation gate keeps
 /// the thread that holds it there (``owner``).
+@safe
 public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
   /// Creates an unlocked lock.
   public static func make() -> _Lock {
-    let buffer = _Lock.create(minimumCapacity: 1) { _ in 0 }
-    let lock = unsafeDowncast(buffer, to: _Lock.self)
-    lock.withUnsafeMutablePointerToElements { primitive in
+    let buffer = unsafe _Lock.create(minimumCapacity: 1) { _ in 0 }
+    let lock = unsafe unsafeDowncast(buffer, to: _Lock.self)
+    unsafe lock.withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
-        primitive.initialize(to: os_unfair_lock())
+        unsafe primitive.initialize(to: os_unfair_lock())
       #elseif os(Windows)
-        InitializeSRWLock(primitive)
+        unsafe InitializeSRWLock(primitive)
       #else
-        primitive.initialize(to: pthread_mutex_t())
+        unsafe primitive.initialize(to: pthread_mutex_t())
         #if DEBUG
           // An error-checking mutex fails a recursive lock or a foreign unlock, where a normal
           // one hangs or carries on: debug builds then stop where `os_unfair_lock` aborts on
           // Apple platforms, so Linux CI sees what only an Apple OS would show.
           var attributes = pthread_mutexattr_t()
-          pthread_mutexattr_init(&attributes)
-          pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-          let status = pthread_mutex_init(primitive, &attributes)
-          pthread_mutexattr_destroy(&attributes)
+          unsafe pthread_mutexattr_init(&attributes)
+          unsafe pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+          let status = unsafe pthread_mutex_init(primitive, &attributes)
+          unsafe pthread_mutexattr_destroy(&attributes)
         #else
           let status = pthread_mutex_init(primitive, nil)
         #endif
@@ -69,31 +70,31 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
   }
 
   deinit {
-    withUnsafeMutablePointerToElements { primitive in
+    unsafe withUnsafeMutablePointerToElements { primitive in
       #if !canImport(Darwin) && !os(Windows)
-        _ = pthread_mutex_destroy(primitive)
+        _ = unsafe pthread_mutex_destroy(primitive)
       #endif
-      _ = primitive.deinitialize(count: 1)
+      _ = unsafe primitive.deinitialize(count: 1)
     }
   }
 
   /// The thread recorded as holding the lock (0 for none), read and written atomically; what
   /// the holder records is up to it.
   public var owner: UInt {
-    get { withUnsafeMutablePointerToHeader { joinery_load_relaxed($0) } }
-    set { withUnsafeMutablePointerToHeader { joinery_store_relaxed($0, newValue) } }
+    get { unsafe withUnsafeMutablePointerToHeader { unsafe joinery_load_relaxed($0) } }
+    set { unsafe withUnsafeMutablePointerToHeader { unsafe joinery_store_relaxed($0, newValue) } }
   }
 
   /// Waits for the lock and takes it.
   @inlinable @inline(__always)
   public func lock() {
-    withUnsafeMutablePointerToElements { primitive in
+    unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
-        os_unfair_lock_lock(primitive)
+        unsafe os_unfair_lock_lock(primitive)
       #elseif os(Windows)
-        AcquireSRWLockExclusive(primitive)
+        unsafe AcquireSRWLockExclusive(primitive)
       #else
-        let status = pthread_mutex_lock(primitive)
+        let status = unsafe pthread_mutex_lock(primitive)
         assert(
           status == 0, "a lock this thread already holds, locked again (os_unfair_lock aborts)")
       #endif
@@ -103,13 +104,13 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
   /// Takes the lock if it is free; returns whether it did.
   @inlinable @inline(__always)
   public func tryLock() -> Bool {
-    withUnsafeMutablePointerToElements { primitive in
+    unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
-        return os_unfair_lock_trylock(primitive)
+        return unsafe os_unfair_lock_trylock(primitive)
       #elseif os(Windows)
-        return TryAcquireSRWLockExclusive(primitive) != 0
+        return unsafe TryAcquireSRWLockExclusive(primitive) != 0
       #else
-        return pthread_mutex_trylock(primitive) == 0
+        return unsafe pthread_mutex_trylock(primitive) == 0
       #endif
     }
   }
@@ -117,13 +118,13 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
   /// Releases the lock, held by the calling thread.
   @inlinable @inline(__always)
   public func unlock() {
-    withUnsafeMutablePointerToElements { primitive in
+    unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
-        os_unfair_lock_unlock(primitive)
+        unsafe os_unfair_lock_unlock(primitive)
       #elseif os(Windows)
-        ReleaseSRWLockExclusive(primitive)
+        unsafe ReleaseSRWLockExclusive(primitive)
       #else
-        let status = pthread_mutex_unlock(primitive)
+        let status = unsafe pthread_mutex_unlock(primitive)
         assert(status == 0, "a lock unlocked by a thread not holding it (os_unfair_lock aborts)")
       #endif
     }

@@ -10,25 +10,25 @@ public enum _ThreadState {
   /// engine keeps its address and nothing else; what a frame is belongs to the resolver.
   @inlinable @inline(__always)
   public static var runningFrameAddress: UnsafeRawPointer? {
-    joinery_thread().pointee.resolution
+    unsafe joinery_thread().pointee.resolution
   }
 
   /// Whether a factory is running on the calling thread: it may hold creation gates, so it must
   /// never wait for another thread that may need them.
   @inlinable
-  public static var isResolving: Bool { joinery_thread().pointee.resolution != nil }
+  public static var isResolving: Bool { unsafe joinery_thread().pointee.resolution != nil }
 
   /// Whether this thread is creating a container-wide instance (see ``creatingShared(_:)``).
   @inlinable
-  public static var isCreatingShared: Bool { joinery_thread().pointee.shared_creations != 0 }
+  public static var isCreatingShared: Bool { unsafe joinery_thread().pointee.shared_creations != 0 }
 
   /// Runs `body`, the creation of a container-wide instance, counted on this thread, so that
   /// the captive check walks a chain only while such a creation is under way.
   @inlinable
   public static func creatingShared<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-    let state = joinery_thread().unsafelyUnwrapped
-    state.pointee.shared_creations += 1
-    defer { state.pointee.shared_creations -= 1 }
+    let state = unsafe joinery_thread().unsafelyUnwrapped
+    unsafe state.pointee.shared_creations += 1
+    defer { unsafe state.pointee.shared_creations -= 1 }
     return try body()
   }
 
@@ -46,14 +46,14 @@ public enum _ThreadState {
   public static func running<R, E: Error>(
     frameAt frame: UnsafeRawPointer, _ body: () throws(E) -> R
   ) throws(E) -> R {
-    let state = joinery_thread().unsafelyUnwrapped
-    let saved = state.pointee.resolution
-    state.pointee.resolution = frame
+    let state = unsafe joinery_thread().unsafelyUnwrapped
+    let saved = unsafe state.pointee.resolution
+    unsafe state.pointee.resolution = unsafe frame
     defer {
-      _internalCheck(
+      unsafe _internalCheck(
         state.pointee.resolution == frame,
         "a nested resolution left its frame running")
-      state.pointee.resolution = saved
+      unsafe state.pointee.resolution = unsafe saved
     }
     return try body()
   }
@@ -62,10 +62,10 @@ public enum _ThreadState {
   /// (a main-actor hop that returns to this thread's chain is not one).
   @inlinable @inline(__always)
   public static func detached<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-    let state = joinery_thread().unsafelyUnwrapped
-    let saved = state.pointee.resolution
-    state.pointee.resolution = nil
-    defer { state.pointee.resolution = saved }
+    let state = unsafe joinery_thread().unsafelyUnwrapped
+    let saved = unsafe state.pointee.resolution
+    unsafe state.pointee.resolution = nil
+    defer { unsafe state.pointee.resolution = unsafe saved }
     return try body()
   }
 
@@ -84,10 +84,10 @@ public enum _ThreadState {
   /// stack, a resolution may use 256 KiB below `position`.
   @inlinable @inline(__always)
   public static func stackLimit(from position: UInt) -> UInt {
-    let state = joinery_thread().unsafelyUnwrapped
-    let limit = state.pointee.stack_limit
-    if limit != 0, position > limit, position <= state.pointee.stack_high { return limit }
-    return computeStackLimit(from: position, state)
+    let state = unsafe joinery_thread().unsafelyUnwrapped
+    let limit = unsafe state.pointee.stack_limit
+    if limit != 0, position > limit, unsafe position <= state.pointee.stack_high { return limit }
+    return unsafe computeStackLimit(from: position, state)
   }
 
   /// ``stackLimit(from:)`` the first time on a thread, or where the bounds are unknown or
@@ -96,8 +96,8 @@ public enum _ThreadState {
   public static func computeStackLimit(
     from position: UInt, _ state: UnsafeMutablePointer<joinery_thread_state>
   ) -> UInt {
-    if state.pointee.stack_low == 0 { joinery_thread_read_stack(state) }
-    let (low, high) = (state.pointee.stack_low, state.pointee.stack_high)
+    if unsafe state.pointee.stack_low == 0 { unsafe joinery_thread_read_stack(state) }
+    let (low, high) = unsafe (state.pointee.stack_low, state.pointee.stack_high)
     guard high > low, position > low, position <= high else {
       return position > fallbackBudget ? position - fallbackBudget : 0
     }
@@ -109,7 +109,7 @@ public enum _ThreadState {
       ? Swift.min(Swift.max(size / 2, 96 << 10), 1 << 20)
       : Swift.min(Swift.max(size / 4, 32 << 10), 256 << 10)
     let limit = low + Swift.min(reserve, size / 4 * 3)
-    state.pointee.stack_limit = limit
+    unsafe state.pointee.stack_limit = limit
     return limit
   }
 

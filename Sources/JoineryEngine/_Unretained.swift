@@ -4,6 +4,7 @@
 /// The contract is the caller's: the object must outlive every use of the handle. Reading it
 /// costs no reference counting, which is what the resolve path needs when many threads resolve
 /// through the same objects at once.
+@safe
 @frozen
 public struct _Unretained<Object: AnyObject> {
   /// The unretained reference.
@@ -11,24 +12,24 @@ public struct _Unretained<Object: AnyObject> {
 
   /// A handle on `object`, which the caller keeps alive.
   @inlinable @inline(__always)
-  public init(_ object: Object) { reference = Unmanaged.passUnretained(object) }
+  public init(_ object: Object) { unsafe reference = unsafe Unmanaged.passUnretained(object) }
 
   /// A handle on the object `reference` points to.
   @inlinable @inline(__always)
-  public init(_ reference: Unmanaged<Object>) { self.reference = reference }
+  public init(_ reference: Unmanaged<Object>) { unsafe self.reference = unsafe reference }
 
   /// Calls `body` with the object, without retaining it.
   ///
   /// Not throwing: a resolution level's throwing calls use a function written for their error
   /// type in the resolver, since a generic error type costs a debug build stack space per level.
-  @inlinable @inline(__always)
+  @unsafe @inlinable @inline(__always)
   public func with<R>(_ body: (Object) -> R) -> R {
-    reference._withUnsafeGuaranteedRef(body)
+    unsafe reference._withUnsafeGuaranteedRef(body)
   }
 }
 
 /// Moves the `T` at `instance` out, leaving the memory uninitialized.
 @inlinable @inline(__always)
 public func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
-  instance.assumingMemoryBound(to: T.self).move()
+  unsafe instance.assumingMemoryBound(to: T.self).move()
 }

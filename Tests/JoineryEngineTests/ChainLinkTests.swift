@@ -8,18 +8,18 @@ struct ChainLinkTests {
   struct Chain {
     var links: [_ChainLink] = []
 
-    mutating func push(_ owner: UnsafeRawPointer) {
+    mutating func push(_ owner: _Owner) {
       links.append(links.last.map { _ChainLink(owner, below: $0) } ?? _ChainLink(first: owner))
     }
 
-    func contains(_ owner: UnsafeRawPointer) -> Bool {
+    func contains(_ owner: _Owner) -> Bool {
       _ChainLink.chain(
         from: links.indices.last, contains: owner, link: { links[$0] },
         parent: { $0 > 0 ? $0 - 1 : nil })
     }
 
     func admit(
-      _ owner: UnsafeRawPointer, maximumDepth: Int = 1_000,
+      _ owner: _Owner, maximumDepth: Int = 1_000,
       stackLimit: UnsafeMutablePointer<UInt>? = nil
     ) -> _ChainLink.Verdict {
       links.last!.admit(owner, maximumDepth: maximumDepth, stackLimit: stackLimit) {
@@ -31,8 +31,8 @@ struct ChainLinkTests {
   /// Distinct owners: addresses of live objects, as bindings are.
   final class Owner {}
   let owners = (0..<300).map { _ in Owner() }
-  func address(_ index: Int) -> UnsafeRawPointer {
-    UnsafeRawPointer(Unmanaged.passUnretained(owners[index]).toOpaque())
+  func address(_ index: Int) -> _Owner {
+    _Owner(owners[index])
   }
 
   @Test("Distinct owners are admitted level after level; depths count from 1")

@@ -43,7 +43,7 @@ struct GraphInstancesTests {
         withUnsafeMutablePointer(to: &value) { pointer in
           graph.store(
             copyOf: layout.slot(at: UnsafeMutableRawPointer(pointer)),
-            owner: UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque()), layout: layout)
+            owner: _Owner(owner), layout: layout)
         }
       }
       graph._checkInvariants()
@@ -51,7 +51,7 @@ struct GraphInstancesTests {
       graph.forEachInstance { _, _ in stored += 1 }
       #expect(stored == count)
       let found = owners.map { owner in
-        graph.instance(for: UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque()))
+        graph.instance(for: _Owner(owner))
           .map { read($0.load(as: T.self)) } ?? -1
       }
       graph.end()
@@ -81,7 +81,7 @@ struct GraphInstancesTests {
   func firstInstanceStays() {
     let census = Census()
     let owner = Owner()
-    let key = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
+    let key = _Owner(owner)
     let layout = _ValueLayout(of: Tracked.self)
     // Past the inline slots too, where the index keeps the first owner found.
     let fillers = (0..<6).map { _ in Owner() }
@@ -98,7 +98,7 @@ struct GraphInstancesTests {
       withUnsafeMutablePointer(to: &object) {
         graph.store(
           copyOf: layout.slot(at: UnsafeMutableRawPointer($0)),
-          owner: UnsafeRawPointer(Unmanaged.passUnretained(filler).toOpaque()), layout: layout)
+          owner: _Owner(filler), layout: layout)
       }
     }
     var again = Tracked(3, census)

@@ -17,7 +17,7 @@ extension AnyBinding {
     for binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,
     in container: Container, _ body: () throws(ResolutionError) -> Bool
   ) throws(ResolutionError) {
-    let me = ThreadIdentity.current
+    let me = _ThreadIdentity.current
     let mutex = _lazyLock(0)
     if !mutex.tryLock() {
       if mutex.owner == me {

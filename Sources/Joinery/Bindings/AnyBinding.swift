@@ -37,7 +37,10 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   let location: BindingLocation
   let layout: _ValueLayout
   /// Memory for one instance of the bound type, for lifetimes that keep one.
-  @usableFromInline @exclusivity(unchecked) final var storage = _InstanceStorage()
+  // Allocated by the first creation, under the binding's creation lock, and published with
+  // the instance; then only read. The instance is written through its address, under the
+  // lifetime's own synchronization.
+  @usableFromInline @safe @exclusivity(unchecked) final var storage = _InstanceStorage()
 
   /// What the binding says it depends on, or `nil` for a factory that declared nothing
   /// ("unchecked").

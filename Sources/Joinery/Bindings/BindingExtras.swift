@@ -22,7 +22,7 @@ typealias Completion = @Sendable (borrowing Resolver, Any) throws -> Void
 /// A weak reference that closures can share: written once, in `init`, then only read.
 final class WeakReference<Object: AnyObject & Sendable>: Sendable {
   // A weak reference is loaded atomically by the runtime, and never written after `init`.
-  nonisolated(unsafe) weak var object: Object?
+  @safe nonisolated(unsafe) weak var object: Object?
   init(_ object: Object) { self.object = object }
 }
 

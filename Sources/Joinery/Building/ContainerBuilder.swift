@@ -1,4 +1,4 @@
-internal import JoineryPlatform
+internal import JoineryEngine
 
 /// Composes registers and freezes them into a ``Container``.
 ///
@@ -241,7 +241,7 @@ public struct ContainerBuilder: Sendable {
       try await container.shutdown()
     } catch {
       let message = "Joinery: disposing what a failed build made threw: \(error)"
-      message.withCString { joinery_write_error_line($0) }
+      _writeErrorLine(message)
     }
   }
 

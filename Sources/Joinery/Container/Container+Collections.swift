@@ -8,11 +8,10 @@ extension Container {
     let found = contributions(to: T.self, tag: tag)
     // One top-level call is one resolution: its contributions share their `graph` instances,
     // as they do when a factory asks.
-    guard found.count > 1, hasGraphBindings, parent.frame == nil, _ThreadState.runningFrame == nil
-    else { return try Self.instances(of: found, as: T.self, parent: parent) }
-    return try ResolutionContext.marked(
-      self, scope: parent.requestScope, callerIsolation: parent.callerIsolation
-    ) { context throws(ResolutionError) -> [T] in
+    guard found.count > 1, hasGraphBindings, parent.startsResolution else {
+      return try Self.instances(of: found, as: T.self, parent: parent)
+    }
+    return try parent.asOneResolution(in: self) { context throws(ResolutionError) -> [T] in
       try Self.instances(of: found, as: T.self, parent: context)
     }
   }

@@ -1,5 +1,4 @@
 internal import JoineryEngine
-internal import JoineryPlatform
 
 /// One unit of work — a server request, a job, a screen's session — in which every `scoped`
 /// binding has one instance, made on first use and disposed by ``close()``.
@@ -238,7 +237,7 @@ extension Container {
       return
     }
     #if DEBUG
-      message.withCString { joinery_write_error_line($0) }
+      _writeErrorLine(message)
     #endif
   }
 }
@@ -282,8 +281,8 @@ extension Scope {
       do {
         try await close()
       } catch let disposal {
-        "Joinery: closing a scope after its work threw (\(error)) failed: \(disposal)"
-          .withCString { joinery_write_error_line($0) }
+        _writeErrorLine(
+          "Joinery: closing a scope after its work threw (\(error)) failed: \(disposal)")
       }
       throw error
     }

@@ -4,6 +4,7 @@ public import JoineryEngine
 ///
 /// Frames link to their parent, so the chain from the top-level resolve is always at hand for
 /// cycle detection and error paths, without allocating anything.
+@safe
 @usableFromInline
 struct _Frame {
   /// The binding's level in the chain: its address, depth and the cycle test's state
@@ -16,7 +17,7 @@ struct _Frame {
   let root: UnsafeMutablePointer<_RootState>
 
   /// The binding being built (the link's owner; the container keeps it).
-  var binding: AnyBinding { Unmanaged<AnyBinding>.fromOpaque(link.owner).takeUnretainedValue() }
+  var binding: AnyBinding { unsafe link.owner.object(as: AnyBinding.self) }
 
   @inlinable
   var depth: Int { link.depth }
@@ -40,12 +41,12 @@ extension _Frame {
     -> [ResolutionStep]
   {
     var steps: [ResolutionStep] = []
-    steps.reserveCapacity((frame?.pointee.depth ?? 0) + (last == nil ? 0 : 1))
-    var current = frame
+    unsafe steps.reserveCapacity((frame?.pointee.depth ?? 0) + (last == nil ? 0 : 1))
+    var current = unsafe frame
     // A depth-0 frame only marks where a main-actor resolution started.
-    while let pointer = current, pointer.pointee.depth > 0 {
-      steps.append(pointer.pointee.step)
-      current = pointer.pointee.parent
+    while let pointer = unsafe current, unsafe pointer.pointee.depth > 0 {
+      unsafe steps.append(pointer.pointee.step)
+      unsafe current = unsafe pointer.pointee.parent
     }
     steps.reverse()
     if let last { steps.append(last) }
@@ -60,26 +61,25 @@ extension _Frame {
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>,
     in container: Container
   ) throws(ResolutionError) {
-    let verdict = parent.pointee.link.admit(
+    let verdict = unsafe parent.pointee.link.admit(
       owner(binding), maximumDepth: container.maximumDepth,
       stackLimit: parent.pointee.root.pointer(to: \.stackLimit)
-    ) { owner in contains(owner, from: parent) }
+    ) { owner in unsafe contains(owner, from: parent) }
     if verdict != .clear {
-      try stop(binding, verdict, fallbackTag: fallbackTag, parent: parent, in: container)
+      unsafe try stop(binding, verdict, fallbackTag: fallbackTag, parent: parent, in: container)
     }
   }
 
   /// The address a frame keeps for `binding`.
   @inline(__always)
-  static func owner(_ binding: AnyBinding) -> UnsafeRawPointer {
-    UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque())
-  }
+  static func owner(_ binding: AnyBinding) -> _Owner { _Owner(binding) }
 
   /// Whether the chain from `frame` up has a frame of `owner`.
   @inline(__always)
-  static func contains(_ owner: UnsafeRawPointer, from frame: UnsafePointer<_Frame>?) -> Bool {
-    _ChainLink.chain(
-      from: frame, contains: owner, link: { $0.pointee.link }, parent: { $0.pointee.parent })
+  static func contains(_ owner: _Owner, from frame: UnsafePointer<_Frame>?) -> Bool {
+    unsafe _ChainLink.chain(
+      from: frame, contains: owner, link: { unsafe $0.pointee.link },
+      parent: { unsafe $0.pointee.parent })
   }
 
   /// The error for a chain `binding` may not enter.
@@ -89,10 +89,10 @@ extension _Frame {
     parent: UnsafePointer<_Frame>, in container: Container
   ) throws(ResolutionError) {
     guard case .tooDeep(let stackExhausted) = verdict else {
-      throw .cycle(
+      throw unsafe .cycle(
         binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent), in: container)
     }
-    throw .depthLimit(
+    throw unsafe .depthLimit(
       binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent),
       stackExhausted: stackExhausted, in: container)
   }
@@ -110,31 +110,33 @@ extension _Frame {
     callerIsolation: ObjectIdentifier? = nil,
     graphSlots: Bool = false, _ body: (UnsafePointer<_Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    if let parent = parent ?? _ThreadState.runningFrame {
-      try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
-      var frame = _Frame(binding: binding, fallbackTag: fallbackTag, parent: parent)
-      if let scope, parent.pointee.root.pointee.scope?.toOpaque() != scope.toOpaque() {
+    if let parent = unsafe parent ?? _ThreadState.runningFrame {
+      unsafe try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+      var frame = unsafe _Frame(binding: binding, fallbackTag: fallbackTag, parent: parent)
+      if let scope = unsafe scope,
+        unsafe parent.pointee.root.pointee.scope?.toOpaque() != scope.toOpaque()
+      {
         // A request made in a scope inside a factory of another scope (or of none): the
         // chain resolves in the request's scope until it returns.
-        let root = parent.pointee.root
-        let saved = root.pointee.scope
-        root.pointee.scope = scope
-        defer { root.pointee.scope = saved }
-        return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
-          try body(pointer)
+        let root = unsafe parent.pointee.root
+        let saved = unsafe root.pointee.scope
+        unsafe root.pointee.scope = unsafe scope
+        defer { unsafe root.pointee.scope = unsafe saved }
+        return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+          unsafe try body(pointer)
         }
       }
-      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
-        try body(pointer)
+      return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        unsafe try body(pointer)
       }
     }
-    return try _RootState.resolution(
+    return unsafe try _RootState.resolution(
       callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
     ) {
       rootPointer throws(ResolutionError) in
-      var frame = _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
-      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
-        try body(pointer)
+      var frame = unsafe _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
+      return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        unsafe try body(pointer)
       }
     }
   }
@@ -142,10 +144,10 @@ extension _Frame {
   /// The frame of `binding` below `parent`.
   @inline(__always)
   init(binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>) {
-    link = _ChainLink(Self.owner(binding), below: parent.pointee.link)
+    link = unsafe _ChainLink(Self.owner(binding), below: parent.pointee.link)
     self.fallbackTag = fallbackTag
-    self.parent = parent
-    root = parent.pointee.root
+    unsafe self.parent = unsafe parent
+    unsafe root = unsafe parent.pointee.root
   }
 
   /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
@@ -155,14 +157,14 @@ extension _Frame {
   ) {
     link = _ChainLink(first: Self.owner(binding), depth: depth)
     self.fallbackTag = fallbackTag
-    parent = nil
-    self.root = root
+    unsafe parent = nil
+    unsafe self.root = unsafe root
   }
 
   /// The frame this thread's resolution runs in, for a request that has none at hand.
   @inline(__always)
   static func effective(_ parent: UnsafePointer<_Frame>?) -> UnsafePointer<_Frame>? {
-    parent ?? _ThreadState.runningFrame
+    unsafe parent ?? _ThreadState.runningFrame
   }
 }
 
@@ -172,6 +174,7 @@ extension _Frame {
 ///
 /// Plain values, so the resolve forms declared once for every receiver specialize as the
 /// receiver's own methods would.
+@safe
 @frozen
 public struct _RequestPoint {
   @usableFromInline let container: Unmanaged<Container>
@@ -185,19 +188,25 @@ public struct _RequestPoint {
   /// `isolation`, below the async chain `path` if any.
   @inlinable @inline(__always)
   init(container: Container, scope: Scope?, isolation: (any Actor)?, path: AsyncPath? = nil) {
-    self.container = Unmanaged.passUnretained(container)
-    frame = nil
-    self.scope = scope.map { Unmanaged.passUnretained($0) }
+    unsafe self.container = unsafe Unmanaged.passUnretained(container)
+    unsafe frame = nil
+    unsafe self.scope = unsafe scope.map { unsafe Unmanaged.passUnretained($0) }
     callerIsolation = isolation.map(ObjectIdentifier.init)
     self.path = path
+  }
+
+  /// A request through a factory's resolver: it continues `context`'s chain.
+  @inlinable @inline(__always)
+  init(_ container: _Unretained<Container>, continuing context: borrowing ResolutionContext) {
+    unsafe self.init(container.reference, continuing: context)
   }
 
   /// A request that continues `context`'s chain.
   @inlinable @inline(__always)
   init(_ container: Unmanaged<Container>, continuing context: borrowing ResolutionContext) {
-    self.container = container
-    frame = context.frame
-    scope = context.requestScope
+    unsafe self.container = unsafe container
+    unsafe frame = unsafe context.frame
+    unsafe scope = unsafe context.requestScope
     callerIsolation = context.callerIsolation
     path = nil
   }
@@ -205,22 +214,22 @@ public struct _RequestPoint {
   /// The chain the request is made in.
   @inlinable @inline(__always)
   var context: ResolutionContext {
-    ResolutionContext(frame: frame, scope: scope, callerIsolation: callerIsolation)
+    unsafe ResolutionContext(frame: frame, scope: scope, callerIsolation: callerIsolation)
   }
 
   /// The container, retained: for a request that suspends.
   @inlinable @inline(__always)
-  var retainedContainer: Container { container.takeUnretainedValue() }
+  var retainedContainer: Container { unsafe container.takeUnretainedValue() }
 
   /// The instance of the container's built persistent binding of `T`, if there is one.
   @inlinable @inline(__always)
   func builtInstance<T>(_: T.Type) -> T? {
-    container._withUnsafeGuaranteedRef { $0.builtInstance(T.self) }
+    unsafe container._withUnsafeGuaranteedRef { $0.builtInstance(T.self) }
   }
 
   /// The scope the request is made in, if any.
   @inlinable @inline(__always)
-  var requestScope: Scope? { scope?.takeUnretainedValue() }
+  var requestScope: Scope? { unsafe scope?.takeUnretainedValue() }
 
   /// Runs a synchronous request for `type` (with `tag`), calling `body`.
   ///
@@ -234,7 +243,7 @@ public struct _RequestPoint {
     if let path {
       return try run(below: path, type, tag: tag.map { BindingTag($0) }, body)
     }
-    return try withGuaranteed(container) { container throws(ResolutionError) -> R in
+    return unsafe try withGuaranteed(container) { container throws(ResolutionError) -> R in
       try body(container, context)
     }
   }
@@ -245,7 +254,7 @@ public struct _RequestPoint {
     below path: AsyncPath, _ type: Any.Type, tag: BindingTag?,
     _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    let container = container.takeUnretainedValue()
+    let container = unsafe container.takeUnretainedValue()
     do {
       // Below the creation of a container-wide instance, the captive check must see it: the
       // resolution starts from a marker frame of that binding, counted as a shared creation.
@@ -267,7 +276,7 @@ public struct _RequestPoint {
   ) throws(ResolutionError) -> R {
     guard container.hasGraphBindings else {
       guard let marker else { return try body(container, context) }
-      return try ResolutionContext.marked(
+      return unsafe try ResolutionContext.marked(
         container, scope: scope, marker: marker
       ) { context throws(ResolutionError) -> R in try body(container, context) }
     }
@@ -287,6 +296,7 @@ public struct _RequestPoint {
 /// A top-level request's context has no frame; when it builds something, it joins the chain of
 /// a factory running on the same thread (``joined()``), so a resolve through a wrapper or a
 /// captured container inside a factory is checked for cycles and depth like a nested one.
+@safe
 @usableFromInline @frozen
 struct ResolutionContext: ~Copyable {
   /// The innermost frame of the chain, or `nil` for a top-level request.
@@ -302,8 +312,8 @@ struct ResolutionContext: ~Copyable {
 
   @inlinable
   init(frame: UnsafePointer<_Frame>?) {
-    self.frame = frame
-    requestScope = nil
+    unsafe self.frame = unsafe frame
+    unsafe requestScope = nil
     callerIsolation = nil
   }
 
@@ -312,25 +322,49 @@ struct ResolutionContext: ~Copyable {
     frame: UnsafePointer<_Frame>?, scope: Unmanaged<Scope>?,
     callerIsolation: ObjectIdentifier? = nil
   ) {
-    self.frame = frame
-    requestScope = scope
+    unsafe self.frame = unsafe frame
+    unsafe requestScope = unsafe scope
     self.callerIsolation = callerIsolation
   }
 
   /// The context of a request made outside any factory, by a caller with no isolation.
   @inlinable
-  static var topLevel: ResolutionContext { ResolutionContext(frame: nil) }
+  static var topLevel: ResolutionContext { unsafe ResolutionContext(frame: nil) }
+
+  /// Whether a request in this context starts a resolution of its own: it is made outside any
+  /// factory, on a thread where no resolution is running.
+  var startsResolution: Bool { unsafe frame == nil && _ThreadState.runningFrame == nil }
+
+  /// The key of the binding whose factory made this request, or `nil` for a request made
+  /// outside any factory (``Resolver/consumer``).
+  var consumer: BindingKey? {
+    guard let frame = unsafe frame, let parent = unsafe frame.pointee.parent,
+      unsafe parent.pointee.depth > 0
+    else {
+      return nil
+    }
+    return unsafe parent.pointee.step.requested
+  }
+
+  /// Runs `body` as one resolution in `container`, in this request's scope and isolation: the
+  /// requests `body` makes share their `graph` instances.
+  func asOneResolution<R>(
+    in container: Container, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    unsafe try Self.marked(container, scope: requestScope, callerIsolation: callerIsolation, body)
+  }
 
   /// The context of a request made outside any factory by a caller isolated to `isolation`.
   @inlinable @inline(__always)
   static func topLevel(_ isolation: (any Actor)?) -> ResolutionContext {
-    ResolutionContext(frame: nil, scope: nil, callerIsolation: isolation.map(ObjectIdentifier.init))
+    unsafe ResolutionContext(
+      frame: nil, scope: nil, callerIsolation: isolation.map(ObjectIdentifier.init))
   }
 
   /// The context of a top-level request made in `scope` by a caller isolated to `isolation`.
   @inlinable @inline(__always)
   static func topLevel(in scope: Scope, _ isolation: (any Actor)? = nil) -> ResolutionContext {
-    ResolutionContext(
+    unsafe ResolutionContext(
       frame: nil, scope: Unmanaged.passUnretained(scope),
       callerIsolation: isolation.map(ObjectIdentifier.init))
   }
@@ -338,7 +372,7 @@ struct ResolutionContext: ~Copyable {
   /// This context, or, for a top-level request, the chain running on this thread, if any.
   @inline(__always)
   func joined() -> ResolutionContext {
-    ResolutionContext(
+    unsafe ResolutionContext(
       frame: frame ?? _ThreadState.runningFrame, scope: requestScope,
       callerIsolation: callerIsolation)
   }
@@ -346,16 +380,16 @@ struct ResolutionContext: ~Copyable {
   /// The scope scoped bindings are resolved in: the request's, or its chain's; `nil` outside
   /// any scope.
   var scope: Scope? {
-    if let requestScope { return requestScope.takeUnretainedValue() }
-    return frame?.pointee.root.pointee.scope?.takeUnretainedValue()
+    if let requestScope = unsafe requestScope { return unsafe requestScope.takeUnretainedValue() }
+    return unsafe frame?.pointee.root.pointee.scope?.takeUnretainedValue()
   }
 
   /// Whether the request is made inside a factory (the chain has a frame).
-  var isNested: Bool { frame != nil }
+  var isNested: Bool { unsafe frame != nil }
 
   /// Whether a shared instance made now is published only when this resolution ends, after its
   /// `initCompleted` steps ran (one is pending): until then no other thread may see it.
-  var holdsPublications: Bool { frame?.pointee.root.pointee.holdsPublications ?? false }
+  var holdsPublications: Bool { unsafe frame?.pointee.root.pointee.holdsPublications ?? false }
 
   /// Keeps `binding`'s creation gate and the publication of its new instance until this
   /// resolution ends (``holdsPublications`` must be true); see
@@ -364,7 +398,7 @@ struct ResolutionContext: ~Copyable {
     _ binding: AnyBinding, object: AnyObject? = nil, commit: @escaping () -> Void,
     abandon: @escaping () -> Void
   ) {
-    frame.unsafelyUnwrapped.pointee.root.pointee.hold(
+    unsafe frame.unsafelyUnwrapped.pointee.root.pointee.hold(
       binding, object: object, commit: commit, abandon: abandon)
   }
 
@@ -373,7 +407,8 @@ struct ResolutionContext: ~Copyable {
   /// Its requests in this resolution are then served that instance; `object` is a held transient
   /// instance's object.
   func heldCreation(of binding: AnyBinding) -> (isHeld: Bool, object: AnyObject?) {
-    guard let frame, let held = frame.pointee.root.pointee.held(binding) else {
+    guard let frame = unsafe frame, let held = unsafe frame.pointee.root.pointee.held(binding)
+    else {
       return (false, nil)
     }
     return (true, held.object)
@@ -388,14 +423,14 @@ struct ResolutionContext: ~Copyable {
   /// a deep chain of them costs the walk but records nothing.
   var creations: [AnyBinding] {
     var bindings: [AnyBinding] = []
-    var current = frame
+    var current = unsafe frame
     // A depth-0 frame only marks where a resolution started.
-    while let pointer = current, pointer.pointee.depth > 0 {
-      let binding = pointer.pointee.binding
+    while let pointer = unsafe current, unsafe pointer.pointee.depth > 0 {
+      let binding = unsafe pointer.pointee.binding
       if binding.lifetime.reach >= .scope { bindings.append(binding) }
-      current = pointer.pointee.parent
+      unsafe current = unsafe pointer.pointee.parent
     }
-    if let frame { bindings += frame.pointee.root.pointee.heldBindings }
+    if let frame = unsafe frame { unsafe bindings += frame.pointee.root.pointee.heldBindings }
     return bindings
   }
 
@@ -406,48 +441,50 @@ struct ResolutionContext: ~Copyable {
   /// thread is creating a container-wide instance (a cold, once-per-instance path), so
   /// resolves outside such creations pay one thread-local read.
   var captor: AnyBinding? {
-    guard let frame, _ThreadState.isCreatingShared else { return nil }
+    guard let frame = unsafe frame, _ThreadState.isCreatingShared else { return nil }
     var best: AnyBinding?
     var bestEndurance = 0
-    var current: UnsafePointer<_Frame>? = frame
-    while let pointer = current {
-      let binding = pointer.pointee.binding
+    var current: UnsafePointer<_Frame>? = unsafe frame
+    while let pointer = unsafe current {
+      let binding = unsafe pointer.pointee.binding
       let endurance = binding.lifetime.endurance
       if endurance > bestEndurance {
         best = binding
         bestEndurance = endurance
         if binding.lifetime.strategy.isPermanent { break }
       }
-      current = pointer.pointee.parent
+      unsafe current = unsafe pointer.pointee.parent
     }
     return best
   }
 
   /// How many bindings deep the chain is (0 at the top).
-  @usableFromInline var depth: Int { frame?.pointee.depth ?? 0 }
+  @usableFromInline var depth: Int { unsafe frame?.pointee.depth ?? 0 }
 
   /// The binding whose factory makes the request, if any (not a main-actor marker).
   var requester: AnyBinding? {
-    guard let frame, frame.pointee.depth > 0 else { return nil }
-    return frame.pointee.binding
+    guard let frame = unsafe frame, unsafe frame.pointee.depth > 0 else { return nil }
+    return unsafe frame.pointee.binding
   }
 
   /// The steps from the top-level request down to the innermost frame.
   @usableFromInline func steps(appending last: ResolutionStep?) -> [ResolutionStep] {
-    _Frame.steps(to: frame, appending: last)
+    unsafe _Frame.steps(to: frame, appending: last)
   }
 
   /// What the innermost frame's request asked for.
   @usableFromInline var requested: BindingKey {
-    frame.map { $0.pointee.step.requested } ?? BindingKey(Void.self)
+    unsafe frame.map { unsafe $0.pointee.step.requested } ?? BindingKey(Void.self)
   }
 
   /// Whether the resolution runs on the main actor: it was marked so or started by a
   /// caller isolated to the main actor, or it runs on the main thread.
   var isOnMainActor: Bool {
-    if let root = frame?.pointee.root {
-      if root.pointee.isOnMainActor { return true }
-      if let caller = root.pointee.callerIsolation, caller == ObjectIdentifier(MainActor.shared) {
+    if let root = unsafe frame?.pointee.root {
+      if unsafe root.pointee.isOnMainActor { return true }
+      if let caller = unsafe root.pointee.callerIsolation,
+        caller == ObjectIdentifier(MainActor.shared)
+      {
         return true
       }
     }
@@ -462,8 +499,8 @@ struct ResolutionContext: ~Copyable {
   func check(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container
   ) throws(ResolutionError) {
-    if let frame {
-      try _Frame.check(binding, fallbackTag: fallbackTag, parent: frame, in: container)
+    if let frame = unsafe frame {
+      unsafe try _Frame.check(binding, fallbackTag: fallbackTag, parent: frame, in: container)
     }
   }
 
@@ -477,11 +514,11 @@ struct ResolutionContext: ~Copyable {
     _ binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container,
     graphSlots: Bool = false, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try _Frame.enter(
+    unsafe try _Frame.enter(
       binding, fallbackTag: fallbackTag, parent: frame, in: container, scope: requestScope,
       callerIsolation: callerIsolation, graphSlots: graphSlots
     ) { entered throws(ResolutionError) -> R in
-      try body(ResolutionContext(frame: entered))
+      unsafe try body(ResolutionContext(frame: entered))
     }
   }
 
@@ -493,10 +530,10 @@ struct ResolutionContext: ~Copyable {
     _ maker: Maker, arguments: borrowing _Arguments = .none, into slot: borrowing _InstanceSlot,
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
-    let frame = self.frame.unsafelyUnwrapped
+    let frame = unsafe self.frame.unsafelyUnwrapped
     do {
-      try _ThreadState.running(frameAt: frame) { () throws in
-        try maker(
+      unsafe try _ThreadState.running(frameAt: frame) { () throws in
+        unsafe try maker(
           Resolver(container: container, context: ResolutionContext(frame: frame)), arguments,
           slot)
       }
@@ -504,13 +541,15 @@ struct ResolutionContext: ~Copyable {
       throw binding.failure(error, frame: self, in: container)
     }
     if binding.completion != nil {
-      frame.pointee.root.pointee.enqueueCompletion(
+      unsafe frame.pointee.root.pointee.enqueueCompletion(
         of: binding, in: container, binding.layout.load(from: slot.address))
     }
     // The top-level instance of a resolution whose steps will run: made last, in the caller's
     // memory, which a failing step must not leave initialized.
-    if frame.pointee.parent == nil, frame.pointee.root.pointee.completions != nil {
-      frame.pointee.root.pointee.callerInstance = (slot.address, Unmanaged.passUnretained(binding))
+    if unsafe frame.pointee.parent == nil, unsafe frame.pointee.root.pointee.completions != nil {
+      unsafe frame.pointee.root.pointee.callerInstance = unsafe (
+        slot.address, Unmanaged.passUnretained(binding)
+      )
     }
   }
 
@@ -530,10 +569,12 @@ struct ResolutionContext: ~Copyable {
     initializing out: _InstanceCleanup? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    guard container.hasCompletions, parent.frame == nil, _ThreadState.runningFrame == nil else {
+    guard container.hasCompletions, unsafe parent.frame == nil,
+      unsafe _ThreadState.runningFrame == nil
+    else {
       return try body(parent)
     }
-    return try markedDestroyingOnFailure(
+    return unsafe try markedDestroyingOnFailure(
       container, scope: parent.requestScope, out: out, body)
   }
 
@@ -545,7 +586,7 @@ struct ResolutionContext: ~Copyable {
   ) throws(ResolutionError) -> R {
     var initialized = false
     do {
-      return try marked(container, scope: scope) { context throws(ResolutionError) -> R in
+      return unsafe try marked(container, scope: scope) { context throws(ResolutionError) -> R in
         let result = try body(context)
         initialized = true
         return result
@@ -561,10 +602,10 @@ struct ResolutionContext: ~Copyable {
   static func withResolver<R>(
     in container: Container, _ body: (borrowing Resolver) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try marked(container, scope: nil) { context throws(ResolutionError) -> R in
-      let frame = context.frame.unsafelyUnwrapped
-      return try _ThreadState.running(frameAt: frame) { () throws(ResolutionError) -> R in
-        try body(Resolver(container: container, context: ResolutionContext(frame: frame)))
+    unsafe try marked(container, scope: nil) { context throws(ResolutionError) -> R in
+      let frame = unsafe context.frame.unsafelyUnwrapped
+      return unsafe try _ThreadState.running(frameAt: frame) { () throws(ResolutionError) -> R in
+        unsafe try body(Resolver(container: container, context: ResolutionContext(frame: frame)))
       }
     }
   }
@@ -581,14 +622,14 @@ struct ResolutionContext: ~Copyable {
     callerIsolation: ObjectIdentifier? = nil, graphSlots: Bool = false,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try _RootState.resolution(
+    unsafe try _RootState.resolution(
       callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
     ) { rootPointer throws(ResolutionError) -> R in
-      var frame = _Frame(
+      var frame = unsafe _Frame(
         binding: marker ?? container.mainActorMarker, fallbackTag: nil, root: rootPointer,
         depth: 0)
-      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
-        try body(ResolutionContext(frame: pointer))
+      return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
+        unsafe try body(ResolutionContext(frame: pointer))
       }
     }
   }
@@ -597,10 +638,12 @@ struct ResolutionContext: ~Copyable {
   /// whether there was one.
   @inline(__always)
   func copyGraphInstance(of binding: AnyBinding, into slot: borrowing _InstanceSlot) -> Bool {
-    guard let frame, let existing = frame.pointee.root.pointee.graphInstance(for: binding) else {
+    guard let frame = unsafe frame,
+      let existing = unsafe frame.pointee.root.pointee.graphInstance(for: binding)
+    else {
       return false
     }
-    slot.copier(existing, slot.address)
+    unsafe slot.copier(existing, slot.address)
     return true
   }
 
@@ -610,11 +653,11 @@ struct ResolutionContext: ~Copyable {
   func storeGraphInstance(copyOf slot: borrowing _InstanceSlot, for binding: AnyBinding) {
     // The top-level instance too when `initCompleted` steps will run (they may ask for it) or a
     // `Lazy` made in this resolution will remember it.
-    guard let frame,
-      frame.pointee.parent != nil || frame.pointee.root.pointee.completions != nil
+    guard let frame = unsafe frame,
+      unsafe frame.pointee.parent != nil || frame.pointee.root.pointee.completions != nil
         || frame.pointee.root.pointee.memory != nil
     else { return }
-    frame.pointee.root.pointee.storeGraphInstance(copyOf: slot, for: binding)
+    unsafe frame.pointee.root.pointee.storeGraphInstance(copyOf: slot, for: binding)
   }
 
   /// Runs `body` in a new resolution on the main actor: a depth-0 marker frame says so, and
@@ -622,10 +665,11 @@ struct ResolutionContext: ~Copyable {
   static func onMainActor<R>(
     marker: AnyBinding, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try _RootState.resolution(onMainActor: true) { rootPointer throws(ResolutionError) -> R in
-      var frame = _Frame(binding: marker, fallbackTag: nil, root: rootPointer, depth: 0)
-      return try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
-        try body(ResolutionContext(frame: pointer))
+    unsafe try _RootState.resolution(onMainActor: true) {
+      rootPointer throws(ResolutionError) -> R in
+      var frame = unsafe _Frame(binding: marker, fallbackTag: nil, root: rootPointer, depth: 0)
+      return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
+        unsafe try body(ResolutionContext(frame: pointer))
       }
     }
   }
@@ -635,6 +679,6 @@ extension _ThreadState {
   /// The innermost frame of the resolution running on the calling thread, or `nil`.
   @inline(__always)
   static var runningFrame: UnsafePointer<_Frame>? {
-    runningFrameAddress?.assumingMemoryBound(to: _Frame.self)
+    unsafe runningFrameAddress?.assumingMemoryBound(to: _Frame.self)
   }
 }

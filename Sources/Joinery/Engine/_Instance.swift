@@ -19,7 +19,7 @@ extension AnyBinding {
   /// would allocate its copier's context.
   @usableFromInline
   func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
-    layout.slot(at: address)
+    unsafe layout.slot(at: address)
   }
 }
 
@@ -28,6 +28,7 @@ extension AnyBinding {
 ///
 /// It becomes a
 /// ``BindingTag`` only when an error report needs it.
+@safe
 @usableFromInline
 struct RequestedTag {
   @usableFromInline let value: UnsafeRawPointer
@@ -36,17 +37,17 @@ struct RequestedTag {
 
   @usableFromInline
   init(value: UnsafeRawPointer, type: any (Hashable & Sendable).Type) {
-    self.value = value
+    unsafe self.value = unsafe value
     self.type = type
   }
 
   /// The tag as a value that outlives the request.
-  var tag: BindingTag { type.loadTag(from: value) }
+  var tag: BindingTag { unsafe type.loadTag(from: value) }
 }
 
 extension Hashable where Self: Sendable {
   /// Copies the value at `pointer` into a new tag.
   fileprivate static func loadTag(from pointer: UnsafeRawPointer) -> BindingTag {
-    BindingTag(box: TagBox(pointer.load(as: Self.self)))
+    unsafe BindingTag(box: TagBox(pointer.load(as: Self.self)))
   }
 }

@@ -25,14 +25,14 @@ struct _BindingTable: Sendable {
         let value: UInt
         // The common case, a type bound once and untagged, needs no entry.
         if isAlone, first.key.tag == nil, first.key.argumentTypes == nil {
-          value = UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque())
+          value = unsafe UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque())
         } else {
           let entry =
             isAlone
             ? _TypeEntry(single: first)
             : _TypeEntry(groups.members(from: start).map { bindings[$0] })
           owned.append(entry)
-          value = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
+          value = unsafe UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | 1
         }
         insert(UInt(bitPattern: ObjectIdentifier(first.key.type)), value)
       }
@@ -50,13 +50,13 @@ struct _BindingTable: Sendable {
   func _checkInvariants(bindingCount: Int? = nil) {
     map._checkInvariants(count: bindingCount)
     let entries = Set(
-      ownedEntries.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) })
+      ownedEntries.map { unsafe UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) })
     for (identity, value) in map.entries {
       if value & 1 == 1 {
         _internalCheck(entries.contains(value & ~1), "\(identity): an entry not owned")
       } else {
-        let binding = UnsafeRawPointer(bitPattern: value).map {
-          Unmanaged<AnyBinding>.fromOpaque($0).takeUnretainedValue()
+        let binding = unsafe UnsafeRawPointer(bitPattern: value).map {
+          unsafe Unmanaged<AnyBinding>.fromOpaque($0).takeUnretainedValue()
         }
         _internalCheck(
           binding.map {
@@ -80,12 +80,12 @@ struct _BindingTable: Sendable {
   func untaggedBinding(at slot: Int) -> Unmanaged<AnyBinding>? {
     let value = map.value(at: slot)
     if value & 1 == 0 {
-      return UnsafeRawPointer(bitPattern: value).map { Unmanaged.fromOpaque($0) }
+      return unsafe UnsafeRawPointer(bitPattern: value).map { unsafe Unmanaged.fromOpaque($0) }
     }
-    return Unmanaged<_TypeEntry>.fromOpaque(
+    return unsafe Unmanaged<_TypeEntry>.fromOpaque(
       UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped
     )
-    ._withUnsafeGuaranteedRef { $0.untaggedReference }
+    ._withUnsafeGuaranteedRef { unsafe $0.untaggedReference }
   }
 
   /// The entry of the type in `slot`; `nil` for a type bound once, untagged.
@@ -93,21 +93,21 @@ struct _BindingTable: Sendable {
   func entry(at slot: Int) -> Unmanaged<_TypeEntry>? {
     let value = map.value(at: slot)
     guard value & 1 == 1 else { return nil }
-    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped)
+    return unsafe Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped)
   }
 
   /// The untagged binding of a type, without touching any reference count.
   @inlinable @inline(__always)
   func untaggedBinding(for identity: ObjectIdentifier) -> Unmanaged<AnyBinding>? {
     guard let slot = slot(for: identity) else { return nil }
-    return untaggedBinding(at: slot)
+    return unsafe untaggedBinding(at: slot)
   }
 
   /// The untagged binding of `type`, if it has one.
   ///
   /// Off the hot paths.
   func untaggedBinding(ofType type: Any.Type) -> AnyBinding? {
-    untaggedBinding(for: ObjectIdentifier(type))?.takeUnretainedValue()
+    unsafe untaggedBinding(for: ObjectIdentifier(type))?.takeUnretainedValue()
   }
 
   /// The bindings of one type, or `nil` if the type is not bound at all.
@@ -116,20 +116,22 @@ struct _BindingTable: Sendable {
   @usableFromInline
   func entry(for identity: ObjectIdentifier) -> _TypeEntry? {
     guard let slot = slot(for: identity) else { return nil }
-    if let entry = entry(at: slot) { return entry.takeUnretainedValue() }
+    if let entry = unsafe entry(at: slot) { return unsafe entry.takeUnretainedValue() }
     // A type bound once, untagged: an entry made for this (cold) question.
-    return untaggedBinding(at: slot).map { _TypeEntry(single: $0.takeUnretainedValue()) }
+    return unsafe untaggedBinding(at: slot).map {
+      unsafe _TypeEntry(single: $0.takeUnretainedValue())
+    }
   }
 
   /// The binding stored under exactly `key`.
   func binding(for key: BindingKey) -> AnyBinding? {
     guard let slot = slot(for: ObjectIdentifier(key.type)) else { return nil }
     if key.tag == nil && key.argumentTypes == nil {
-      return untaggedBinding(at: slot)?.takeUnretainedValue()
+      return unsafe untaggedBinding(at: slot)?.takeUnretainedValue()
     }
     // A type without an entry has only its untagged binding. (No temporary entry here: child
     // containers ask this on every resolve they hand to an ancestor.)
-    guard let entry = entry(at: slot)?.takeUnretainedValue() else { return nil }
+    guard let entry = unsafe entry(at: slot)?.takeUnretainedValue() else { return nil }
     if key.argumentTypes != nil {
       return entry.withArguments.first { $0.key == key }
     }
@@ -142,6 +144,7 @@ struct _BindingTable: Sendable {
 /// Every binding of one type.
 @usableFromInline
 // Immutable after init; `tagIndex` is written only there.
+@safe
 final class _TypeEntry: @unchecked Sendable {
   @usableFromInline let untagged: AnyBinding?
   /// `untagged` again, read by the table without reference counting.
@@ -175,7 +178,7 @@ final class _TypeEntry: @unchecked Sendable {
     } else {
       (untagged, tagged, withArguments) = (binding, [], [])
     }
-    untaggedReference = untagged.map { Unmanaged.passUnretained($0) }
+    unsafe untaggedReference = unsafe untagged.map { unsafe Unmanaged.passUnretained($0) }
     taggedByHash = nil
     tagIndex = Self.index(tagged)
     argumentIndex = Self.index(arguments: withArguments)
@@ -183,7 +186,7 @@ final class _TypeEntry: @unchecked Sendable {
 
   private static func index(_ tagged: ContiguousArray<AnyBinding>) -> _FrozenBuffer<_TaggedSlot> {
     _FrozenBuffer(count: tagged.count) { position in
-      _TaggedSlot(
+      unsafe _TaggedSlot(
         tag: _Unretained(tagged[position].key.tag.unsafelyUnwrapped.box),
         binding: _Unretained(tagged[position]))
     }
@@ -194,7 +197,7 @@ final class _TypeEntry: @unchecked Sendable {
   > {
     _FrozenBuffer(count: arguments.count) { position in
       let binding = arguments[position]
-      return _ArgumentSlot(
+      return unsafe _ArgumentSlot(
         signature: ObjectIdentifier(binding.key.argumentTypes.unsafelyUnwrapped),
         tag: binding.key.tag.map { _Unretained($0.box) }, binding: _Unretained(binding))
     }
@@ -214,13 +217,13 @@ final class _TypeEntry: @unchecked Sendable {
       }
     }
     self.untagged = untagged
-    untaggedReference = untagged.map { Unmanaged.passUnretained($0) }
+    unsafe untaggedReference = unsafe untagged.map { unsafe Unmanaged.passUnretained($0) }
     self.tagged = tagged
     self.withArguments = withArguments
     if tagged.count > Self.linearTagLimit {
       var index: [Int: [Int]] = [:]
       for (position, binding) in tagged.enumerated() {
-        index[binding.key.tag.unsafelyUnwrapped.box.hash, default: []].append(position)
+        unsafe index[binding.key.tag.unsafelyUnwrapped.box.hash, default: []].append(position)
       }
       taggedByHash = index
     } else {
@@ -236,15 +239,15 @@ final class _TypeEntry: @unchecked Sendable {
     if let taggedByHash {
       let hash = tagHash(tag)
       for position in taggedByHash[hash] ?? []
-      where tagged[position].key.tag.unsafelyUnwrapped.box.holds(tag, hash: hash) {
+      where unsafe tagged[position].key.tag.unsafelyUnwrapped.box.holds(tag, hash: hash) {
         return tagged[position]
       }
       return nil
     }
     for position in tagIndex.indices {
       let candidate = tagIndex[position]
-      if candidate.tag.with({ $0.holds(tag) }) {
-        return candidate.binding.reference.takeUnretainedValue()
+      if unsafe candidate.tag.with({ $0.holds(tag) }) {
+        return unsafe candidate.binding.reference.takeUnretainedValue()
       }
     }
     return nil
@@ -260,16 +263,16 @@ final class _TypeEntry: @unchecked Sendable {
       let slot = argumentIndex[position]
       guard slot.signature == signature else { continue }
       if let bound = slot.tag {
-        if let tag, bound.with({ $0.holds(tag) }) {
-          return (slot.binding.reference, false)
+        if let tag, unsafe bound.with({ $0.holds(tag) }) {
+          return unsafe (slot.binding.reference, false)
         }
       } else if tag == nil {
-        return (slot.binding.reference, false)
+        return unsafe (slot.binding.reference, false)
       } else {
-        untagged = slot.binding.reference
+        unsafe untagged = unsafe slot.binding.reference
       }
     }
-    if allowsFallback, let untagged { return (untagged, true) }
+    if allowsFallback, let untagged = unsafe untagged { return unsafe (untagged, true) }
     return nil
   }
 
@@ -306,7 +309,7 @@ func _isBoxedTag<Value>(_: Value.Type) -> Bool {
 @inlinable @inline(__always)
 func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
   if _isBoxedTag(Value.self) {
-    return unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)._withUnsafeGuaranteedRef {
+    return unsafe unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)._withUnsafeGuaranteedRef {
       $0.hash
     }
   }
@@ -324,13 +327,13 @@ extension AnyTagBox {
   final func holds<Value: Hashable & Sendable>(_ value: Value) -> Bool {
     // A build shares one box per tag value: the identity test is the common hit.
     if _isBoxedTag(Value.self) {
-      let other = unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)
-      return other.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
+      let other = unsafe unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)
+      return unsafe other.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
         || other._withUnsafeGuaranteedRef { self == $0 }
     }
     guard valueType == ObjectIdentifier(Value.self) else { return false }
     _internalCheck(self is TagBox<Value>, "a tag box's valueType names its value's type")
-    return unsafeDowncast(self, to: TagBox<Value>.self).value == value
+    return unsafe unsafeDowncast(self, to: TagBox<Value>.self).value == value
   }
 
   /// ``holds(_:)`` for a value whose ``tagHash(_:)`` is `hash`.

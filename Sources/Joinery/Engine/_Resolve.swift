@@ -7,6 +7,7 @@ public import JoineryEngine
 /// reference, a protocol existential (five words) and most small structs.
 /// Which binding serves a tagged request: found without reference counting, since the
 /// container chain owns every binding for as long as a resolve can run.
+@safe
 @usableFromInline
 struct _TaggedMatch {
   @usableFromInline let binding: Unmanaged<AnyBinding>
@@ -17,8 +18,8 @@ struct _TaggedMatch {
 
   @inlinable
   init(binding: AnyBinding, container: Container, fellBack: Bool) {
-    self.binding = Unmanaged.passUnretained(binding)
-    self.container = Unmanaged.passUnretained(container)
+    unsafe self.binding = unsafe Unmanaged.passUnretained(binding)
+    unsafe self.container = unsafe Unmanaged.passUnretained(container)
     self.fellBack = fellBack
   }
 }
@@ -27,19 +28,21 @@ struct _TaggedMatch {
 ///
 /// What a `Dependency`'s request matches tags with: only ever a match key, whose owner (the
 /// binding holding the `Dependency`) keeps the box alive.
+@safe
 @usableFromInline @frozen
 struct _TagBoxReference: Hashable, @unchecked Sendable {
   @usableFromInline let box: Unmanaged<AnyTagBox>
 
-  @inlinable init(_ box: Unmanaged<AnyTagBox>) { self.box = box }
+  @inlinable init(_ box: Unmanaged<AnyTagBox>) { unsafe self.box = unsafe box }
 
   @inlinable static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.box.toOpaque() == rhs.box.toOpaque()
-      || lhs.box._withUnsafeGuaranteedRef { l in rhs.box._withUnsafeGuaranteedRef { l == $0 } }
+    unsafe lhs.box.toOpaque() == rhs.box.toOpaque()
+      || lhs.box._withUnsafeGuaranteedRef { l in unsafe rhs.box._withUnsafeGuaranteedRef { l == $0 }
+      }
   }
 
   @inlinable func hash(into hasher: inout Hasher) {
-    box._withUnsafeGuaranteedRef { hasher.combine($0.hash) }
+    unsafe box._withUnsafeGuaranteedRef { hasher.combine($0.hash) }
   }
 }
 
@@ -50,10 +53,18 @@ struct _TagBoxReference: Hashable, @unchecked Sendable {
 /// ``Container/building(_:_:)``: every resolution level passes through it.
 @inlinable @inline(__always)
 func withGuaranteed<Object: AnyObject, R>(
+  _ handle: _Unretained<Object>, _ body: (Object) throws(ResolutionError) -> R
+) throws(ResolutionError) -> R {
+  unsafe try withGuaranteed(handle.reference, body)
+}
+
+/// Calls `body` with the object `reference` points to, without retaining it.
+@inlinable @inline(__always)
+func withGuaranteed<Object: AnyObject, R>(
   _ reference: Unmanaged<Object>, _ body: (Object) throws(ResolutionError) -> R
 ) throws(ResolutionError) -> R {
   do {
-    return try reference._withUnsafeGuaranteedRef { object in try body(object) }
+    return unsafe try reference._withUnsafeGuaranteedRef { object in try body(object) }
   } catch {
     // `body` throws only `ResolutionError`.
     throw error as! ResolutionError
@@ -76,7 +87,7 @@ extension Container {
     // test folds away.
     if _isSingleReference(T.self) {
       let object = try makeReference(of: binding, parent: parent, fallbackTag: fallbackTag)
-      return unsafeBitCast(object, to: T.self)
+      return unsafe unsafeBitCast(object, to: T.self)
     }
     return try makeInstance(of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)
   }
@@ -88,13 +99,14 @@ extension Container {
     of binding: AnyBinding, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> AnyObject {
     var word: UInt = 0
-    return try withUnsafeMutablePointer(to: &word) { pointer throws(ResolutionError) -> AnyObject in
+    return unsafe try withUnsafeMutablePointer(to: &word) {
+      pointer throws(ResolutionError) -> AnyObject in
       let out = UnsafeMutableRawPointer(pointer)
       // The bound type is the requested one: the table is keyed by it.
-      try fill(
+      unsafe try fill(
         binding, into: _InstanceSlot(reference: out, type: binding.layout.type), parent,
         fallbackTag)
-      return out.assumingMemoryBound(to: AnyObject.self).move()
+      return unsafe out.assumingMemoryBound(to: AnyObject.self).move()
     }
   }
 
@@ -110,8 +122,9 @@ extension Container {
     of binding: AnyBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    try Self.building(T.self) { out throws(ResolutionError) in
-      try fill(binding, into: Self.slot(at: out, of: T.self, for: binding), parent, fallbackTag)
+    unsafe try Self.building(T.self) { out throws(ResolutionError) in
+      unsafe try fill(
+        binding, into: Self.slot(at: out, of: T.self, for: binding), parent, fallbackTag)
     }
   }
 
@@ -123,8 +136,8 @@ extension Container {
   static func slot<T>(
     at address: UnsafeMutableRawPointer, of _: T.Type, for binding: AnyBinding
   ) -> _InstanceSlot {
-    if _isSingleReference(T.self) { return _InstanceSlot(reference: address, type: T.self) }
-    return binding.slot(at: address)
+    if _isSingleReference(T.self) { return unsafe _InstanceSlot(reference: address, type: T.self) }
+    return unsafe binding.slot(at: address)
   }
 
   /// Writes the instance for one request of `binding` into `slot`: a transient binding's
@@ -135,7 +148,7 @@ extension Container {
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if binding.isWeaklyShared {
-      let factory = unsafeDowncast(binding, to: FactoryBinding.self)
+      let factory = unsafe unsafeDowncast(binding, to: FactoryBinding.self)
       try factory.checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: self)
       if factory.copyAlive(into: slot) { return }
     }
@@ -157,11 +170,11 @@ extension Container {
       MemoryLayout<T>.size <= MemoryLayout<_InstanceBuffer>.size,
       MemoryLayout<T>.alignment <= MemoryLayout<_InstanceBuffer>.alignment
     else {
-      return try buildingLarge(T.self, initialize)
+      return unsafe try buildingLarge(T.self, initialize)
     }
     var space = _InstanceBuffer()
-    try initialize(&space)
-    return _move(from: &space, as: T.self)
+    unsafe try initialize(&space)
+    return unsafe _move(from: &space, as: T.self)
   }
 
   /// `building` for a type larger than ``_InstanceBuffer``: out of line, so that the metadata
@@ -170,11 +183,11 @@ extension Container {
   static func buildingLarge<T>(
     _: T.Type, _ initialize: (UnsafeMutableRawPointer) throws(ResolutionError) -> Void
   ) throws(ResolutionError) -> T {
-    try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
+    unsafe try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
       buffer throws(ResolutionError) -> T in
-      let out = buffer.baseAddress.unsafelyUnwrapped
-      try initialize(UnsafeMutableRawPointer(out))
-      return out.move()
+      let out = unsafe buffer.baseAddress.unsafelyUnwrapped
+      unsafe try initialize(UnsafeMutableRawPointer(out))
+      return unsafe out.move()
     }
   }
 
@@ -186,7 +199,7 @@ extension Container {
   ) throws(ResolutionError) {
     // A factory binding's lifetime code is called directly, not through the binding's class.
     if let strategy = binding.factoryStrategy {
-      return try strategy.resolve(
+      return unsafe try strategy.resolve(
         unsafeDowncast(binding, to: FactoryBinding.self), into: slot, in: self, parent: parent,
         fallbackTag: fallbackTag)
     }
@@ -196,11 +209,11 @@ extension Container {
   @inlinable @inline(__always)
   func resolve<T>(_ type: T.Type, parent: borrowing ResolutionContext) throws(ResolutionError) -> T
   {
-    guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
+    guard let found = unsafe table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
       return try resolveUnbound(T.self, parent: parent)
     }
     // The container keeps its bindings alive: no reference counting on the shared binding.
-    return try withGuaranteed(found) { binding throws(ResolutionError) -> T in
+    return unsafe try withGuaranteed(found) { binding throws(ResolutionError) -> T in
       try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
   }
@@ -218,7 +231,7 @@ extension Container {
     guard let found = match(T.self, tag: tag, matching: matching) else {
       return try resolveUnbound(T.self, tag: BindingTag(tag), matching: matching, parent: parent)
     }
-    return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+    return unsafe try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
       try container.instance(of: found, as: T.self, tag: tag, parent: parent)
     }
   }
@@ -232,23 +245,23 @@ extension Container {
   func resolve<T>(
     _ type: T.Type, dependency: borrowing Dependency<T>, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    guard let box = unsafeBitCast(dependency.tag, to: Unmanaged<AnyTagBox>?.self) else {
+    guard let box = unsafe unsafeBitCast(dependency.tag, to: Unmanaged<AnyTagBox>?.self) else {
       return try resolve(T.self, parent: parent)
     }
     let matching = dependency.matching
-    guard let found = match(T.self, tag: _TagBoxReference(box), matching: matching) else {
-      return try resolveUnbound(
+    guard let found = unsafe match(T.self, tag: _TagBoxReference(box), matching: matching) else {
+      return unsafe try resolveUnbound(
         T.self, tag: BindingTag(box: box.takeUnretainedValue()), matching: matching,
         parent: parent)
     }
-    return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+    return unsafe try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
       guard found.fellBack else {
-        return try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+        return unsafe try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
           try container.instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
         }
       }
       // A fallback tells the binding the tag it was asked with, as the tag's own value.
-      return try container.instance(
+      return unsafe try container.instance(
         of: found, as: T.self, tag: BindingTag(box: box.takeUnretainedValue()), parent: parent)
     }
   }
@@ -277,12 +290,12 @@ extension Container {
   func instance<T, Tag: Hashable & Sendable>(
     of found: _TaggedMatch, as _: T.Type, tag: Tag, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+    unsafe try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
       guard found.fellBack else {
         return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
-      return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
-        try instance(
+      return unsafe try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
+        unsafe try instance(
           of: binding, as: T.self, parent: parent,
           fallbackTag: RequestedTag(value: pointer, type: Tag.self))
       }
@@ -304,15 +317,15 @@ extension Container {
     guard parentContainer == nil else { return matchInChain(type, tag: tag, matching: matching) }
     guard let slot = table.slot(for: ObjectIdentifier(type)) else { return nil }
     // A type bound once, untagged, has no entry: its only binding is the untagged one.
-    if let entry = table.entry(at: slot),
-      let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
+    if let entry = unsafe table.entry(at: slot),
+      let binding = unsafe entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
     {
       return _TaggedMatch(binding: binding, container: self, fellBack: false)
     }
-    guard matching.allowsFallback, let untagged = table.untaggedBinding(at: slot) else {
+    guard matching.allowsFallback, let untagged = unsafe table.untaggedBinding(at: slot) else {
       return nil
     }
-    return untagged._withUnsafeGuaranteedRef {
+    return unsafe untagged._withUnsafeGuaranteedRef {
       _TaggedMatch(binding: $0, container: self, fellBack: true)
     }
   }
@@ -329,8 +342,8 @@ extension Container {
     var current: Container? = self
     while let container = current {
       if let slot = container.table.slot(for: identity),
-        let entry = container.table.entry(at: slot),
-        let binding = entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
+        let entry = unsafe container.table.entry(at: slot),
+        let binding = unsafe entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
       {
         return _TaggedMatch(binding: binding, container: container, fellBack: false)
       }
@@ -339,8 +352,8 @@ extension Container {
     guard matching.allowsFallback else { return nil }
     current = self
     while let container = current {
-      if let untagged = container.table.untaggedBinding(for: identity) {
-        return untagged._withUnsafeGuaranteedRef {
+      if let untagged = unsafe container.table.untaggedBinding(for: identity) {
+        return unsafe untagged._withUnsafeGuaranteedRef {
           _TaggedMatch(binding: $0, container: container, fellBack: true)
         }
       }
@@ -353,13 +366,13 @@ extension Container {
   func resolveIfBound<T>(
     _ type: T.Type, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T? {
-    if let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) {
-      return try withGuaranteed(found) { binding throws(ResolutionError) -> T in
+    if let found = unsafe table.untaggedBinding(for: ObjectIdentifier(T.self)) {
+      return unsafe try withGuaranteed(found) { binding throws(ResolutionError) -> T in
         try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
     }
-    if let owner = parentContainer?.untaggedOwner(of: T.self) {
-      return try withGuaranteed(owner) { owner throws(ResolutionError) -> T? in
+    if let owner = unsafe parentContainer?.untaggedOwner(of: T.self) {
+      return unsafe try withGuaranteed(owner) { owner throws(ResolutionError) -> T? in
         try owner.resolveIfBound(T.self, parent: parent)
       }
     }
@@ -380,7 +393,7 @@ extension Container {
         T.self, flattenedTag: _flattenedTag(tag), matching: matching, parent: parent)
     }
     guard let found = match(T.self, tag: tag, matching: matching) else { return nil }
-    return try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+    return unsafe try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
       try container.instance(of: found, as: T.self, tag: tag, parent: parent)
     }
   }
@@ -405,9 +418,9 @@ extension Container {
       guard let tag else { return try resolve(T.self, parent: parent) }
       return try resolve(T.self, tag: tag, matching: matching, parent: parent)
     }
-    return try withUnsafePointer(to: (repeat each arguments)) {
+    return unsafe try withUnsafePointer(to: (repeat each arguments)) {
       pointer throws(ResolutionError) -> T in
-      try resolve(
+      unsafe try resolve(
         T.self, tag: tag, matching: matching, signature: signature,
         arguments: _Arguments(address: UnsafeRawPointer(pointer)), parent: parent)
     }
@@ -421,9 +434,9 @@ extension Container {
   ) throws(ResolutionError) -> T {
     guard
       let slot = table.slot(for: ObjectIdentifier(T.self)),
-      let entry = table.entry(at: slot),
-      let found = entry._withUnsafeGuaranteedRef({
-        $0.argumentBinding(
+      let entry = unsafe table.entry(at: slot),
+      let found = unsafe entry._withUnsafeGuaranteedRef({
+        unsafe $0.argumentBinding(
           tag: tag, signature: ObjectIdentifier(signature),
           allowsFallback: matching.allowsFallback)
       })
@@ -433,18 +446,18 @@ extension Container {
         parent: parent)
     }
     // The signature matched, so the binding was declared with exactly these argument types.
-    return try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+    return unsafe try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
       if let recorder { recorder.record(from: parent, to: binding) }
       // An async binding with runtime arguments is awaited with `resolveAsync(_:arguments:)`.
       if binding.isAsync {
         throw .asyncBinding(binding, fallbackTag: nil, parent: parent, in: self)
       }
-      let binding = unsafeDowncast(binding, to: FactoryBinding.self)
-      guard found.fellBack, let tag else {
+      let binding = unsafe unsafeDowncast(binding, to: FactoryBinding.self)
+      guard unsafe found.fellBack, let tag else {
         return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
       }
-      return try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
-        try makeInstance(
+      return unsafe try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
+        unsafe try makeInstance(
           of: binding, arguments: arguments, as: T.self, parent,
           RequestedTag(value: pointer, type: Tag.self))
       }
@@ -460,9 +473,9 @@ extension Container {
     var current = parentContainer
     while let ancestor = current {
       if let slot = ancestor.table.slot(for: ObjectIdentifier(T.self)),
-        let entry = ancestor.table.entry(at: slot),
-        entry._withUnsafeGuaranteedRef({
-          $0.argumentBinding(
+        let entry = unsafe ancestor.table.entry(at: slot),
+        unsafe entry._withUnsafeGuaranteedRef({
+          unsafe $0.argumentBinding(
             tag: tag, signature: ObjectIdentifier(signature),
             allowsFallback: matching.allowsFallback) != nil
         })
@@ -489,8 +502,8 @@ extension Container {
     of binding: FactoryBinding, arguments: borrowing _Arguments, as _: T.Type,
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    try Self.building(T.self) { out throws(ResolutionError) in
-      try binding.make(
+    unsafe try Self.building(T.self) { out throws(ResolutionError) in
+      unsafe try binding.make(
         arguments: arguments, into: Self.slot(at: out, of: T.self, for: binding), in: self,
         parent: parent, fallbackTag: fallbackTag)
     }
@@ -505,7 +518,7 @@ extension Container {
     matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     _internalCheck(Opened.self == T.self, "an optional dependency answered for another type")
-    return unsafeBitCast(
+    return unsafe unsafeBitCast(
       try Opened.resolveIfBound(in: container, tag: tag, matching: matching, parent: parent),
       to: T.self)
   }
@@ -517,7 +530,7 @@ extension Container {
     graph: _GraphMemory?, scope: Scope?
   ) -> T {
     _internalCheck(Opened.self == T.self, "a derivation answered for another type")
-    return unsafeBitCast(
+    return unsafe unsafeBitCast(
       Opened.derive(from: container, tag: tag, graph: graph, scope: scope), to: T.self)
   }
 
@@ -527,7 +540,7 @@ extension Container {
     arguments: borrowing _Arguments, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     _internalCheck(Opened.self == T.self, "an optional dependency answered for another type")
-    return unsafeBitCast(
+    return unsafe unsafeBitCast(
       try Opened.resolveIfBound(
         in: container, signature: signature, arguments: arguments, parent: parent),
       to: T.self)
@@ -539,8 +552,8 @@ extension Container {
   func resolveUnbound<T>(_ type: T.Type, parent: borrowing ResolutionContext)
     throws(ResolutionError) -> T
   {
-    if let owner = parentContainer?.untaggedOwner(of: T.self) {
-      return try withGuaranteed(owner) { owner throws(ResolutionError) -> T in
+    if let owner = unsafe parentContainer?.untaggedOwner(of: T.self) {
+      return unsafe try withGuaranteed(owner) { owner throws(ResolutionError) -> T in
         try owner.resolve(T.self, parent: parent)
       }
     }
@@ -576,7 +589,7 @@ extension Container {
   func binds(_ key: BindingKey) -> Bool { owner(of: key) != nil }
 
   /// Whether this container or an ancestor binds `type` untagged, without runtime arguments.
-  func bindsUntagged(_ type: Any.Type) -> Bool { untaggedOwner(of: type) != nil }
+  func bindsUntagged(_ type: Any.Type) -> Bool { unsafe untaggedOwner(of: type) != nil }
 
   /// ``owner(of:)`` for `type`'s untagged key, without making the key: the nearest container
   /// of this chain (this one first) with an untagged binding of `type` without arguments.
@@ -587,17 +600,17 @@ extension Container {
   @usableFromInline
   func untaggedOwner(of type: Any.Type) -> Unmanaged<Container>? {
     let identity = ObjectIdentifier(type)
-    var current = Unmanaged.passUnretained(self)
+    var current = unsafe Unmanaged.passUnretained(self)
     while true {
-      let (found, parent) = current._withUnsafeGuaranteedRef { container in
-        (
+      let (found, parent) = unsafe current._withUnsafeGuaranteedRef { container in
+        unsafe (
           container.table.untaggedBinding(for: identity) != nil,
-          container.parentContainer.map { Unmanaged.passUnretained($0) }
+          container.parentContainer.map { unsafe Unmanaged.passUnretained($0) }
         )
       }
-      if found { return current }
-      guard let parent else { return nil }
-      current = parent
+      if found { return unsafe current }
+      guard let parent = unsafe parent else { return nil }
+      unsafe current = unsafe parent
     }
   }
 
@@ -641,8 +654,10 @@ extension Container {
   /// reads first, with no task and no suspension.
   @inlinable @inline(__always)
   func builtInstance<T>(_: T.Type) -> T? {
-    guard let found = table.untaggedBinding(for: ObjectIdentifier(T.self)) else { return nil }
-    return found._withUnsafeGuaranteedRef { binding -> T? in
+    guard let found = unsafe table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
+      return nil
+    }
+    return unsafe found._withUnsafeGuaranteedRef { binding -> T? in
       guard binding.isReady else { return nil }
       return binding.storage.load(as: T.self)
     }
@@ -655,7 +670,7 @@ extension Container {
 func _assumingMainActor<T>(
   _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
 ) -> @Sendable (borrowing Resolver) throws -> T {
-  unsafeBitCast(factory, to: (@Sendable (borrowing Resolver) throws -> T).self)
+  unsafe unsafeBitCast(factory, to: (@Sendable (borrowing Resolver) throws -> T).self)
 }
 
 // MARK: Optional tags
@@ -674,8 +689,10 @@ func _flattenedTag<Tag: Hashable & Sendable>(_ tag: Tag) -> (any Hashable & Send
   // `Tag` is `Optional<Wrapped>`, which is `Sendable` only when `Wrapped` is: the value inside
   // is `Sendable` too. Marker protocols add nothing to an existential's layout.
   guard let value: any Hashable = optional.flattenedTag else { return nil }
-  return withUnsafePointer(to: value) {
-    $0.withMemoryRebound(to: (any Hashable & Sendable).self, capacity: 1) { $0.pointee }
+  return unsafe withUnsafePointer(to: value) {
+    unsafe $0.withMemoryRebound(to: (any Hashable & Sendable).self, capacity: 1) {
+      unsafe $0.pointee
+    }
   }
 }
 
@@ -748,13 +765,13 @@ extension Container {
     var current: Container? = self
     while let container = current {
       if let slot = container.table.slot(for: ObjectIdentifier(type)),
-        let entry = container.table.entry(at: slot),
-        let found = entry._withUnsafeGuaranteedRef({
-          $0.argumentBinding(
+        let entry = unsafe container.table.entry(at: slot),
+        let found = unsafe entry._withUnsafeGuaranteedRef({
+          unsafe $0.argumentBinding(
             tag: nil as BindingTag?, signature: ObjectIdentifier(signature), allowsFallback: false)
         })
       {
-        return (container, found.binding.takeUnretainedValue())
+        return unsafe (container, found.binding.takeUnretainedValue())
       }
       current = container.parentContainer
     }

@@ -1,6 +1,7 @@
 internal import JoineryEngine
 
 /// State that lives as long as one top-level resolve.
+@safe
 struct _RootState {
   /// The `graph` instances made in this resolution, by binding.
   ///
@@ -47,12 +48,12 @@ struct _RootState {
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard graphSlots else {
-      return try resolution(
+      return unsafe try resolution(
         onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope, slots: nil,
         body)
     }
-    return try _GraphInstances.withStackSlots { slots throws(ResolutionError) -> R in
-      try resolution(
+    return unsafe try _GraphInstances.withStackSlots { slots throws(ResolutionError) -> R in
+      unsafe try resolution(
         onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope, slots: slots,
         body)
     }
@@ -64,7 +65,7 @@ struct _RootState {
     slots: UnsafeMutablePointer<_GraphSlot>?,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    var root = _RootState(
+    var root = unsafe _RootState(
       graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
       callerIsolation: callerIsolation,
       scope: scope)
@@ -74,29 +75,29 @@ struct _RootState {
         root.graph._checkInvariants()
       #endif
       root.graph.end()
-      root.completions?.release()
+      unsafe root.completions?.release()
     }
-    return try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
+    return unsafe try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
       let result: R
       do throws(ResolutionError) {
-        result = try body(pointer)
+        result = unsafe try body(pointer)
       } catch {
-        pointer.pointee.completions?._withUnsafeGuaranteedRef { $0.abandonHeld() }
+        unsafe pointer.pointee.completions?._withUnsafeGuaranteedRef { $0.abandonHeld() }
         throw error
       }
-      guard let completions = pointer.pointee.completions else { return result }
+      guard let completions = unsafe pointer.pointee.completions else { return result }
       do throws(ResolutionError) {
-        try runCompletions(pointer)
+        unsafe try runCompletions(pointer)
       } catch {
         // The resolve fails: nothing it made is published, and the instance it made for its
         // caller is not handed over.
-        completions._withUnsafeGuaranteedRef { $0.abandonHeld() }
-        if let made = pointer.pointee.callerInstance {
-          made.binding._withUnsafeGuaranteedRef { $0.layout.destroy(made.address) }
+        unsafe completions._withUnsafeGuaranteedRef { $0.abandonHeld() }
+        if let made = unsafe pointer.pointee.callerInstance {
+          unsafe made.binding._withUnsafeGuaranteedRef { unsafe $0.layout.destroy(made.address) }
         }
         throw error
       }
-      completions._withUnsafeGuaranteedRef { $0.commitHeld() }
+      unsafe completions._withUnsafeGuaranteedRef { $0.commitHeld() }
       return result
     }
   }
@@ -104,7 +105,7 @@ struct _RootState {
   /// Whether shared instances made now must wait for the end of this resolution to be
   /// published: once an `initCompleted` step is pending, anything made may hold an instance
   /// whose step has not run.
-  var holdsPublications: Bool { completions != nil }
+  var holdsPublications: Bool { unsafe completions != nil }
 
   /// Keeps `binding`'s creation gate, and the publication of the instance it just made, until
   /// this resolution ends.
@@ -115,7 +116,7 @@ struct _RootState {
     _ binding: AnyBinding, object: AnyObject?, commit: @escaping () -> Void,
     abandon: @escaping () -> Void
   ) {
-    completions.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+    unsafe completions.unsafelyUnwrapped._withUnsafeGuaranteedRef {
       $0.held.append(
         _PendingCompletions.Held(binding: binding, object: object, commit: commit, abandon: abandon)
       )
@@ -125,16 +126,16 @@ struct _RootState {
   /// The held creation of `binding` in this resolution, if there is one: its instance is
   /// already made, so requests in this resolution are served it.
   func held(_ binding: AnyBinding) -> _PendingCompletions.Held? {
-    guard let completions else { return nil }
-    return completions._withUnsafeGuaranteedRef { queue in
+    guard let completions = unsafe completions else { return nil }
+    return unsafe completions._withUnsafeGuaranteedRef { queue in
       queue.held.first { $0.binding === binding }
     }
   }
 
   /// The bindings whose instances this resolution made and holds unpublished, gates kept.
   var heldBindings: [AnyBinding] {
-    guard let completions else { return [] }
-    return completions._withUnsafeGuaranteedRef { $0.held.map(\.binding) }
+    guard let completions = unsafe completions else { return [] }
+    return unsafe completions._withUnsafeGuaranteedRef { $0.held.map(\.binding) }
   }
 
   /// Keeps `instance`, just made by `binding`, for its `initCompleted` step at the end of this
@@ -142,13 +143,13 @@ struct _RootState {
   mutating func enqueueCompletion(of binding: AnyBinding, in container: Container, _ instance: Any)
   {
     let queue: Unmanaged<_PendingCompletions>
-    if let completions {
-      queue = completions
+    if let completions = unsafe completions {
+      unsafe queue = unsafe completions
     } else {
-      queue = Unmanaged.passRetained(_PendingCompletions())
-      completions = queue
+      unsafe queue = unsafe Unmanaged.passRetained(_PendingCompletions())
+      unsafe completions = unsafe queue
     }
-    queue._withUnsafeGuaranteedRef {
+    unsafe queue._withUnsafeGuaranteedRef {
       $0.items.append(
         _PendingCompletions.Item(binding: binding, container: container, instance: instance))
     }
@@ -164,20 +165,20 @@ struct _RootState {
   @inline(never)
   static func runCompletions(_ root: UnsafeMutablePointer<_RootState>) throws(ResolutionError) {
     var ran = 0
-    while let queue = root.pointee.completions,
-      let item = queue._withUnsafeGuaranteedRef({ $0.next() })
+    while let queue = unsafe root.pointee.completions,
+      let item = unsafe queue._withUnsafeGuaranteedRef({ $0.next() })
     {
       ran += 1
-      var frame = _Frame(binding: item.binding, fallbackTag: nil, root: root)
-      try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
-        let context = ResolutionContext(frame: pointer)
+      var frame = unsafe _Frame(binding: item.binding, fallbackTag: nil, root: root)
+      unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        let context = unsafe ResolutionContext(frame: pointer)
         if ran > item.container.maximumDepth {
           throw .completionsNeverEnd(item.binding, frame: context, in: item.container)
         }
         guard let completion = item.binding.completion else { return }
         do {
-          try _ThreadState.running(frameAt: pointer) { () throws in
-            try completion(
+          unsafe try _ThreadState.running(frameAt: pointer) { () throws in
+            unsafe try completion(
               Resolver(container: item.container, context: ResolutionContext(frame: pointer)),
               item.instance)
           }
@@ -191,7 +192,7 @@ struct _RootState {
   /// The instance of a `graph` binding already made in this resolution, if any.
   @inline(__always)
   func graphInstance(for binding: AnyBinding) -> UnsafeRawPointer? {
-    graph.instance(for: Unmanaged.passUnretained(binding).toOpaque())
+    unsafe graph.instance(for: _Owner(binding))
   }
 
   /// Keeps a copy of `slot`'s instance, the instance of a `graph` binding, until the
@@ -199,7 +200,7 @@ struct _RootState {
   @inline(__always)
   mutating func storeGraphInstance(copyOf slot: borrowing _InstanceSlot, for binding: AnyBinding) {
     graph.store(
-      copyOf: slot, owner: Unmanaged.passUnretained(binding).toOpaque(), layout: binding.layout)
+      copyOf: slot, owner: _Owner(binding), layout: binding.layout)
   }
 }
 
@@ -325,14 +326,14 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// A memory that remembers weakly (`holding` false) or holds its instances until
   /// ``endHolding()``.
   init(holding: Bool = false) {
-    state = State(isHolding: holding)
+    unsafe state = State(isHolding: holding)
     aloneLock = holding ? _Lock.make() : nil
     _checkAtomicWordsLayout(&aloneThread)
   }
 
   @inline(__always)
   private func withState<R>(_ body: (inout State) -> R) -> R {
-    lock.withLock { body(&state) }
+    lock.withLock { unsafe body(&state) }
   }
 
   /// Runs one synchronous resolution of a holding memory's graph while no other runs (every
@@ -347,7 +348,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// resolution that starts another one on its own thread runs it without waiting.
   func alone<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     guard let aloneLock else { return try body() }
-    let thread = ThreadIdentity.current
+    let thread = _ThreadIdentity.current
     if _loadRelaxed(0) == thread { return try body() }
     return try aloneLock.withLock { () throws(E) -> R in
       _storeRelaxed(0, thread)
@@ -383,23 +384,25 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     // this memory. An instance already kept is left as it is.
     var replaced: [Entry] = []
     lock.lock()
-    root.forEachGraphInstance { binding, instance in
+    unsafe root.forEachGraphInstance { binding, instance in
       let key = ObjectIdentifier(binding)
       var entry = Entry(binding: binding)
       if binding.layout.isReference {
         // One class reference: read without opening the type.
-        let object = Unmanaged<AnyObject>.fromOpaque(instance.load(as: UnsafeRawPointer.self))
-          .takeUnretainedValue()
-        let kept = state.entries[key].flatMap { $0.heldObject ?? $0.object }
+        let object = unsafe Unmanaged<AnyObject>.fromOpaque(
+          instance.load(as: UnsafeRawPointer.self)
+        )
+        .takeUnretainedValue()
+        let kept = unsafe state.entries[key].flatMap { $0.heldObject ?? $0.object }
         if kept === object { return }
-        if state.isHolding { entry.heldObject = object } else { entry.object = object }
-      } else if state.isHolding {
-        entry.heldValue = binding.layout.load(from: instance)
+        if unsafe state.isHolding { entry.heldObject = object } else { entry.object = object }
+      } else if unsafe state.isHolding {
+        entry.heldValue = unsafe binding.layout.load(from: instance)
       } else {
-        guard let object = binding.layout.object(in: instance).0 else { return }
+        guard let object = unsafe binding.layout.object(in: instance).0 else { return }
         entry.object = object
       }
-      if let old = state.entries.updateValue(entry, forKey: key) { replaced.append(old) }
+      if let old = unsafe state.entries.updateValue(entry, forKey: key) { replaced.append(old) }
     }
     lock.unlock()
     withExtendedLifetime(replaced) {}
@@ -449,10 +452,10 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   private func forEachLiving(target: AnyBinding?, _ body: (Living) -> Void) {
     lock.lock()
     defer { lock.unlock() }
-    if let target, let entry = state.entries[ObjectIdentifier(target)], entry.living == nil {
+    if let target, let entry = unsafe state.entries[ObjectIdentifier(target)], entry.living == nil {
       return
     }
-    for entry in state.entries.values {
+    for entry in unsafe state.entries.values {
       if let living = entry.living { body(living) }
     }
   }
@@ -517,19 +520,19 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     let target =
       container.owner(of: key)?.table.binding(for: key)
       ?? container.owner(of: BindingKey(type))?.table.binding(for: BindingKey(type))
-    let value = try ResolutionContext.marked(
+    let value = unsafe try ResolutionContext.marked(
       container, scope: scope.map(Unmanaged.passUnretained), marker: marker, graphSlots: true
     ) {
       context throws(ResolutionError) -> R in
-      let root = context.frame.unsafelyUnwrapped.pointee.root
-      root.pointee.adopt(memory)
+      let root = unsafe context.frame.unsafelyUnwrapped.pointee.root
+      unsafe root.pointee.adopt(memory)
       memory.forEachLiving(target: target) { item in
         let binding = item.binding
         if keepsLiving, let object = item.object { found.append(object) }
         if binding.layout.isReference, var object = item.object {
           // The class instance is the value: its reference is copied as it is.
-          withUnsafeMutablePointer(to: &object) { pointer in
-            root.pointee.storeGraphInstance(
+          unsafe withUnsafeMutablePointer(to: &object) { pointer in
+            unsafe root.pointee.storeGraphInstance(
               copyOf: binding.slot(at: UnsafeMutableRawPointer(pointer)), for: binding)
           }
           return
@@ -539,8 +542,8 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
         guard let instance: Any = item.value ?? item.object else { return }
         func store<Bound>(_: Bound.Type) {
           guard var value = instance as? Bound else { return }
-          withUnsafeMutablePointer(to: &value) { pointer in
-            root.pointee.storeGraphInstance(
+          unsafe withUnsafeMutablePointer(to: &value) { pointer in
+            unsafe root.pointee.storeGraphInstance(
               copyOf: _InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: Bound.self),
               for: binding)
           }
@@ -556,41 +559,41 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
 extension _RootState {
   /// This resolution's memory for the `Lazy` values made in it, created on first use.
   mutating func graphMemory() -> _GraphMemory {
-    if let memory {
+    if let memory = unsafe memory {
       // An adopted memory (an async resolution's, or a `Lazy`'s) now has a `Lazy` of its own.
-      let adopted = memory.takeUnretainedValue()
+      let adopted = unsafe memory.takeUnretainedValue()
       adopted.handOut()
       return adopted
     }
     let made = _GraphMemory()
-    memory = Unmanaged.passRetained(made)
+    unsafe memory = unsafe Unmanaged.passRetained(made)
     return made
   }
 
   /// Makes `memory` this resolution's: its `graph` instances are remembered there when it ends.
   mutating func adopt(_ memory: _GraphMemory) {
-    self.memory?.release()
-    self.memory = Unmanaged.passRetained(memory)
+    unsafe self.memory?.release()
+    unsafe self.memory = unsafe Unmanaged.passRetained(memory)
   }
 
   /// Remembers the `graph` instances in the memory, if a `Lazy` asked for one, and lets it go.
   @inline(__always)
   mutating func endMemory() {
-    if memory != nil { rememberGraph() }
+    if unsafe memory != nil { rememberGraph() }
   }
 
   @inline(never)
   private mutating func rememberGraph() {
-    guard let memory else { return }
-    memory._withUnsafeGuaranteedRef { $0.remember(self) }
-    memory.release()
-    self.memory = nil
+    guard let memory = unsafe memory else { return }
+    unsafe memory._withUnsafeGuaranteedRef { $0.remember(self) }
+    unsafe memory.release()
+    unsafe self.memory = nil
   }
 
   /// Calls `body` with each `graph` instance's binding and memory.
   func forEachGraphInstance(_ body: (AnyBinding, UnsafeMutableRawPointer) -> Void) {
-    graph.forEachInstance { owner, instance in
-      body(Unmanaged<AnyBinding>.fromOpaque(owner).takeUnretainedValue(), instance)
+    unsafe graph.forEachInstance { owner, instance in
+      unsafe body(unsafe owner.object(as: AnyBinding.self), instance)
     }
   }
 }
@@ -599,6 +602,6 @@ extension ResolutionContext {
   /// The memory of the resolution this request belongs to (or that runs on this thread), for a
   /// `Lazy` made in it; `nil` for a request made outside any resolution.
   func graphMemory() -> _GraphMemory? {
-    joined().frame?.pointee.root.pointee.graphMemory()
+    unsafe joined().frame?.pointee.root.pointee.graphMemory()
   }
 }

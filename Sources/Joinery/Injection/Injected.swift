@@ -36,7 +36,7 @@ public final class Injected<Value> {
   private let location: BindingLocation
   private let lock = _Lock.make()
   // Written once under `lock` before `isResolved` is published; read freely after.
-  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
+  @usableFromInline @safe @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
 
   /// A property resolved from the task's current container on first read.
   ///

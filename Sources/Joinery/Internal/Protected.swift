@@ -7,7 +7,7 @@ internal import JoineryEngine
 final class Protected<State>: @unchecked Sendable {
   private let lock = _Lock.make()
   // Reached only holding `lock`, which already makes every access exclusive.
-  @exclusivity(unchecked) private var state: State
+  @safe @exclusivity(unchecked) private var state: State
 
   init(_ state: State) { self.state = state }
 

@@ -1,5 +1,4 @@
 public import JoineryEngine
-internal import JoineryPlatform
 
 /// How a binding's instances end: made by the registrar, which knows the bound type, from the
 /// `dispose:` closure a binding was declared with.
@@ -16,7 +15,7 @@ extension Registrar {
     return { value in
       // Only kept instances are disposed, and every lifetime that keeps one requires a
       // `Sendable` type (`Lifetime.For`): the instance may go to the task that disposes it.
-      nonisolated(unsafe) let instance = value as! T
+      @safe nonisolated(unsafe) let instance = value as! T
       return { try await dispose(instance) }
     }
   }
@@ -32,7 +31,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   @usableFromInline final var atomicWords: UInt = 0
   private let lock = _Lock.make()
   // Reached only holding `lock`, which already makes every access exclusive.
-  @exclusivity(unchecked) private var state = State()
+  @safe @exclusivity(unchecked) private var state = State()
 
   init() { _checkAtomicWordsLayout(&atomicWords) }
 
@@ -277,7 +276,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
           let message =
             "Joinery: disposing \(key) (bound at \(location)), made after its container or "
             + "scope closed, threw: \(error)"
-          message.withCString { joinery_write_error_line($0) }
+          _writeErrorLine(message)
         }
       }
     }
@@ -298,7 +297,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       do {
         try await Self.dispose(entries)
       } catch {
-        "Joinery: \(context) threw: \(error)".withCString { joinery_write_error_line($0) }
+        _writeErrorLine("Joinery: \(context) threw: \(error)")
       }
     }
   }

@@ -24,7 +24,7 @@ final class AsyncCreation: @unchecked Sendable {
 
   private let lock = _Lock.make()
   // Reached only holding `lock`, which already makes every access exclusive.
-  @exclusivity(unchecked) private var state = State()
+  @safe @exclusivity(unchecked) private var state = State()
 
   private func withState<R>(_ body: (inout State) -> R) -> R {
     lock.withLock { body(&state) }

@@ -22,11 +22,7 @@ extension Resolver {
   ///   Logger(category: resolver.consumer?.typeName ?? "app")
   /// }
   /// ```
-  public var consumer: BindingKey? {
-    guard let frame = context.frame, let parent = frame.pointee.parent, parent.pointee.depth > 0
-    else { return nil }
-    return parent.pointee.step.requested
-  }
+  public var consumer: BindingKey? { context.consumer }
 
   /// The chain of requests from the top-level resolve down to the instance being made.
   ///

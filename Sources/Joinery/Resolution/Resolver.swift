@@ -42,7 +42,7 @@ extension Resolver {
   func withContainer<R>(
     _ body: (Container) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withGuaranteed(containerReference.reference, body)
+    try withGuaranteed(containerReference, body)
   }
 
   /// Calls `body` with the container that lent this resolver and the chain a request through
@@ -51,7 +51,7 @@ extension Resolver {
   func withContext<R>(
     _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withGuaranteed(containerReference.reference) { container throws(ResolutionError) -> R in
+    try withGuaranteed(containerReference) { container throws(ResolutionError) -> R in
       try body(container, context)
     }
   }

@@ -446,7 +446,7 @@ extension Resolver: Resolving {
   public func _requestPoint<T>(
     for _: T.Type, isolation _: (any Actor)?
   ) throws(ResolutionError) -> _RequestPoint {
-    _RequestPoint(containerReference.reference, continuing: context)
+    _RequestPoint(containerReference, continuing: context)
   }
 }
 

@@ -1,24 +1,24 @@
 #if canImport(Darwin)
-  import Darwin
+  internal import Darwin
 #elseif canImport(Glibc)
-  import Glibc
+  internal import Glibc
 #elseif canImport(Musl)
-  import Musl
+  internal import Musl
 #elseif canImport(Android)
-  import Android
+  internal import Android
 #elseif os(Windows)
-  import WinSDK
+  internal import WinSDK
 #endif
 
 /// A number that identifies the calling thread while it runs.
 ///
 /// Used only to tell "this thread already builds that instance" (a re-entrant cycle) from
 /// "another thread builds it" (wait), and to find waits that would deadlock.
-enum ThreadIdentity {
+public enum _ThreadIdentity {
   /// The identity of the calling thread; never zero.
-  static var current: UInt {
+  public static var current: UInt {
     #if canImport(Darwin)
-      return UInt(bitPattern: pthread_self())
+      return unsafe UInt(bitPattern: pthread_self())
     #elseif os(Windows)
       return UInt(GetCurrentThreadId()) &+ 1
     #else
