@@ -240,7 +240,8 @@ if wants 4; then
     for module in JoineryEngine Joinery; do
       if [ "$module" = Joinery ]; then files=("${JOINERY[@]}"); else files=("${ENGINE[@]}"); fi
       ir=$WORK/$module-ios15-$optimization.ll
-      if apple_swiftc ios15.0 "${STRICT[@]}" -module-name "$module" -parse-as-library "${files[@]}" \
+      if apple_swiftc ios15.0 "${STRICT[@]}" "${MEMSAFE[@]}" -module-name "$module" \
+        -parse-as-library "${files[@]}" \
         -emit-ir "-$optimization" -o "$ir" > "$WORK/ir-$module-$optimization.log"; then
         printf -- '%s -%s: ' "$module" "$optimization"
         python3 "$HERE/audit-weak-calls.py" "$ir" || status=1

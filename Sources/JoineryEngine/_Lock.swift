@@ -61,7 +61,7 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
           let status = unsafe pthread_mutex_init(primitive, &attributes)
           unsafe pthread_mutexattr_destroy(&attributes)
         #else
-          let status = pthread_mutex_init(primitive, nil)
+          let status = unsafe pthread_mutex_init(primitive, nil)
         #endif
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
       #endif
