@@ -46,4 +46,16 @@ enum BuildFacts {
       return false
     #endif
   }()
+
+  /// Whether AddressSanitizer instruments this process: a debug frame is then several times
+  /// larger, and the stack guard keeps half the stack in reserve.
+  static let addressSanitizer: Bool = {
+    #if canImport(Darwin)
+      return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__asan_init") != nil
+    #elseif canImport(Glibc)
+      return dlsym(nil, "__asan_init") != nil
+    #else
+      return false
+    #endif
+  }()
 }
