@@ -32,9 +32,10 @@ public struct _GraphInstances {
   public static func withStackSlots<R, E: Error>(
     _ body: (UnsafeMutablePointer<_GraphSlot>) throws(E) -> R
   ) throws(E) -> R {
-    unsafe try withUnsafeTemporaryAllocation(of: _GraphSlot.self, capacity: _GraphScope.capacity) {
-      slots throws(E) -> R in unsafe try body(slots.baseAddress.unsafelyUnwrapped)
-    }
+    // Not stack-protected: only the engine writes these slots, each within bounds.
+    unsafe try _withUnprotectedUnsafeTemporaryAllocation(
+      of: _GraphSlot.self, capacity: _GraphScope.capacity
+    ) { slots throws(E) -> R in unsafe try body(slots.baseAddress.unsafelyUnwrapped) }
   }
 
   /// Whether nothing is stored.

@@ -322,7 +322,7 @@ public struct _Arguments: ~Copyable {
   public static func with<Tuple, R, E: Error>(
     _ values: Tuple, _ body: (borrowing _Arguments) throws(E) -> R
   ) throws(E) -> R {
-    unsafe try withUnsafePointer(to: values) { pointer throws(E) -> R in
+    unsafe try _withUnprotectedUnsafePointer(to: values) { pointer throws(E) -> R in
       unsafe try body(_Arguments(address: UnsafeRawPointer(pointer)))
     }
   }

@@ -122,11 +122,13 @@ extension _Frame {
         let saved = unsafe root.pointee.scope
         unsafe root.pointee.scope = unsafe scope
         defer { unsafe root.pointee.scope = unsafe saved }
-        return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+        return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
+          pointer throws(ResolutionError) in
           unsafe try body(pointer)
         }
       }
-      return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+      return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
+        pointer throws(ResolutionError) in
         unsafe try body(pointer)
       }
     }
@@ -135,7 +137,8 @@ extension _Frame {
     ) {
       rootPointer throws(ResolutionError) in
       var frame = unsafe _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
-      return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+      return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
+        pointer throws(ResolutionError) in
         unsafe try body(pointer)
       }
     }
@@ -628,7 +631,8 @@ struct ResolutionContext: ~Copyable {
       var frame = unsafe _Frame(
         binding: marker ?? container.mainActorMarker, fallbackTag: nil, root: rootPointer,
         depth: 0)
-      return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
+      return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
+        pointer throws(ResolutionError) -> R in
         unsafe try body(ResolutionContext(frame: pointer))
       }
     }
@@ -668,7 +672,8 @@ struct ResolutionContext: ~Copyable {
     unsafe try _RootState.resolution(onMainActor: true) {
       rootPointer throws(ResolutionError) -> R in
       var frame = unsafe _Frame(binding: marker, fallbackTag: nil, root: rootPointer, depth: 0)
-      return unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) -> R in
+      return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
+        pointer throws(ResolutionError) -> R in
         unsafe try body(ResolutionContext(frame: pointer))
       }
     }

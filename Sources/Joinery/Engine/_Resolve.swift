@@ -99,7 +99,7 @@ extension Container {
     of binding: AnyBinding, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> AnyObject {
     var word: UInt = 0
-    return unsafe try withUnsafeMutablePointer(to: &word) {
+    return unsafe try _withUnprotectedUnsafeMutablePointer(to: &word) {
       pointer throws(ResolutionError) -> AnyObject in
       let out = UnsafeMutableRawPointer(pointer)
       // The bound type is the requested one: the table is keyed by it.
@@ -172,9 +172,13 @@ extension Container {
     else {
       return unsafe try buildingLarge(T.self, initialize)
     }
+    // Not stack-protected: `initialize` writes one `T`, which fits (checked above).
     var space = _InstanceBuffer()
-    unsafe try initialize(&space)
-    return unsafe _move(from: &space, as: T.self)
+    return unsafe try _withUnprotectedUnsafeMutablePointer(to: &space) {
+      space throws(ResolutionError) -> T in
+      unsafe try initialize(UnsafeMutableRawPointer(space))
+      return unsafe _move(from: UnsafeMutableRawPointer(space), as: T.self)
+    }
   }
 
   /// `building` for a type larger than ``_InstanceBuffer``: out of line, so that the metadata
@@ -294,7 +298,8 @@ extension Container {
       guard found.fellBack else {
         return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
-      return unsafe try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
+      return unsafe try _withUnprotectedUnsafePointer(to: tag) {
+        pointer throws(ResolutionError) -> T in
         unsafe try instance(
           of: binding, as: T.self, parent: parent,
           fallbackTag: RequestedTag(value: pointer, type: Tag.self))
@@ -418,7 +423,7 @@ extension Container {
       guard let tag else { return try resolve(T.self, parent: parent) }
       return try resolve(T.self, tag: tag, matching: matching, parent: parent)
     }
-    return unsafe try withUnsafePointer(to: (repeat each arguments)) {
+    return unsafe try _withUnprotectedUnsafePointer(to: (repeat each arguments)) {
       pointer throws(ResolutionError) -> T in
       unsafe try resolve(
         T.self, tag: tag, matching: matching, signature: signature,
@@ -456,7 +461,8 @@ extension Container {
       guard unsafe found.fellBack, let tag else {
         return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
       }
-      return unsafe try withUnsafePointer(to: tag) { pointer throws(ResolutionError) -> T in
+      return unsafe try _withUnprotectedUnsafePointer(to: tag) {
+        pointer throws(ResolutionError) -> T in
         unsafe try makeInstance(
           of: binding, arguments: arguments, as: T.self, parent,
           RequestedTag(value: pointer, type: Tag.self))
@@ -689,7 +695,7 @@ func _flattenedTag<Tag: Hashable & Sendable>(_ tag: Tag) -> (any Hashable & Send
   // `Tag` is `Optional<Wrapped>`, which is `Sendable` only when `Wrapped` is: the value inside
   // is `Sendable` too. Marker protocols add nothing to an existential's layout.
   guard let value: any Hashable = optional.flattenedTag else { return nil }
-  return unsafe withUnsafePointer(to: value) {
+  return unsafe _withUnprotectedUnsafePointer(to: value) {
     unsafe $0.withMemoryRebound(to: (any Hashable & Sendable).self, capacity: 1) {
       unsafe $0.pointee
     }

@@ -77,7 +77,8 @@ struct _RootState {
       root.graph.end()
       unsafe root.completions?.release()
     }
-    return unsafe try withUnsafeMutablePointer(to: &root) { pointer throws(ResolutionError) -> R in
+    return unsafe try _withUnprotectedUnsafeMutablePointer(to: &root) {
+      pointer throws(ResolutionError) -> R in
       let result: R
       do throws(ResolutionError) {
         result = unsafe try body(pointer)
@@ -170,7 +171,7 @@ struct _RootState {
     {
       ran += 1
       var frame = unsafe _Frame(binding: item.binding, fallbackTag: nil, root: root)
-      unsafe try withUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
+      unsafe try _withUnprotectedUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
         let context = unsafe ResolutionContext(frame: pointer)
         if ran > item.container.maximumDepth {
           throw .completionsNeverEnd(item.binding, frame: context, in: item.container)
