@@ -36,26 +36,21 @@ enum BuildFacts {
   /// Whether ThreadSanitizer instruments this process. Its shadow call stack holds a fixed
   /// number of frames, so recursion a few thousand resolves deep crashes it whatever the
   /// thread's stack size: the deepest cases use a shallower chain under it.
-  static let threadSanitizer: Bool = {
-    #if canImport(Darwin)
-      // RTLD_DEFAULT
-      return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil
-    #elseif canImport(Glibc)
-      return dlsym(nil, "__tsan_init") != nil
-    #else
-      return false
-    #endif
-  }()
+  static let threadSanitizer = runtimeHas("__tsan_init")
 
   /// Whether AddressSanitizer instruments this process: a debug frame is then several times
   /// larger, and the stack guard keeps half the stack in reserve.
-  static let addressSanitizer: Bool = {
+  static let addressSanitizer = runtimeHas("__asan_init")
+
+  /// Whether `symbol` is loaded in this process (a sanitizer's runtime defines its own).
+  private static func runtimeHas(_ symbol: String) -> Bool {
     #if canImport(Darwin)
-      return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__asan_init") != nil
+      // RTLD_DEFAULT
+      return dlsym(UnsafeMutableRawPointer(bitPattern: -2), symbol) != nil
     #elseif canImport(Glibc)
-      return dlsym(nil, "__asan_init") != nil
+      return dlsym(nil, symbol) != nil
     #else
       return false
     #endif
-  }()
+  }
 }
