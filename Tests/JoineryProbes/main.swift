@@ -29,6 +29,20 @@ case "main-actor-plain-resolve":
   } catch {
     print(error.debugDescription)
   }
+case "graph-lock-against-creation-gate":
+  // Thread A runs a resolveAsync whose factory makes a synchronous resolve, which holds the
+  // resolution's graph lock, and needs the persistent `ProbeTrigger`; thread B is making it, and
+  // its factory reads a Lazy made in that resolveAsync, which needs the same graph lock.
+  let container = try ContainerBuilder(ProbeGraphLock()).build()
+  ProbeGraphLock.shared.withLock { $0.container = container }
+  do {
+    _ = try await container.resolveAsync(ProbeRoot.self)
+    print("A: resolved")
+  } catch {
+    print("A: \(error.code)")
+  }
+  ProbeGraphLock.threadBDone.wait()
+  print(ProbeGraphLock.shared.withLock { $0.outcomeB })
 default:
   print("no probe named '\(name)'")
   exit(2)
@@ -71,6 +85,78 @@ final class NSLockedCount: @unchecked Sendable {
   private let lock = NSLock()
   private var value = 0
   func withLock<R>(_ body: (inout Int) -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
+  }
+}
+
+final class ProbeWork: Sendable {}
+final class ProbeTrigger: Sendable {}
+final class ProbeRoot: Sendable {}
+final class ProbeLater: Sendable {
+  let later: Lazy<ProbeWork>
+  init(later: Lazy<ProbeWork>) { self.later = later }
+}
+final class ProbeConsumer: Sendable {
+  init(trigger: ProbeTrigger) {}
+}
+
+struct ProbeGraphLockState {
+  var container: Container?
+  var later: ProbeLater?
+  var outcomeB = "B: not run"
+}
+
+struct ProbeGraphLock: Assembly {
+  static let shared = NSLockedValue(ProbeGraphLockState())
+  static let threadBHoldsGate = DispatchSemaphore(value: 0)
+  static let threadAHoldsGraph = DispatchSemaphore(value: 0)
+  static let threadBDone = DispatchSemaphore(value: 0)
+
+  func register(in registrar: inout Registrar) {
+    registrar.bind(ProbeWork.self, lifetime: .graph, to: ProbeWork.init)
+    registrar.bind(ProbeLater.self, to: ProbeLater.init(later:))
+    registrar.bind(ProbeTrigger.self, lifetime: .persistent) { _ in
+      // Thread B holds this binding's creation gate.
+      Self.threadBHoldsGate.signal()
+      Self.threadAHoldsGraph.wait()
+      usleep(200_000)  // thread A is now waiting for this gate
+      let later = Self.shared.withLock { $0.later }
+      _ = try later?.later.get()
+      return ProbeTrigger()
+    }
+    registrar.bind(ProbeConsumer.self) { resolver in
+      Self.threadAHoldsGraph.signal()
+      return ProbeConsumer(trigger: try resolver.resolve())
+    }
+    registrar.bindAsync(ProbeRoot.self) { (resolver: AsyncResolver) async throws -> ProbeRoot in
+      let later = try resolver.resolve(ProbeLater.self)
+      Self.shared.withLock { $0.later = later }
+      Thread {
+        let container = Self.shared.withLock { $0.container }!
+        let outcome: String
+        do {
+          _ = try container.resolve(ProbeTrigger.self)
+          outcome = "B: resolved"
+        } catch {
+          outcome = "B: \((error as? ResolutionError)?.code.description ?? "\(error)")"
+        }
+        Self.shared.withLock { $0.outcomeB = outcome }
+        Self.threadBDone.signal()
+      }.start()
+      Self.threadBHoldsGate.wait()
+      _ = try resolver.resolve(ProbeConsumer.self)
+      return ProbeRoot()
+    }
+  }
+}
+
+final class NSLockedValue<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+  init(_ value: Value) { self.value = value }
+  func withLock<R>(_ body: (inout Value) -> R) -> R {
     lock.lock()
     defer { lock.unlock() }
     return body(&value)

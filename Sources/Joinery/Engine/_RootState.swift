@@ -345,8 +345,12 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// one at a time, each starts from the instances of those before it, so that a synchronous
   /// `graph` binding has one instance in it. A resolution never suspends, so the wait is short
   /// and the lock is released by the thread that took it. The lock is taken before any
-  /// creation gate of the resolution, so a thread holding a gate never waits for it; a
-  /// resolution that starts another one on its own thread runs it without waiting.
+  /// creation gate of the resolution, and a thread inside a factory (the only place a gate is
+  /// held) never takes it: a `Lazy` read there joins the factory's own chain
+  /// (`Provider.get(inGraph:)`). So a thread holding a gate never waits for it, and the lock
+  /// needs no place in the wait registry (`AsyncGraphSharingTests`, a probe that would deadlock
+  /// otherwise). A resolution that starts another one on its own thread runs it without
+  /// waiting.
   func alone<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     guard let aloneLock else { return try body() }
     let thread = _ThreadIdentity.current

@@ -265,3 +265,20 @@ extension AsyncGraphSharingTests {
     #expect(split == 0, "\(split) resolutions gave their Lazy two units of work")
   }
 }
+
+extension AsyncGraphSharingTests {
+  // A resolveAsync's synchronous resolves hold its graph one at a time. A thread inside a
+  // factory holds a creation gate; if reading a Lazy of that resolveAsync there waited for the
+  // graph while the resolveAsync waited for the gate, neither would ever go on. Inside a factory
+  // a Lazy joins the factory's own resolution instead. Run in a child process: a deadlock there
+  // is a timeout, not a hung test run.
+  @Test(
+    "A Lazy of a resolveAsync, read inside a factory holding a gate that resolveAsync waits for, does not deadlock",
+    .disabled(if: BuildFacts.threadSanitizer, "fork under ThreadSanitizer deadlocks its runtime"))
+  func lazyInsideGateHolderDoesNotDeadlock() throws {
+    let run = try Probe.run("graph-lock-against-creation-gate", timeout: 30)
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.output.contains("A: resolved"), "\(run.output)")
+    #expect(run.output.contains("B: resolved"), "\(run.output)")
+  }
+}
