@@ -1,9 +1,11 @@
-internal import JoineryPlatform
+public import JoineryPlatform
 
 // Public: the lock's inlinable methods call the platform primitive.
 
 #if canImport(Darwin)
   public import Darwin
+#elseif os(Linux) || os(Android)
+  // The futex lock of JoineryPlatform; no C library lock.
 #elseif canImport(Glibc)
   public import Glibc
 #elseif canImport(Musl)
@@ -17,6 +19,9 @@ internal import JoineryPlatform
 #if canImport(Darwin)
   /// The platform's lock primitive.
   public typealias _PlatformLock = os_unfair_lock
+#elseif os(Linux) || os(Android)
+  /// The platform's lock primitive: a futex word (`JoineryPlatform.h`).
+  public typealias _PlatformLock = joinery_lock
 #elseif os(Windows)
   /// The platform's lock primitive.
   public typealias _PlatformLock = SRWLOCK
@@ -29,12 +34,16 @@ internal import JoineryPlatform
 /// `ManagedBuffer`).
 ///
 /// Locking it again on the thread that holds it, or unlocking it from another thread, is a
-/// bug: `os_unfair_lock` aborts the process on Apple platforms, and debug builds on Linux stop
-/// at an assertion (an error-checking mutex) instead of hanging.
+/// bug: `os_unfair_lock` aborts the process on Apple platforms, and debug builds elsewhere stop
+/// at an assertion instead of hanging (on Linux the lock records its holder in debug builds;
+/// other platforms use an error-checking mutex).
 ///
-/// Built on the platform primitive (`os_unfair_lock`, `pthread_mutex_t`, `SRWLOCK`) rather than
-/// `Synchronization.Mutex` because ThreadSanitizer understands these: on Linux it cannot see the
-/// futex inside `Mutex`, and would report every access the lock protects as a race.
+/// Built on the platform primitive (`os_unfair_lock`, `SRWLOCK`, `pthread_mutex_t`), and on Linux
+/// on a futex word of its own (`joinery_lock` in `JoineryPlatform.h`: one compare-and-swap to
+/// take, one exchange to release, a sleep in the kernel when held, never a spin), rather than
+/// `Synchronization.Mutex`, because ThreadSanitizer understands these: it intercepts the
+/// platform's locks and sees the futex word's atomics, compiled with the sanitizer, where it
+/// cannot see the ones inside `Mutex` and would report every access the lock protects as a race.
 ///
 /// The header is a word the lock's users may read and write atomically: a creation gate keeps
 /// the thread that holds it there (``owner``).
@@ -42,11 +51,18 @@ internal import JoineryPlatform
 public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
   /// Creates an unlocked lock.
   public static func make() -> _Lock {
-    let buffer = unsafe _Lock.create(minimumCapacity: 1) { _ in 0 }
+    #if os(Linux) || os(Android)
+      let buffer = _Lock.create(minimumCapacity: 1) { _ in 0 }
+    #else
+      // The primitive (`pthread_mutex_t`, `SRWLOCK`) holds pointers: an unsafe type.
+      let buffer = unsafe _Lock.create(minimumCapacity: 1) { _ in 0 }
+    #endif
     let lock = unsafe unsafeDowncast(buffer, to: _Lock.self)
     unsafe lock.withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         unsafe primitive.initialize(to: os_unfair_lock())
+      #elseif os(Linux) || os(Android)
+        unsafe primitive.initialize(to: joinery_lock(state: 0, holder: 0))
       #elseif os(Windows)
         unsafe InitializeSRWLock(primitive)
       #else
@@ -71,7 +87,7 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
 
   deinit {
     unsafe withUnsafeMutablePointerToElements { primitive in
-      #if !canImport(Darwin) && !os(Windows)
+      #if !canImport(Darwin) && !os(Windows) && !os(Linux) && !os(Android)
         _ = unsafe pthread_mutex_destroy(primitive)
       #endif
       _ = unsafe primitive.deinitialize(count: 1)
@@ -91,6 +107,17 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
     unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         unsafe os_unfair_lock_lock(primitive)
+      #elseif os(Linux) || os(Android)
+        #if DEBUG
+          let thread = _ThreadIdentity.current
+          precondition(
+            unsafe joinery_lock_holder(primitive) != thread,
+            "a lock this thread already holds, locked again (os_unfair_lock aborts)")
+          unsafe joinery_lock_lock(primitive)
+          unsafe joinery_lock_set_holder(primitive, thread)
+        #else
+          unsafe joinery_lock_lock(primitive)
+        #endif
       #elseif os(Windows)
         unsafe AcquireSRWLockExclusive(primitive)
       #else
@@ -107,6 +134,12 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
     unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         return unsafe os_unfair_lock_trylock(primitive)
+      #elseif os(Linux) || os(Android)
+        guard unsafe joinery_lock_try_lock(primitive) else { return false }
+        #if DEBUG
+          unsafe joinery_lock_set_holder(primitive, _ThreadIdentity.current)
+        #endif
+        return true
       #elseif os(Windows)
         return unsafe TryAcquireSRWLockExclusive(primitive) != 0
       #else
@@ -121,6 +154,14 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
     unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         unsafe os_unfair_lock_unlock(primitive)
+      #elseif os(Linux) || os(Android)
+        #if DEBUG
+          precondition(
+            unsafe joinery_lock_holder(primitive) == _ThreadIdentity.current,
+            "a lock unlocked by a thread not holding it (os_unfair_lock aborts)")
+          unsafe joinery_lock_set_holder(primitive, 0)
+        #endif
+        unsafe joinery_lock_unlock(primitive)
       #elseif os(Windows)
         unsafe ReleaseSRWLockExclusive(primitive)
       #else

@@ -16,6 +16,16 @@
 #if defined(_WIN32)
 #include <windows.h>
 #endif
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#if __has_include(<linux/futex.h>)
+#include <linux/futex.h>
+#else
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+#endif
+#endif
 
 #if defined(_MSC_VER) && !defined(__clang__)
 __declspec(thread) joinery_thread_state joinery_state_of_this_thread;
@@ -114,3 +124,18 @@ void joinery_write_error_line(const char *text) {
   fputc('\n', stderr);
   fflush(stderr);
 }
+
+#if defined(__linux__)
+void joinery_lock_contended(joinery_lock *lock) {
+  // From here on the state says 2 (held, maybe with sleepers) until the lock is taken: whoever
+  // releases it then wakes one sleeper, which takes it as contended in turn.
+  while (__atomic_exchange_n(&lock->state, 2, __ATOMIC_ACQUIRE) != 0) {
+    // Sleeps only if the state still says 2; a release in between makes the call return at once.
+    syscall(SYS_futex, &lock->state, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+  }
+}
+
+void joinery_lock_wake(joinery_lock *lock) {
+  syscall(SYS_futex, &lock->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+#endif

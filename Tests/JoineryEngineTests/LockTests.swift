@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import JoineryEngine
@@ -37,6 +38,48 @@ struct LockTests {
     }
     #expect(!whileHeld)
     #expect(afterwards)
+  }
+
+  @Test(
+    "A thread that finds the lock held waits until it is released, and sees what the holder wrote")
+  func waiterSleepsUntilRelease() {
+    let guarded = Guarded()
+    guarded.lock.lock()
+    let started = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    let seen = UncheckedBox(-1)
+    Thread {
+      started.signal()
+      guarded.lock.lock()  // held: waits (on Linux, asleep on the futex word)
+      seen.value = guarded.count
+      guarded.lock.unlock()
+      finished.signal()
+    }.start()
+    started.wait()
+    usleep(50_000)  // the other thread is waiting by now
+    guarded.count = 7
+    guarded.lock.unlock()
+    finished.wait()
+    #expect(seen.value == 7)
+  }
+
+  @Test("Threads that sleep on a contended lock are all woken, each in turn")
+  func contendedHandOff() {
+    let perThread = 100
+    let totals = Race.run(threads: 8, rounds: 2) { _ in
+      Guarded()
+    } work: {
+      guarded, _ in
+      for _ in 0..<perThread {
+        // Held long enough for the other threads to go to sleep on it.
+        guarded.lock.withLock {
+          guarded.count += 1
+          usleep(50)
+        }
+      }
+      return guarded
+    }
+    #expect(totals.allSatisfy { $0.count == 8 * perThread })
   }
 
   @Test("The owner word keeps what its holder records")
