@@ -101,12 +101,20 @@ extension FactoryBinding {
   /// The captive check for a request that may be served the live instance: a persistent or
   /// cached creation under way must not keep it, alive or not.
   ///
-  /// Out of line: outside such a creation it reads one thread-local counter.
-  @usableFromInline @inline(never)
+  /// Inline, it reads one thread-local counter; the check itself, needed only during such a
+  /// creation, is out of line.
+  @inlinable @inline(__always)
   func checkAliveCapture(
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?, in container: Container
   ) throws(ResolutionError) {
     guard _ThreadState.isCreatingShared else { return }
+    try checkCaptureDuringSharedCreation(parent: parent, fallbackTag: fallbackTag, in: container)
+  }
+
+  @usableFromInline @inline(never)
+  func checkCaptureDuringSharedCreation(
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?, in container: Container
+  ) throws(ResolutionError) {
     try parent.joined().checkCapture(of: self, fallbackTag: fallbackTag, in: container)
   }
 
