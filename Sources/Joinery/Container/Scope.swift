@@ -29,17 +29,20 @@ public final class Scope: Sendable {
   /// instances: for each scoped binding used, a private copy of it that keeps the scope's
   /// instance as a persistent binding keeps the container's, made exactly once.
   @usableFromInline let disposals = DisposalList()
+  /// Where the container keeps this scope's list until it closes; `nil` if the container had
+  /// shut down.
+  private let registration: Int?
 
   init(container: Container, cells: [DisposalList.ScopeCell]) {
     self.container = container
     if !cells.isEmpty { disposals.addCells(cells) }
     // The container's shutdown closes its open scopes first.
-    _ = container.disposals.register(scope: disposals)
+    registration = container.disposals.register(scope: disposals)
   }
 
   deinit {
     guard !disposals.isClosed else { return }
-    container.disposals.unregister(scope: disposals)
+    container.disposals.unregister(scope: disposals, slot: registration)
     guard let undisposed = disposals.close(), !undisposed.isEmpty else { return }
     container.reportUnclosedScope(
       """
@@ -122,7 +125,7 @@ extension Scope {
   ///
   /// - Throws: ``DisposalError`` listing every disposer that threw.
   public func close() async throws(DisposalError) {
-    defer { container.disposals.unregister(scope: disposals) }
+    defer { container.disposals.unregister(scope: disposals, slot: registration) }
     try await disposals.closeAndDispose()
   }
 

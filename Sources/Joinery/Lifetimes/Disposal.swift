@@ -96,7 +96,13 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     /// A closer waiting for those creations to end, so that it disposes them in order.
     var drained: CheckedContinuation<Void, Never>?
     /// A container's open scopes: their lists, which its shutdown closes first.
-    var scopes: [ObjectIdentifier: DisposalList] = [:]
+    ///
+    /// Each is in the slot it was registered in (``register(scope:)``); a closed scope's slot
+    /// is `nil` until a new scope reuses it. Slots, not a dictionary: a scope is registered and
+    /// removed once per request, and hashing its identity twice cost more than the rest of both.
+    var scopes: [DisposalList?] = []
+    /// The slots of `scopes` that closed scopes left free.
+    var freeScopeSlots: [Int] = []
 
     func cell(for binding: ObjectIdentifier) -> FactoryBinding? {
       if let first, first.binding == binding { return first.cell }
@@ -234,18 +240,29 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     closer?.resume()
   }
 
-  /// Registers a scope's list with its container's: shutdown closes it first.
-  func register(scope list: DisposalList) -> Bool {
+  /// Registers a scope's list with its container's, which shutdown closes first; returns the
+  /// slot to remove it from (``unregister(scope:slot:)``), or `nil` once the container closed.
+  func register(scope list: DisposalList) -> Int? {
     withLock { state in
-      if state.isClosed { return false }
-      state.scopes[ObjectIdentifier(list)] = list
-      return true
+      if state.isClosed { return nil }
+      if let slot = state.freeScopeSlots.popLast() {
+        state.scopes[slot] = list
+        return slot
+      }
+      state.scopes.append(list)
+      return state.scopes.count - 1
     }
   }
 
-  /// Removes a scope's list once it closed.
-  func unregister(scope list: DisposalList) {
-    _ = withLock { $0.scopes.removeValue(forKey: ObjectIdentifier(list)) }
+  /// Removes a scope's list once it closed, from the slot its registration returned; a list
+  /// removed already (or let go by shutdown) is left alone.
+  func unregister(scope list: DisposalList, slot: Int?) {
+    guard let slot else { return }
+    withLock { state in
+      guard slot < state.scopes.count, state.scopes[slot] === list else { return }
+      state.scopes[slot] = nil
+      state.freeScopeSlots.append(slot)
+    }
   }
 
   /// Records that `binding` made an instance whose disposal is `run`.
@@ -321,8 +338,8 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       if state.isClosed { return nil }
       state.isClosed = true
       _storeReleasing(0, 1)
-      defer { state.scopes = [:] }
-      return Array(state.scopes.values)
+      defer { (state.scopes, state.freeScopeSlots) = ([], []) }
+      return state.scopes.compactMap { $0 }
     }
   }
 

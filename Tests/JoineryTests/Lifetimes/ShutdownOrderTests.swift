@@ -143,13 +143,18 @@ struct ShutdownSequenceTests {
     let requests = (0..<3).map { _ in container.makeScope() }
     for scope in requests { _ = try scope.resolve(Lease.self) }
     try await requests[1].close()  // one request ended normally
+    // A later request takes the place the ended one left in the container's list of scopes.
+    let later = container.makeScope()
+    _ = try later.resolve(Lease.self)
     try await container.shutdown()
-    #expect(journal.withLock { $0 } == ["lease", "lease", "lease", "pool"])
+    #expect(journal.withLock { $0 } == ["lease", "lease", "lease", "lease", "pool"])
     // The still-open scopes were closed: they refuse requests, and closing again does nothing.
-    let error = #expect(throws: ResolutionError.self) { try requests[0].resolve(Lease.self) }
-    #expect(error?.code == .shutDown)
-    for scope in requests { try await scope.close() }
-    #expect(journal.withLock { $0.count } == 4)
+    for scope in [requests[0], requests[2], later] {
+      let error = #expect(throws: ResolutionError.self) { try scope.resolve(Lease.self) }
+      #expect(error?.code == .shutDown)
+    }
+    for scope in requests + [later] { try await scope.close() }
+    #expect(journal.withLock { $0.count } == 5)
   }
 
   @Test(
