@@ -25,6 +25,11 @@
 #define FUTEX_WAIT_PRIVATE 128
 #define FUTEX_WAKE_PRIVATE 129
 #endif
+#if !defined(SYS_futex) && defined(SYS_futex_time64)
+// 32-bit architectures added after 2038-safe time (riscv32, say) name only the time64 call;
+// the lock passes no timeout, so it is the same call.
+#define SYS_futex SYS_futex_time64
+#endif
 #endif
 
 #if defined(_MSC_VER) && !defined(__clang__)
