@@ -119,22 +119,19 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// What few bindings have, kept apart so that the others do not pay for the space.
   private var extras: BindingExtras?
 
+  /// The extras to write to: copied first if another binding shares them (copy on write), so
+  /// that a copy's declaration never changes its original's.
   private var writableExtras: BindingExtras {
-    if let extras { return extras }
-    let made = BindingExtras()
-    extras = made
-    return made
+    if !isKnownUniquelyReferenced(&extras) { extras = extras?.copy() ?? BindingExtras() }
+    return extras!
   }
 
-  /// Copies what `fresh()` must keep besides the constructor's arguments.
+  /// Copies what `fresh()` must keep besides the constructor's arguments: the extras are
+  /// shared, not copied (a scope's cell of a scoped binding is made by every scope that uses
+  /// it), and copied on write.
   final func copyDeclaration(to other: AnyBinding) -> AnyBinding {
     other.dependencies = dependencies
-    other.metadata = metadata
-    other.contributionIndex = contributionIndex
-    other.isMainActor = isMainActor
-    other.disposer = disposer
-    other.isScopeValue = isScopeValue
-    other.completion = completion
+    other.extras = extras
     return other
   }
 

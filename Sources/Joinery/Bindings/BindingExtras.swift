@@ -13,6 +13,18 @@ final class BindingExtras {
   /// What runs once the resolution that made an instance has made everything
   /// (`initCompleted`).
   var completion: Completion?
+
+  /// A copy that later writes do not share.
+  func copy() -> BindingExtras {
+    let copy = BindingExtras()
+    copy.metadata = metadata
+    copy.contributionIndex = contributionIndex
+    copy.isMainActor = isMainActor
+    copy.disposer = disposer
+    copy.isScopeValue = isScopeValue
+    copy.completion = completion
+    return copy
+  }
 }
 
 /// A step run on a new instance at the end of the resolution that made it, with a resolver in

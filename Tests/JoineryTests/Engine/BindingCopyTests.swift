@@ -1,0 +1,58 @@
+import JoineryEngine
+import Testing
+
+@testable import Joinery
+
+/// A binding's copy — a scope's cell of a scoped binding, a throwaway container's binding for
+/// `verify()` — shares its declaration's extras instead of copying them, so every scope does not
+/// pay for them; a write to either side copies first.
+@Suite("Binding copies")
+struct BindingCopyTests {
+  final class Audit: Sendable {}
+
+  static func binding() -> FactoryBinding {
+    let binding = FactoryBinding(
+      key: BindingKey(Audit.self, boxed: nil), lifetime: .scoped,
+      location: BindingLocation(fileID: "Feature/Audit.swift", line: 7), registerType: Void.self,
+      isOverride: false, layout: _ValueLayout(of: Audit.self),
+      maker: { _, _, out in out.initialize(to: Audit()) })
+    binding.metadata = "audit"
+    binding.isMainActor = true
+    return binding
+  }
+
+  @Test("A copy keeps the declaration: metadata, flags, dependencies")
+  func copyKeepsDeclaration() {
+    let original = Self.binding()
+    original.dependencies = []
+    let copy = original.scopeCell()
+    #expect(copy !== original)
+    #expect(copy.metadata as? String == "audit")
+    #expect(copy.isMainActor)
+    #expect(copy.dependencies?.isEmpty == true)
+    #expect(copy.info.location == original.info.location)
+  }
+
+  @Test("Writing a copy's declaration leaves the original's alone, and the other way round")
+  func writesDoNotLeak() {
+    let original = Self.binding()
+    let copy = original.scopeCell()
+    copy.metadata = "changed"
+    copy.isScopeValue = true
+    #expect(original.metadata as? String == "audit")
+    #expect(!original.isScopeValue)
+    original.isMainActor = false
+    #expect(copy.isMainActor)
+    #expect(copy.metadata as? String == "changed")
+    // A binding with no extras gets its own on first write.
+    let bare = FactoryBinding(
+      key: BindingKey(Audit.self, boxed: nil), lifetime: .ephemeral,
+      location: BindingLocation(fileID: "Feature/Audit.swift", line: 9), registerType: Void.self,
+      isOverride: false, layout: _ValueLayout(of: Audit.self),
+      maker: { _, _, out in out.initialize(to: Audit()) })
+    let bareCopy = bare.scopeCell()
+    bareCopy.metadata = 1
+    #expect(bare.metadata == nil)
+    #expect(bareCopy.metadata as? Int == 1)
+  }
+}
