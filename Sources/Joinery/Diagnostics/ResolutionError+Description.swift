@@ -36,6 +36,9 @@ extension ResolutionError {
     return lines.joined(separator: "\n")
   }
 
+  /// Whether an `initCompleted` step threw, not the factory.
+  var isCompletionFailure: Bool { storage.detail == Self.completionStepDetail }
+
   var summary: String {
     switch code {
     case .missingBinding:
@@ -50,6 +53,7 @@ extension ResolutionError {
       return "Dependency cycle: \(cycle.map(\.description).joined(separator: " → "))."
     case .factoryFailed:
       let error = underlyingError.map { "\($0)" } ?? "an error"
+      if isCompletionFailure { return "The initCompleted step of \(requested) threw: \(error)." }
       return "The factory of \(requested) threw: \(error)."
     case .transientValueType:
       return "\(requested) is transient (weak), but its instance is a value type."
@@ -125,6 +129,11 @@ extension ResolutionError {
           + "(resolved on first use, after construction), set a property later, or depend on a "
           + "narrower protocol that does not lead back.",
         "Or move the shared state into a third binding both can depend on.",
+      ]
+    case .factoryFailed where isCompletionFailure:
+      return [
+        "Fix the error the initCompleted step of \(name) threw (see Underlying error); "
+          + "the next resolve makes a new instance and runs the step again."
       ]
     case .factoryFailed:
       return [

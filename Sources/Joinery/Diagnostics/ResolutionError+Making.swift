@@ -269,6 +269,23 @@ extension ResolutionError {
     inside(.factoryFailed, binding, frame: frame, underlyingError: error, in: container)
   }
 
+  /// The error of an `initCompleted` step that threw: the factory had returned, and the
+  /// instance was discarded.
+  @inline(never)
+  static func completionFailed(
+    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, error: any Error,
+    in container: Container
+  ) -> ResolutionError {
+    inside(
+      .factoryFailed, binding, frame: frame, detail: completionStepDetail,
+      underlyingError: error, in: container)
+  }
+
+  /// The detail that tells a failed `initCompleted` step from a failed factory.
+  static let completionStepDetail =
+    "Its factory returned; then an initCompleted step declared for it threw, so the instance "
+    + "was discarded."
+
   @inline(never)
   static func transientValueType(
     _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, instanceType: Any.Type,

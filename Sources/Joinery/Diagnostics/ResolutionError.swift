@@ -33,7 +33,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     public static let argumentMismatch = Code("argumentMismatch")
     /// A binding depends on itself, directly or through others.
     public static let cycle = Code("cycle")
-    /// A factory threw; ``ResolutionError/underlyingError`` has its error.
+    /// A factory, or an `initCompleted` step declared for its binding, threw;
+    /// ``ResolutionError/underlyingError`` has its error, and the description says which threw.
     public static let factoryFailed = Code("factoryFailed")
     /// A `transient` (weak) binding produced a value type, which cannot be held weakly.
     public static let transientValueType = Code("transientValueType")
@@ -130,7 +131,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
   public var path: [ResolutionStep] { storage.path }
   /// The binding whose creation failed, when one was involved.
   public var binding: BindingInfo? { storage.binding }
-  /// The error a factory threw, for ``Code/factoryFailed``.
+  /// The error a factory or an `initCompleted` step threw, for ``Code/factoryFailed``.
   public var underlyingError: (any Error)? { storage.underlyingError }
 
   /// The error a factory threw, if it is a `T`: how a domain error — a refused login, a

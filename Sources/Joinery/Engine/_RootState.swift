@@ -183,8 +183,10 @@ struct _RootState {
               Resolver(container: item.container, context: ResolutionContext(frame: pointer)),
               item.instance)
           }
+        } catch let error as ResolutionError {
+          throw error
         } catch {
-          throw item.binding.failure(error, frame: context, in: item.container)
+          throw .completionFailed(item.binding, frame: context, error: error, in: item.container)
         }
       }
     }

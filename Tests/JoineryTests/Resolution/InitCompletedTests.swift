@@ -190,7 +190,7 @@ struct InitCompletedTests {
     #expect(error?.debugDescription.contains("initCompleted") == true)
   }
 
-  @Test("A step that throws fails the resolve with the step's error and the binding")
+  @Test("A step that throws fails the resolve with its error, and says the step threw")
   func throwingStep() throws {
     struct Refused: Error {}
     let container = try ContainerBuilder(
@@ -203,6 +203,38 @@ struct InitCompletedTests {
     #expect(error?.code == .factoryFailed)
     #expect(error?.underlyingError is Refused)
     #expect(error?.requested == BindingKey(Client.self))
+    #expect(error?.description.hasPrefix("The initCompleted step of Client threw: Refused()") == true)
+    #expect(error?.debugDescription.contains("Its factory returned; then an initCompleted step") == true)
+    #expect(error?.debugDescription.contains("The factory of") == false)
+  }
+
+  @Test("A factory that throws is still reported as the factory's failure")
+  func throwingFactory() throws {
+    struct Refused: Error {}
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Client.self) { _ in throw Refused() }
+        registrar.initCompleted(Client.self) { _, _ in }
+      }
+    ).build()
+    let error = #expect(throws: ResolutionError.self) { try container.resolve(Client.self) }
+    #expect(error?.code == .factoryFailed)
+    #expect(error?.description.hasPrefix("The factory of Client threw: Refused()") == true)
+  }
+
+  @Test("A step whose own resolve fails passes that error on, path and all")
+  func stepResolveFails() throws {
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Client.self, to: Client.init)
+        registrar.initCompleted(Client.self) { resolver, _ in
+          _ = try resolver.resolve(Int.self)
+        }
+      }
+    ).build()
+    let error = #expect(throws: ResolutionError.self) { try container.resolve(Client.self) }
+    #expect(error?.code == .missingBinding)
+    #expect(error?.requested == BindingKey(Int.self))
   }
 
   @Test(
