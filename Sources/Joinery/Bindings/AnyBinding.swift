@@ -126,15 +126,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     return extras!
   }
 
-  /// Copies what `fresh()` must keep besides the constructor's arguments: the extras are
-  /// shared, not copied (a scope's cell of a scoped binding is made by every scope that uses
-  /// it), and copied on write.
-  final func copyDeclaration(to other: AnyBinding) -> AnyBinding {
-    other.dependencies = dependencies
-    other.extras = extras
-    return other
-  }
-
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, layout: _ValueLayout, isWeaklyShared: Bool = false,
@@ -148,6 +139,25 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     self.registerType = registerType
     self.isOverride = isOverride
     self.layout = layout
+    _checkAtomicWordsLayout(&atomicWords)
+  }
+
+  /// A binding with `other`'s declaration and none of its state.
+  ///
+  /// It has no instance, no gate, and no place in a container. The declaration's extras are
+  /// shared, not copied (a scope makes a copy of each scoped binding it resolves), and copied
+  /// on write.
+  init(copying other: AnyBinding) {
+    key = other.key
+    isWeaklyShared = other.isWeaklyShared
+    factoryStrategy = other.factoryStrategy
+    lifetime = other.lifetime
+    location = other.location
+    registerType = other.registerType
+    isOverride = other.isOverride
+    layout = other.layout
+    dependencies = other.dependencies
+    extras = other.extras
     _checkAtomicWordsLayout(&atomicWords)
   }
 

@@ -59,12 +59,12 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// Whether resolving needs runtime arguments: the key names their tuple type.
   override var needsArguments: Bool { key.argumentTypes != nil }
 
-  override func fresh() -> AnyBinding {
-    let copy = AsyncBinding(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, make: make)
-    copy.argumentMake = argumentMake
-    return copyDeclaration(to: copy)
+  override func fresh() -> AnyBinding { AsyncBinding(copying: self) }
+
+  private init(copying other: AsyncBinding) {
+    make = other.make
+    argumentMake = other.argumentMake
+    super.init(copying: other)
   }
 
   /// A new instance from a binding with runtime arguments.

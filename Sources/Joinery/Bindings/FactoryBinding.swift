@@ -44,12 +44,12 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   override func fresh() -> AnyBinding { freshCopy() }
 
   /// A binding with this one's declaration and no instance.
-  private func freshCopy() -> FactoryBinding {
-    let copy = FactoryBinding(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, maker: maker)
-    _ = copyDeclaration(to: copy)
-    return copy
+  private func freshCopy() -> FactoryBinding { FactoryBinding(copying: self) }
+
+  private init(copying other: FactoryBinding) {
+    maker = other.maker
+    cell = other.cell == nil ? nil : Protected(LifetimeCell())
+    super.init(copying: other)
   }
 
   override func link(in container: Container) {

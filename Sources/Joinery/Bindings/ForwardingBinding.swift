@@ -39,11 +39,12 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
       isOverride: isOverride, layout: layout)
   }
 
-  override func fresh() -> AnyBinding {
-    let copy = ForwardingBinding(
-      key: key, targetKey: targetKey, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, converter: converter)
-    return copyDeclaration(to: copy)
+  override func fresh() -> AnyBinding { ForwardingBinding(copying: self) }
+
+  private init(copying other: ForwardingBinding) {
+    targetKey = other.targetKey
+    converter = other.converter
+    super.init(copying: other)
   }
 
   override var forwardTargetKey: BindingKey? { targetKey }
