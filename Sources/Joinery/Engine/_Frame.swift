@@ -244,7 +244,14 @@ public struct _RequestPoint {
     _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     if let path {
-      return try run(below: path, type, tag: tag.map { BindingTag($0) }, body)
+      // The result comes back through this (specialized) frame, so that the engine code below
+      // is not generic over it: code generic over an unknown result looks up its `Result`
+      // metadata at run time (about 600 instructions a call, for a stack allocation).
+      var result: R?
+      try run(below: path, type, tag: tag.map { BindingTag($0) }) {
+        container, context throws(ResolutionError) in result = try body(container, context)
+      }
+      return result!
     }
     return unsafe try withGuaranteed(container) { container throws(ResolutionError) -> R in
       try body(container, context)
@@ -253,41 +260,41 @@ public struct _RequestPoint {
 
   /// ``run(_:tag:_:)`` below an async factory's chain.
   @usableFromInline
-  func run<R>(
+  func run(
     below path: AsyncPath, _ type: Any.Type, tag: BindingTag?,
-    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
-  ) throws(ResolutionError) -> R {
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> Void
+  ) throws(ResolutionError) {
     let container = unsafe container.takeUnretainedValue()
     do {
       // Below the creation of a container-wide instance, the captive check must see it: the
       // resolution starts from a marker frame of that binding, counted as a shared creation.
       if path.hasCaptor, let captor = path.captor {
-        return try _ThreadState.creatingShared { () throws(ResolutionError) -> R in
+        return try _ThreadState.creatingShared { () throws(ResolutionError) in
           try run(below: path, type, tag: tag, in: container, marker: captor, body)
         }
       }
-      return try run(below: path, type, tag: tag, in: container, marker: nil, body)
+      try run(below: path, type, tag: tag, in: container, marker: nil, body)
     } catch {
       throw error.below(path.steps)
     }
   }
 
-  private func run<R>(
+  private func run(
     below path: AsyncPath, _ type: Any.Type, tag: BindingTag?, in container: Container,
     marker: AnyBinding?,
-    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
-  ) throws(ResolutionError) -> R {
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> Void
+  ) throws(ResolutionError) {
     guard container.hasGraphBindings else {
       guard let marker else { return try body(container, context) }
       return unsafe try ResolutionContext.marked(
         container, scope: scope, marker: marker
-      ) { context throws(ResolutionError) -> R in try body(container, context) }
+      ) { context throws(ResolutionError) in try body(container, context) }
     }
     // One async resolution is one graph: its synchronous resolves share their instances, one
     // at a time (`_GraphMemory.alone`).
-    return try _GraphMemory.run(
+    try _GraphMemory.run(
       type, tag: tag, in: container, scope: requestScope, memory: path.graph, marker: marker
-    ) { context throws(ResolutionError) -> R in try body(container, context) }
+    ) { context throws(ResolutionError) in try body(container, context) }
   }
 }
 
