@@ -358,6 +358,16 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
+  /// Whether the closed list has nothing to dispose and no creation under way (which would
+  /// record one); if so it is marked disposing, as ``takeEntries()`` would.
+  private func disposesNothing() -> Bool {
+    withLock { state in
+      guard state.creations == 0, state.entries.isEmpty else { return false }
+      state.isDisposing = true
+      return true
+    }
+  }
+
   private func takeEntries() -> [Entry] {
     withLock { state in
       state.isDisposing = true
@@ -375,6 +385,12 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   func closeAndDispose() async throws(DisposalError) {
     guard let scopes = markClosed() else {
       await untilDisposed()
+      return
+    }
+    // The common case — no open scope, nothing to dispose, no creation under way — ends here,
+    // without a suspension point (each would hop executors).
+    if scopes.isEmpty, disposesNothing() {
+      finishDisposing()
       return
     }
     var failures: [DisposalError.Failure] = []
