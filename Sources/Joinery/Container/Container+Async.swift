@@ -147,11 +147,11 @@ extension Container {
     _ type: Any.Type, tag: BindingTag?, matching: TagMatching, scope: Scope?, path: AsyncPath?,
     isOptional: Bool
   ) -> AsyncLookup {
-    var found = bindingAndOwner(for: BindingKey(type, boxed: tag))
-    if found == nil, tag != nil, matching.allowsFallback {
-      found = bindingAndOwner(for: BindingKey(type))
-    }
-    guard let (binding, owner) = found else {
+    let fallsBack = tag != nil && matching.allowsFallback
+    guard
+      let (binding, owner) = bindingAndOwner(for: BindingKey(type, boxed: tag))
+        ?? (fallsBack ? bindingAndOwner(for: BindingKey(type)) : nil)
+    else {
       guard isOptional, let optional = optionalDependency(type) else {
         return .synchronous
       }
@@ -173,7 +173,8 @@ extension Container {
 
   /// The binding of `key` and the container that holds it: this one or the nearest ancestor.
   private func bindingAndOwner(for key: BindingKey) -> (AnyBinding, Container)? {
-    var current: Container? = self
+    if let binding = table.binding(for: key) { return (binding, self) }
+    var current = parentContainer
     while let container = current {
       if let binding = container.table.binding(for: key) { return (binding, container) }
       current = container.parentContainer
