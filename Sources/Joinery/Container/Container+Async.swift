@@ -149,8 +149,8 @@ extension Container {
   ) -> AsyncLookup {
     let fallsBack = tag != nil && matching.allowsFallback
     guard
-      let (binding, owner) = bindingAndOwner(for: BindingKey(type, boxed: tag))
-        ?? (fallsBack ? bindingAndOwner(for: BindingKey(type)) : nil)
+      let (binding, owner) = lookup(BindingKey(type, boxed: tag))
+        ?? (fallsBack ? lookup(BindingKey(type)) : nil)
     else {
       guard isOptional, let optional = optionalDependency(type) else {
         return .synchronous
@@ -169,17 +169,6 @@ extension Container {
     guard let target = forward.target as? AsyncBinding else { return .synchronous }
     return .pending(
       PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: forward))
-  }
-
-  /// The binding of `key` and the container that holds it: this one or the nearest ancestor.
-  private func bindingAndOwner(for key: BindingKey) -> (AnyBinding, Container)? {
-    if let binding = table.binding(for: key) { return (binding, self) }
-    var current = parentContainer
-    while let container = current {
-      if let binding = container.table.binding(for: key) { return (binding, container) }
-      current = container.parentContainer
-    }
-    return nil
   }
 
   /// Awaits a pending async binding's instance.

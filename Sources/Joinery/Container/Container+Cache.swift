@@ -66,7 +66,7 @@ extension Container {
   private func store<T: Sendable>(_ instance: T, key: BindingKey) throws(ResolutionError) {
     try checkOpen(T.self)
     // The binding a resolve of this key would use: this container's or an ancestor's.
-    guard let owner = owner(of: key), let binding = owner.table.binding(for: key) else {
+    guard let (binding, owner) = lookup(key) else {
       throw .missing(key, triedFallback: false, parent: .topLevel, in: self)
     }
     guard binding.lifetime.group != nil else { throw .notCached(binding, in: owner) }

@@ -123,7 +123,7 @@ private final class VerificationRun {
     scope =
       (try? copy.makeScope { values in
         values.values = samples.scopeValues.values.filter {
-          (copy.owner(of: $0.key)?.table.binding(for: $0.key)).map(\.isScopeValue) == true
+          copy.lookup($0.key)?.binding.isScopeValue == true
         }
       }) ?? copy.makeScope()
     ordered = copy.all.map { ($0.key.sortKey, $0) }.sorted { $0.0 < $1.0 }.map(\.1)

@@ -71,7 +71,7 @@ public final class Scope: Sendable {
 
   /// Whether this scope has made (or was given) the instance of the scoped binding for `key`.
   func hasInstance(for key: BindingKey) -> Bool {
-    guard let binding = container.owner(of: key)?.table.binding(for: key) else { return false }
+    guard let binding = container.lookup(key)?.binding else { return false }
     if binding.isAsync { return disposals.asyncInstance(of: binding) != nil }
     return disposals.existingCell(for: ObjectIdentifier(binding))?.isReady ?? false
   }
@@ -213,7 +213,7 @@ extension Container {
     try provide(&values)
     var cells: [DisposalList.ScopeCell] = []
     for value in values.values {
-      guard let binding = owner(of: value.key)?.table.binding(for: value.key) as? FactoryBinding,
+      guard let binding = lookup(value.key)?.binding as? FactoryBinding,
         binding.isScopeValue
       else {
         throw ResolutionError(

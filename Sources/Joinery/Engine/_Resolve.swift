@@ -631,6 +631,20 @@ extension Container {
     return nil
   }
 
+  /// The binding of exactly `key` and the container that declares it.
+  ///
+  /// This container's own table is asked first, without reference counting on a walk; then
+  /// its ancestors, nearest first, in a loop.
+  func lookup(_ key: BindingKey) -> (binding: AnyBinding, owner: Container)? {
+    if let binding = table.binding(for: key) { return (binding, self) }
+    var current = parentContainer
+    while let container = current {
+      if let binding = container.table.binding(for: key) { return (binding, container) }
+      current = container.parentContainer
+    }
+    return nil
+  }
+
   /// A missing-binding error, or an argument mismatch when the type is bound with other
   /// arguments.
   ///

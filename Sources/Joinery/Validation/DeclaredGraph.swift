@@ -105,7 +105,7 @@ struct DeclaredGraph {
 
   /// The binding of exactly `key` here, or else in the nearest ancestor that binds it.
   func binding(for key: BindingKey) -> AnyBinding? {
-    table.binding(for: key) ?? parent?.owner(of: key)?.table.binding(for: key)
+    table.binding(for: key) ?? parent?.lookup(key)?.binding
   }
 
   /// Every binding of `type` here and in the ancestors, nearest first: what a report names
