@@ -622,14 +622,7 @@ extension Container {
   /// The nearest container of this chain (this one first) that binds exactly `key`: a loop,
   /// so a chain of thousands of children costs no stack.
   @usableFromInline
-  func owner(of key: BindingKey) -> Container? {
-    var current: Container? = self
-    while let container = current {
-      if container.table.binding(for: key) != nil { return container }
-      current = container.parentContainer
-    }
-    return nil
-  }
+  func owner(of key: BindingKey) -> Container? { lookup(key)?.owner }
 
   /// The binding of exactly `key` and the container that declares it.
   ///
