@@ -16,10 +16,9 @@ struct CaptiveDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     var visited = [Int](repeating: -1, count: graph.bindings.count)
     for index in graph.bindings.indices {
+      guard graph.hasEdges(index), !graph.isForward(index) else { continue }
       let consumer = graph.bindings[index]
-      guard consumer.forwardTargetKey == nil, consumer.lifetime.reach == .container,
-        !graph.edges(of: index).isEmpty
-      else { continue }
+      guard consumer.lifetime.reach == .container else { continue }
       visited[index] = index
       // Depth-first, keeping the chain of see-through bindings that led to each edge.
       var stack: [(position: Int, chain: [Int])] = [(index, [])]

@@ -9,6 +9,11 @@ struct DeclaredGraph {
   /// The edges of binding `i` are `edgeList[edgeStart[i]..<edgeStart[i + 1]]`.
   private let edgeStart: [Int]
   private let edgeList: [Edge]
+  /// The positions of the forwarding bindings, in order.
+  let forwards: [Int]
+  /// Whether some binding is async or bound to the main actor: what a dependency's isolation
+  /// can only then differ from its consumer's.
+  let hasIsolatedBindings: Bool
 
   struct Edge {
     let dependency: DeclaredDependency
@@ -41,9 +46,20 @@ struct DeclaredGraph {
     for (position, binding) in bindings.enumerated() { binding.position = position }
     var edgeStart: [Int] = []
     var edgeList: [Edge] = []
+    var forwards: [Int] = []
+    var hasIsolatedBindings = false
     edgeStart.reserveCapacity(bindings.count + 1)
-    for binding in bindings {
+    for (position, binding) in bindings.enumerated() {
       edgeStart.append(edgeList.count)
+      // Only async and forwarding bindings have no factory strategy.
+      if binding.factoryStrategy == nil {
+        if binding.forwardTargetKey != nil {
+          forwards.append(position)
+        } else if binding.isAsync {
+          hasIsolatedBindings = true
+        }
+      }
+      if binding.isMainActor { hasIsolatedBindings = true }
       for declaredAsWritten in binding.dependencies ?? [] {
         // Every container serves its scope factory: no binding to find.
         if declaredAsWritten.key == BindingKey(ScopeFactory.self) { continue }
@@ -91,11 +107,23 @@ struct DeclaredGraph {
     edgeStart.append(edgeList.count)
     self.edgeStart = edgeStart
     self.edgeList = edgeList
+    self.forwards = forwards
+    self.hasIsolatedBindings = hasIsolatedBindings
   }
 
   /// The declared dependencies of the binding at `position`.
   func edges(of position: Int) -> ArraySlice<Edge> {
     edgeList[edgeStart[position]..<edgeStart[position + 1]]
+  }
+
+  /// Whether the binding at `position` declares dependencies.
+  func hasEdges(_ position: Int) -> Bool {
+    edgeStart[position] != edgeStart[position + 1]
+  }
+
+  /// Whether the binding at `position` forwards to another.
+  func isForward(_ position: Int) -> Bool {
+    forwards.isEmpty ? false : bindings[position].forwardTargetKey != nil
   }
 
   /// The bindings of one type, for near misses.
@@ -122,9 +150,8 @@ struct DeclaredGraph {
 
   /// The binding a forward ends at, or the binding itself.
   func lifetimeOwner(of position: Int) -> AnyBinding {
-    let binding = bindings[position]
-    guard binding.forwardTargetKey != nil, let target = edges(of: position).first?.target else {
-      return binding
+    guard isForward(position), let target = edges(of: position).first?.target else {
+      return bindings[position]
     }
     return bindings[target]
   }

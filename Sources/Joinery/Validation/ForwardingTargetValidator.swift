@@ -1,7 +1,8 @@
 /// A forwarding binding needs a target that makes instances: bound, and not itself a forward.
 struct ForwardingTargetValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
-    for binding in graph.bindings {
+    for position in graph.forwards {
+      let binding = graph.bindings[position]
       guard let forward = binding.forwardTargetKey else { continue }
       let target = graph.binding(for: forward)
       if target == nil || target?.forwardTargetKey != nil {

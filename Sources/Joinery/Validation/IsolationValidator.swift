@@ -20,9 +20,11 @@ struct IsolationValidator: BuildValidator {
   var awaitsEagerAsync = false
 
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
-    for index in graph.bindings.indices {
+    // Without async or main-actor bindings, no dependency can be either.
+    guard graph.hasIsolatedBindings else { return }
+    for index in graph.bindings.indices where graph.hasEdges(index) {
       let consumer = graph.bindings[index]
-      if consumer.isAsync || consumer.forwardTargetKey != nil { continue }
+      if consumer.isAsync || graph.isForward(index) { continue }
       for edge in graph.edges(of: index) {
         guard let target = edge.target, !edge.isDeferred else { continue }
         let dependency = graph.lifetimeOwner(of: target)

@@ -4,11 +4,10 @@ struct MissingDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     // Described once, on the first missing dependency, for every near-miss search.
     var catalog: BindingCatalog?
-    for index in graph.bindings.indices {
+    // A forward's target is checked by ForwardingTargetValidator.
+    for index in graph.bindings.indices where graph.hasEdges(index) && !graph.isForward(index) {
       let edges = graph.edges(of: index)
       let binding = graph.bindings[index]
-      // A forward's target is checked by ForwardingTargetValidator.
-      if binding.forwardTargetKey != nil { continue }
       for edge in edges where edge.target == nil && !edge.isExternal && !edge.isOptional {
         let wanted = edge.dependency.key
         let described = catalog ?? BindingCatalog(graph.bindings)
