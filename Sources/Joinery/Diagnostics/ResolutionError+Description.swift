@@ -187,6 +187,12 @@ extension ResolutionError {
       ]
       if let consumer {
         fixes.append("Or make \(consumer) scoped (or ephemeral) too, so it is made in a scope.")
+      } else {
+        // A top-level request: often a Provider kept by a container-wide instance, which
+        // belongs to no scope.
+        fixes.append(
+          "If a Provider<\(name)> kept by a longer-lived object makes this request, pass it the "
+            + "scope it works for: `provider.get(in: scope)`.")
       }
       return fixes
     case .captiveDependency:

@@ -157,6 +157,8 @@ struct RequestIsolationTests {
     #expect(try permissions.name(in: bob) == "bob")
     let outside = #expect(throws: ResolutionError.self) { try permissions.user.get() }
     #expect(outside?.code == .scopeRequired)
+    // The report names the way out for a Provider that belongs to no scope.
+    #expect(String(reflecting: outside).contains("provider.get(in: scope)"))
     try await ann.close()
     #expect(try permissions.name(in: bob) == "bob")
     #expect(throws: ResolutionError.self) { try permissions.name(in: ann) }
