@@ -392,7 +392,7 @@ public struct ContainerBuilder: Sendable {
         let exact = graph.table.binding(for: dependency.key)
         let fallback =
           dependency.key.tag == nil
-          ? nil : graph.table.binding(for: BindingKey(dependency.key.type))
+          ? nil : graph.table.binding(for: BindingKey(dependency.key.type, boxed: nil))
         guard exact == nil && fallback == nil, parent?.binds(dependency.key) != true else {
           continue
         }

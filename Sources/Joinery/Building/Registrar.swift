@@ -404,7 +404,7 @@ public struct Registrar: ~Copyable {
     var dependencies: [DeclaredDependency] = []
     for parameter in repeat each parameters {
       dependencies.append(
-        DeclaredDependency(key: BindingKey(parameter), matching: .allowingFallback))
+        DeclaredDependency(key: BindingKey(parameter, boxed: nil), matching: .allowingFallback))
     }
     return dependencies
   }

@@ -150,7 +150,7 @@ extension Container {
     let fallsBack = tag != nil && matching.allowsFallback
     guard
       let (binding, owner) = lookup(BindingKey(type, boxed: tag))
-        ?? (fallsBack ? lookup(BindingKey(type)) : nil)
+        ?? (fallsBack ? lookup(BindingKey(type, boxed: nil)) : nil)
     else {
       guard isOptional, let optional = optionalDependency(type) else {
         return .synchronous

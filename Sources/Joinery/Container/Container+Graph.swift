@@ -37,7 +37,7 @@ extension Container {
       return (exact, false)
     }
     guard key.tag != nil, dependency.matching.allowsFallback else { return nil }
-    let untagged = BindingKey(key.type, argumentTypes: key.argumentTypes)
+    let untagged = BindingKey(key.type, boxed: nil, argumentTypes: key.argumentTypes)
     guard let owner = owner(of: untagged), let binding = owner.table.binding(for: untagged)
     else { return nil }
     return (binding, true)

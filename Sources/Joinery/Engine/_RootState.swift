@@ -524,7 +524,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     keepsLiving: Bool, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let key = BindingKey(type, boxed: tag)
-    let target = (container.lookup(key) ?? container.lookup(BindingKey(type)))?.binding
+    let target = (container.lookup(key) ?? container.lookup(BindingKey(type, boxed: nil)))?.binding
     let value = unsafe try ResolutionContext.marked(
       container, scope: scope.map(Unmanaged.passUnretained), marker: marker, graphSlots: true
     ) {

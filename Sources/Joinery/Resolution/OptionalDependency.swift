@@ -46,7 +46,7 @@ extension Optional: _OptionalDependency {
     }
     let served =
       container.binds(BindingKey(Wrapped.self, boxed: tag))
-      || (matching.allowsFallback && container.binds(BindingKey(Wrapped.self)))
+      || (matching.allowsFallback && container.binds(BindingKey(Wrapped.self, boxed: nil)))
       || container.derivation(of: Wrapped.self, tag: tag) != nil
     guard served else { return nil }
     return try container.resolve(Wrapped.self, tag: tag, matching: matching, parent: parent)

@@ -49,6 +49,8 @@ struct DeclaredGraph {
     var forwards: [Int] = []
     var hasIsolatedBindings = false
     edgeStart.reserveCapacity(bindings.count + 1)
+    let scopeFactoryKey = BindingKey(ScopeFactory.self, boxed: nil)
+    func isOptional(_ type: Any.Type) -> Bool { _isOptionalType(type) }
     for (position, binding) in bindings.enumerated() {
       edgeStart.append(edgeList.count)
       // Only async and forwarding bindings have no factory strategy.
@@ -62,9 +64,12 @@ struct DeclaredGraph {
       if binding.isMainActor { hasIsolatedBindings = true }
       for declaredAsWritten in binding.dependencies ?? [] {
         // Every container serves its scope factory: no binding to find.
-        if declaredAsWritten.key == BindingKey(ScopeFactory.self) { continue }
+        if declaredAsWritten.key == scopeFactoryKey { continue }
         // `T?` depends on `T` when it is bound, and on nothing when it is not.
-        let optional = declaredAsWritten.key.type as? any _OptionalDependency.Type
+        // A conformance lookup costs hundreds of instructions: only optionals are asked.
+        let optional =
+          isOptional(declaredAsWritten.key.type)
+          ? declaredAsWritten.key.type as? any _OptionalDependency.Type : nil
         let declared =
           optional.map {
             DeclaredDependency(
@@ -82,7 +87,8 @@ struct DeclaredGraph {
         var fellBack = false
         if served == nil, dependency.key.tag != nil, dependency.matching.allowsFallback {
           served = table.binding(
-            for: BindingKey(dependency.key.type, argumentTypes: dependency.key.argumentTypes))
+            for: BindingKey(
+              dependency.key.type, boxed: nil, argumentTypes: dependency.key.argumentTypes))
           fellBack = served != nil
         }
         // A Provider may make instances of a binding with runtime arguments
@@ -97,7 +103,7 @@ struct DeclaredGraph {
           served == nil
           && (parent?.binds(dependency.key) == true
             || (dependency.key.tag != nil && dependency.matching.allowsFallback
-              && parent?.binds(BindingKey(dependency.key.type)) == true))
+              && parent?.binds(BindingKey(dependency.key.type, boxed: nil)) == true))
         edgeList.append(
           Edge(
             dependency: dependency, target: served?.position, fellBack: fellBack,
