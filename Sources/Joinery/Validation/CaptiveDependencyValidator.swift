@@ -14,39 +14,61 @@
 /// each consumer reaches through see-through bindings.
 struct CaptiveDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
-    var visited = [Int](repeating: -1, count: graph.bindings.count)
-    for index in graph.bindings.indices {
+    let count = graph.bindings.count
+    // The consumer whose walk last reached each binding.
+    var visited = [Int](repeating: -1, count: count)
+    // For a see-through binding on the current consumer's walk, the binding whose edge led to
+    // it: the chain of a finding is rebuilt from these, only when there is one.
+    var reachedFrom = [Int](repeating: -1, count: count)
+    var stack: [Int] = []
+    for index in 0..<count {
       guard graph.hasEdges(index), !graph.isForward(index) else { continue }
       let consumer = graph.bindings[index]
       guard consumer.lifetime.reach == .container else { continue }
       visited[index] = index
-      // Depth-first, keeping the chain of see-through bindings that led to each edge.
-      var stack: [(position: Int, chain: [Int])] = [(index, [])]
-      while let (position, chain) = stack.popLast() {
-        for edge in graph.edges(of: position) {
-          guard let target = edge.target, !edge.isDeferred, visited[target] != index else {
+      // Depth-first through the see-through bindings made for the consumer.
+      stack.append(index)
+      while let position = stack.popLast() {
+        for edge in graph.edgeIndices(of: position) {
+          guard let target = graph.immediateTarget(ofEdge: edge), visited[target] != index else {
             continue
           }
           visited[target] = index
           let dependency = graph.lifetimeOwner(of: target)
           if let severity = dependency.lifetime.capture(by: consumer.lifetime) {
-            let acknowledged = CaptiveKey(consumer: consumer.key, dependency: edge.dependency.key)
+            let requested = graph.dependency(ofEdge: edge).key
+            let acknowledged = CaptiveKey(consumer: consumer.key, dependency: requested)
             if graph.allowedCaptives[acknowledged] == nil {
               findings.append(
                 finding(
                   severity, consumer: consumer,
-                  through: chain.map { graph.lifetimeOwner(of: $0) }, dependency: dependency,
-                  requested: edge.dependency.key))
+                  through: chain(to: position, from: index, reachedFrom).map {
+                    graph.lifetimeOwner(of: $0)
+                  }, dependency: dependency, requested: requested))
             }
           }
           if dependency.lifetime.isSeeThrough {
             let next = dependency.position
+            // A forward's target may have been reached already: its edges are walked once.
+            if next != target, visited[next] == index { continue }
             visited[next] = index
-            stack.append((next, chain + [next]))
+            reachedFrom[next] = position
+            stack.append(next)
           }
         }
       }
     }
+  }
+
+  /// The see-through bindings from `consumer` (excluded) to `position` (included).
+  private func chain(to position: Int, from consumer: Int, _ reachedFrom: [Int]) -> [Int] {
+    var chain: [Int] = []
+    var current = position
+    while current != consumer {
+      chain.append(current)
+      current = reachedFrom[current]
+    }
+    return chain.reversed()
   }
 
   private func finding(

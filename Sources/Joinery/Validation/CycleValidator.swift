@@ -40,7 +40,7 @@ struct CycleValidator: BuildValidator {
     var next = 0
     // (node, position in its edge list)
     var work: [(Int, Int)] = []
-    for root in 0..<count where index[root] == -1 && !graph.edges(of: root).isEmpty {
+    for root in 0..<count where index[root] == -1 && graph.hasEdges(root) {
       work.append((root, 0))
       while let (node, edge) = work.last {
         if edge == 0 {
@@ -50,13 +50,15 @@ struct CycleValidator: BuildValidator {
           stack.append(node)
           onStack[node] = true
         }
-        let edges = graph.edges(of: node)
+        // Indices, not edges: reading one field copies (and retains) nothing.
+        let edges = graph.edgeIndices(of: node)
         var descended = false
         var position = edge
         while position < edges.count {
           defer { position += 1 }
-          let current = edges[edges.startIndex + position]
-          guard let target = current.target, !current.isDeferred else { continue }
+          guard let target = graph.immediateTarget(ofEdge: edges.lowerBound + position) else {
+            continue
+          }
           if index[target] == -1 {
             work[work.count - 1].1 = position + 1
             work.append((target, 0))
@@ -74,7 +76,7 @@ struct CycleValidator: BuildValidator {
           // A component of one binding: a cycle only if it depends on itself.
           stack.removeLast()
           onStack[node] = false
-          if edges.contains(where: { $0.target == node && !$0.isDeferred }) {
+          if edges.contains(where: { graph.immediateTarget(ofEdge: $0) == node }) {
             result.append([node])
           }
           continue

@@ -122,6 +122,24 @@ struct DeclaredGraph {
     edgeList[edgeStart[position]..<edgeStart[position + 1]]
   }
 
+  /// Where the edges of the binding at `position` are in the edge list: for walks that read
+  /// single fields (``immediateTarget(ofEdge:)``) instead of copying edges.
+  func edgeIndices(of position: Int) -> Range<Int> {
+    edgeStart[position]..<edgeStart[position + 1]
+  }
+
+  /// The position of the binding that serves edge `edge` (an index from
+  /// ``edgeIndices(of:)``) when its consumer is made, or `nil` when nothing here serves it or it
+  /// is deferred (a `Provider` or `Lazy`): what cycles and captive dependencies follow.
+  func immediateTarget(ofEdge edge: Int) -> Int? {
+    edgeList[edge].isDeferred ? nil : edgeList[edge].target
+  }
+
+  /// What edge `edge` (an index from ``edgeIndices(of:)``) asks for.
+  func dependency(ofEdge edge: Int) -> DeclaredDependency {
+    edgeList[edge].dependency
+  }
+
   /// Whether the binding at `position` declares dependencies.
   func hasEdges(_ position: Int) -> Bool {
     edgeStart[position] != edgeStart[position + 1]

@@ -72,6 +72,33 @@ struct CaptiveChainTests {
       ])
   }
 
+  @Test("Two links deep, the chain is named in order")
+  func twoLinksDeep() throws {
+    let error = #expect(throws: BuildError.self) {
+      try build { registrar in
+        registrar.bind(SignedInUser.self, lifetime: .scoped) { SignedInUser(name: "?") }
+        registrar.bind(UserRepository.self, to: UserRepository.init(user:))
+        registrar.bind(PermissionService.self, to: PermissionService.init(repository:))
+        // Beside the chain, a dependency with nothing captive below it.
+        registrar.bind(Session.self, to: Session.init)
+        registrar.bind(Handler.self, lifetime: .persistent) {
+          (service: PermissionService, session: Session) in
+          _ = (service, session)
+          return Handler(repository: service.repository)
+        }
+      }
+    }
+    let found = captives(error)
+    #expect(found.count == 1)
+    let message = try #require(found.first?.message)
+    #expect(message.contains("Handler is persistent"))
+    #expect(message.contains("through PermissionService → UserRepository, made for it"))
+    #expect(
+      found.first?.bindings.map(\.key.typeName) == [
+        "Handler", "PermissionService", "UserRepository", "SignedInUser",
+      ])
+  }
+
   @Test("persistent → ephemeral → cached fails build(): the cached instance would survive reset")
   func singletonThroughEphemeralToCached() {
     let error = #expect(throws: BuildError.self) {
