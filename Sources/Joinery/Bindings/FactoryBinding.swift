@@ -53,9 +53,12 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   }
 
   override func link(in container: Container) {
-    guard let group = lifetime.group.map(container.cacheGroupState(for:)) else { return }
+    // Only a cached binding has a group, and every cached binding has a cell.
+    guard let cell, let group = lifetime.group.map(container.cacheGroupState(for:)) else {
+      return
+    }
     group.add(self)
-    cell?.withLock { $0.group = group }
+    cell.withLock { $0.group = group }
   }
 
   override func resolve(
