@@ -10,8 +10,12 @@
 /// ``Registrar/allowCaptive(_:tag:dependency:dependencyTag:because:)`` acknowledges an intended
 /// capture of that consumer and dependency, which then is not reported.
 ///
-/// Each consumer's walk visits a binding once, so the check is linear in the bindings and edges
-/// each consumer reaches through see-through bindings.
+/// Each consumer's walk visits a binding once. A walk that meets no capture at all marks every
+/// see-through binding it went through as *clean* for its consumer's lifetime (nothing below it
+/// is captured by a consumer of that lifetime), and later walks of consumers of that lifetime
+/// stop there: many singletons over one chain of ephemeral bindings cost the chain once, not
+/// once per singleton. A walk that meets a capture marks nothing, so findings are the same as
+/// without the marks.
 struct CaptiveDependencyValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     let count = graph.bindings.count
@@ -21,11 +25,18 @@ struct CaptiveDependencyValidator: BuildValidator {
     // it: the chain of a finding is rebuilt from these, only when there is one.
     var reachedFrom = [Int](repeating: -1, count: count)
     var stack: [Int] = []
+    // Per consumer lifetime, the see-through bindings known to be clean for it.
+    var clean = CleanMarks()
+    // The see-through bindings the current walk went through, marked clean if it met no capture.
+    var walked: [Int] = []
     for index in 0..<count {
       guard graph.hasEdges(index), !graph.isForward(index) else { continue }
       let consumer = graph.bindings[index]
       guard consumer.lifetime.reach == .container else { continue }
       visited[index] = index
+      var metCapture = false
+      // The slot of the consumer's lifetime in `clean`, found when a see-through binding is met.
+      var marks: Int?
       // Depth-first through the see-through bindings made for the consumer.
       stack.append(index)
       while let position = stack.popLast() {
@@ -36,6 +47,7 @@ struct CaptiveDependencyValidator: BuildValidator {
           visited[target] = index
           let dependency = graph.lifetimeOwner(of: target)
           if let severity = dependency.lifetime.capture(by: consumer.lifetime) {
+            metCapture = true
             let requested = graph.dependency(ofEdge: edge).key
             let acknowledged = CaptiveKey(consumer: consumer.key, dependency: requested)
             if graph.allowedCaptives[acknowledged] == nil {
@@ -52,11 +64,38 @@ struct CaptiveDependencyValidator: BuildValidator {
             // A forward's target may have been reached already: its edges are walked once.
             if next != target, visited[next] == index { continue }
             visited[next] = index
+            let slot = marks ?? clean.slot(for: consumer.lifetime, count: count)
+            marks = slot
+            if clean.isClean(next, in: slot) { continue }
             reachedFrom[next] = position
             stack.append(next)
+            walked.append(next)
           }
         }
       }
+      if let marks, !metCapture { clean.mark(walked, in: marks) }
+      walked.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// For each consumer lifetime met, which see-through bindings lead to nothing a consumer of
+  /// that lifetime captures (``Lifetime/capture(by:)`` depends on the consumer's lifetime only).
+  private struct CleanMarks {
+    private var lifetimes: [Lifetime] = []
+    private var marks: [[Bool]] = []
+
+    /// The slot of `lifetime`'s marks among `count` bindings, made (none clean) on first use.
+    mutating func slot(for lifetime: Lifetime, count: Int) -> Int {
+      if let slot = lifetimes.firstIndex(of: lifetime) { return slot }
+      lifetimes.append(lifetime)
+      marks.append([Bool](repeating: false, count: count))
+      return lifetimes.count - 1
+    }
+
+    func isClean(_ position: Int, in slot: Int) -> Bool { marks[slot][position] }
+
+    mutating func mark(_ positions: [Int], in slot: Int) {
+      for position in positions { marks[slot][position] = true }
     }
   }
 

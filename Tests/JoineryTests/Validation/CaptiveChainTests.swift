@@ -29,6 +29,14 @@ private final class Settings: Sendable {
   let reader: SessionReader
   init(reader: SessionReader) { self.reader = reader }
 }
+private final class Preferences: Sendable {
+  let reader: SessionReader
+  init(reader: SessionReader) { self.reader = reader }
+}
+private final class SessionWatcher: Sendable {
+  let reader: SessionReader
+  init(reader: SessionReader) { self.reader = reader }
+}
 private final class Greeter: Sendable {
   let user: SignedInUser?
   init(user: SignedInUser?) { self.user = user }
@@ -182,5 +190,37 @@ struct CaptiveChainTests {
     let warning = container.warnings.first { $0.code == .captiveDependency }
     #expect(warning?.severity == .warning)
     #expect(warning?.message.contains("through SessionReader") == true)
+  }
+
+  // The check remembers which chains lead to no capture, per consumer lifetime: these two pin
+  // that a chain clean for one consumer is still walked for another that captures through it.
+
+  @Test("A chain harmless to a transient consumer is still reported for a persistent one after it")
+  func cleanForOneLifetimeOnly() throws {
+    let error = #expect(throws: BuildError.self) {
+      try build { registrar in
+        registrar.bind(Session.self, lifetime: .transient) { Session() }
+        registrar.bind(SessionReader.self, to: SessionReader.init(session:))
+        // Declared first: its walk through SessionReader meets no capture.
+        registrar.bind(SessionWatcher.self, lifetime: .transient, to: SessionWatcher.init)
+        registrar.bind(Settings.self, lifetime: .persistent, to: Settings.init(reader:))
+      }
+    }
+    let found = captives(error)
+    #expect(found.map(\.key.typeName) == ["Settings"])
+    #expect(found.first?.message.contains("through SessionReader") == true)
+  }
+
+  @Test("Every singleton over one chain is reported, not only the first")
+  func everySingletonOverOneChain() throws {
+    let error = #expect(throws: BuildError.self) {
+      try build { registrar in
+        registrar.bind(Session.self, lifetime: .transient) { Session() }
+        registrar.bind(SessionReader.self, to: SessionReader.init(session:))
+        registrar.bind(Settings.self, lifetime: .persistent, to: Settings.init(reader:))
+        registrar.bind(Preferences.self, lifetime: .persistent, to: Preferences.init(reader:))
+      }
+    }
+    #expect(Set(captives(error).map(\.key.typeName)) == ["Settings", "Preferences"])
   }
 }
