@@ -108,9 +108,21 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   public var description: String { "\(severity): \(code): \(message)" }
 
   /// The finding with its locations and fixes.
+  ///
+  /// Bindings declared at one place (a loop, or a helper that binds for its callers) share one
+  /// `at` line, which says how many they are.
   public var debugDescription: String {
     var lines = [description]
-    lines += bindings.map { "    at \($0.assembly) at \($0.location)" }
+    var places: [(place: String, count: Int)] = []
+    for binding in bindings {
+      let place = "    at \(binding.assembly) at \(binding.location)"
+      if places.last?.place == place {
+        places[places.count - 1].count += 1
+      } else {
+        places.append((place, 1))
+      }
+    }
+    lines += places.map { $0.count == 1 ? $0.place : "\($0.place) (\($0.count) bindings)" }
     if let underlyingError {
       lines.append("    underlying error: \(String(reflecting: underlyingError))")
     }

@@ -102,11 +102,21 @@ enum OverrideResolution {
     _ code: Diagnostic.Code, key: BindingKey, _ bindings: [AnyBinding]
   ) -> Diagnostic {
     let infos = bindings.map(\.info).sorted { $0.location < $1.location }
-    let places = infos.map { "\($0.assembly) at \($0.location)" }
+    // One place declaring several (a loop, a helper called twice) is named once, with a count.
+    var places: [(place: String, count: Int)] = []
+    for info in infos {
+      let place = "\(info.assembly) at \(info.location)"
+      if places.last?.place == place {
+        places[places.count - 1].count += 1
+      } else {
+        places.append((place, 1))
+      }
+    }
+    let named = places.map { $0.count == 1 ? $0.place : "\($0.place) (\($0.count) times)" }
     let what = code == .duplicateOverride ? "overridden" : "bound"
     return Diagnostic(
       code, .error, key: key, bindings: infos,
-      message: "\(key) is \(what) \(infos.count) times: \(places.joined(separator: " and ")).",
+      message: "\(key) is \(what) \(infos.count) times: \(named.joined(separator: " and ")).",
       fixes: code == .duplicateOverride
         ? ["Keep one override of \(key); two overrides of one key are ambiguous."]
         : [

@@ -81,4 +81,20 @@ struct BuildErrorTests {
       """
     #expect(error.debugDescription == expected)
   }
+
+  @Test("Bindings declared at one place share one location line, with their count")
+  func onePlaceOneLine() throws {
+    let line = #line + 2
+    let builder = ContainerBuilder(
+      Bindings { registrar in for _ in 0..<3 { registrar.bind(Feed.self) { _ in Feed() } } })
+    let error = try #require(throws: BuildError.self) { try builder.build() }
+    let report = error.debugDescription
+    #expect(
+      report.contains(
+        "Feed is bound 3 times: Bindings at JoineryTests/BuildErrorTests.swift:\(line) (3 times)."))
+    #expect(
+      report.contains(
+        "\n    at Bindings at JoineryTests/BuildErrorTests.swift:\(line) (3 bindings)\n"))
+    #expect(!report.contains("BuildErrorTests.swift:\(line)\n"))
+  }
 }
