@@ -113,21 +113,28 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   /// `at` line, which says how many they are.
   public var debugDescription: String {
     var lines = [description]
-    var places: [(place: String, count: Int)] = []
-    for binding in bindings {
-      let place = "    at \(binding.assembly) at \(binding.location)"
-      if places.last?.place == place {
-        places[places.count - 1].count += 1
-      } else {
-        places.append((place, 1))
-      }
+    lines += Self.runs(of: bindings.map { "    at \($0.assembly) at \($0.location)" }).map {
+      $0.count == 1 ? $0.text : "\($0.text) (\($0.count) bindings)"
     }
-    lines += places.map { $0.count == 1 ? $0.place : "\($0.place) (\($0.count) bindings)" }
     if let underlyingError {
       lines.append("    underlying error: \(String(reflecting: underlyingError))")
     }
     lines += fixes.map { "    fix: \($0)" }
     return lines.joined(separator: "\n")
+  }
+
+  /// `texts` with each run of equal neighbours as one text and its length: sorted places, where
+  /// a loop or a helper declared several bindings at one `file:line`.
+  static func runs(of texts: [String]) -> [(text: String, count: Int)] {
+    var runs: [(text: String, count: Int)] = []
+    for text in texts {
+      if runs.last?.text == text {
+        runs[runs.count - 1].count += 1
+      } else {
+        runs.append((text, 1))
+      }
+    }
+    return runs
   }
 
   /// Sorts findings so the same graph always reports in the same order.

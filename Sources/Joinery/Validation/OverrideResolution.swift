@@ -103,16 +103,9 @@ enum OverrideResolution {
   ) -> Diagnostic {
     let infos = bindings.map(\.info).sorted { $0.location < $1.location }
     // One place declaring several (a loop, a helper called twice) is named once, with a count.
-    var places: [(place: String, count: Int)] = []
-    for info in infos {
-      let place = "\(info.assembly) at \(info.location)"
-      if places.last?.place == place {
-        places[places.count - 1].count += 1
-      } else {
-        places.append((place, 1))
-      }
+    let named = Diagnostic.runs(of: infos.map { "\($0.assembly) at \($0.location)" }).map {
+      $0.count == 1 ? $0.text : "\($0.text) (\($0.count) times)"
     }
-    let named = places.map { $0.count == 1 ? $0.place : "\($0.place) (\($0.count) times)" }
     let what = code == .duplicateOverride ? "overridden" : "bound"
     return Diagnostic(
       code, .error, key: key, bindings: infos,
