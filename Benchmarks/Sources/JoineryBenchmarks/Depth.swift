@@ -309,6 +309,34 @@ func taggedBuildRows() -> [Row] {
   }
 }
 
+/// N singletons, singleton i over link i of one N-link ephemeral chain: the captive check walks
+/// the chain once, not once per singleton, so the time per binding stays flat as N grows.
+func singletonsOverChainRows() -> [Row] {
+  [1_000, 8_000].map { count in
+    let register = Bindings { registrar in
+      for index in 0..<count {
+        registrar.bind(
+          Int.self, tag: index, dependsOn: [BindingKey(Int.self, tag: BindingTag(index + 1))]
+        ) { resolver in try resolver.resolve(Int.self, tag: index + 1, matching: .exact) }
+        registrar.bind(
+          Settings.self, tag: index, lifetime: .persistent,
+          dependsOn: [BindingKey(Int.self, tag: BindingTag(index))]
+        ) { _ in Settings() }
+      }
+      registrar.bind(Int.self, tag: count, instance: 0)
+    }
+    return Row(
+      title: "build \(count) singletons over one \(count)-link ephemeral chain", floor: nil,
+      variants: [
+        Variant(
+          name: "Joinery",
+          run: { iterations in
+            for _ in 0..<iterations { blackHole(try! ContainerBuilder(register).build()) }
+          })
+      ])
+  }
+}
+
 // MARK: Reports at app scale
 
 /// A broken app's start-up report, and one failed resolve's report, beside 10,000 bindings.

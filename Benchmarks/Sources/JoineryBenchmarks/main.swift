@@ -8,7 +8,8 @@ if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   let (title, name, count) = (arguments[at + 1], arguments[at + 2], Int(arguments[at + 3]) ?? 1)
   let all =
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
-    + deepChainRows() + failureRows() + buildRows() + taggedBuildRows() + reportRows() + scopeRows()
+    + deepChainRows() + failureRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows()
+    + reportRows() + scopeRows()
   guard let row = all.first(where: { $0.title == title }),
     let variant = row.variants.first(where: { $0.name == name })
   else {
@@ -32,7 +33,8 @@ let quick = arguments.contains("--quick")
 var rows = resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scopeRows()
 if !quick {
   rows +=
-    scalingRows() + deepChainRows() + buildRows() + taggedBuildRows() + failureRows()
+    scalingRows() + deepChainRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows()
+    + failureRows()
     + reportRows()
 }
 // `--only TEXT` keeps the rows whose title contains TEXT (and skips the other tables).
@@ -42,7 +44,8 @@ let only = arguments.firstIndex(of: "--only").flatMap { at in
 if let only {
   let every =
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
-    + deepChainRows() + buildRows() + taggedBuildRows() + failureRows() + reportRows()
+    + deepChainRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows() + failureRows()
+    + reportRows()
     + scopeRows()
   rows = every.filter {
     $0.title.contains(only)
