@@ -373,7 +373,7 @@ extension Registrar {
       make: { _ in throw AsyncArgumentsMissing() })
     binding.argumentMake = make
     binding.dependencies = Self.declared(keys: dependencies)
-    binding.metadata = metadata
+    if metadata != nil { binding.metadata = metadata }
     collector.add(binding)
   }
 
@@ -402,7 +402,7 @@ extension Registrar {
       registerType: registerType, isOverride: isOverride || isOverriding,
       layout: _ValueLayout(of: T.self), make: maker)
     binding.dependencies = dependencies
-    binding.metadata = metadata
+    if metadata != nil { binding.metadata = metadata }
     binding.disposer = disposer
     if contributes {
       collector.contribute(binding)

@@ -369,7 +369,9 @@ public struct Registrar: ~Copyable {
   /// The build's shared box for a tag given at registration.
   @usableFromInline
   func internedTag(_ tag: (any Hashable & Sendable)?) -> BindingTag? {
-    tag.map { collector.intern(BindingTag($0)) }
+    // `nil` is told apart without copying the optional existential (a runtime value witness).
+    if tag == nil { return nil }
+    return tag.map { collector.intern(BindingTag($0)) }
   }
 
   /// `dependency` with the build's shared box for its tag.
@@ -422,7 +424,7 @@ public struct Registrar: ~Copyable {
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, layout: _ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies
-    binding.metadata = metadata
+    if metadata != nil { binding.metadata = metadata }
     binding.isMainActor = isMainActor
     binding.disposer = disposer
     if contributes {
@@ -585,7 +587,7 @@ public struct Registrar: ~Copyable {
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
       converter: ForwardingBinding.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
-    binding.metadata = metadata
+    if metadata != nil { binding.metadata = metadata }
     collector.add(binding)
   }
 
@@ -638,7 +640,7 @@ public struct Registrar: ~Copyable {
       lifetime: .ephemeral, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self), maker: maker)
     binding.dependencies = Self.declared(keys: dependencies)
-    binding.metadata = metadata
+    if metadata != nil { binding.metadata = metadata }
     collector.add(binding)
   }
 }

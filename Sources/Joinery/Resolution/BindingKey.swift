@@ -32,7 +32,10 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
   public init(
     _ type: Any.Type, tag: (any Hashable & Sendable)? = nil, argumentTypes: Any.Type? = nil
   ) {
-    self.init(type, boxed: BindingTag(optional: tag), argumentTypes: argumentTypes)
+    // Tested for `nil` before anything else: copying an optional existential goes through the
+    // runtime's generic `Optional` value witnesses, about 80 instructions each.
+    self.init(
+      type, boxed: tag == nil ? nil : BindingTag(optional: tag), argumentTypes: argumentTypes)
   }
 
   /// A key from a tag already boxed, as the library keeps them.

@@ -26,7 +26,8 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   ///
   /// - Parameter value: Any hashable, sendable value.
   public init<Value: Hashable & Sendable>(_ value: Value) {
-    if let tag = value as? BindingTag {
+    // The type is compared first: a cast from an unspecialized `Value` is a runtime call.
+    if Value.self == BindingTag.self, let tag = value as? BindingTag {
       self = tag
     } else if _isOptionalType(Value.self), let flattened = _flattenedTag(value) {
       // An optional tag stands for its value, as it does in `bind` and `resolve`.

@@ -42,6 +42,9 @@ final class TagBox<Value: Hashable & Sendable>: AnyTagBox, @unchecked Sendable {
   }
 
   @usableFromInline override func isEqual(to other: AnyTagBox) -> Bool {
-    other.valueType == valueType && (other as? TagBox<Value>)?.value == value
+    // No optional or tuple of `Value` on the way: in this unspecialized code each would ask the
+    // runtime for its metadata (about 1,000 instructions a comparison, against 100).
+    guard other.valueType == valueType, let other = other as? TagBox<Value> else { return false }
+    return other.value == value
   }
 }

@@ -65,6 +65,22 @@ struct TagRuleTests {
     #expect(error.description.contains("does not equal itself"))
   }
 
+  @Test("Tags whose hashes collide stay apart: equality, not the hash, tells them apart")
+  func collidingHashes() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Store.self, tag: CollidingTag(id: 1)) { _ in Store(name: "one") }
+        registrar.bind(Store.self, tag: CollidingTag(id: 2)) { _ in Store(name: "two") }
+      }
+    ).build()
+    #expect(try container.resolve(Store.self, tag: CollidingTag(id: 1)).name == "one")
+    #expect(try container.resolve(Store.self, tag: CollidingTag(id: 2)).name == "two")
+    #expect(throws: ResolutionError.self) {
+      try container.resolve(Store.self, tag: CollidingTag(id: 3), matching: .exact)
+    }
+    #expect(BindingTag(CollidingTag(id: 1)) != BindingTag(CollidingTag(id: 2)))
+  }
+
   @Test("A maximum resolution depth below 1 fails the build")
   func depthBelowOne() throws {
     for depth in [0, -5] {
@@ -103,4 +119,10 @@ private final class Store: Sendable {
 private final class Shelf: Sendable {
   let store: Store
   init(store: Store) { self.store = store }
+}
+
+/// A tag type whose values all hash alike.
+private struct CollidingTag: Hashable, Sendable {
+  let id: Int
+  func hash(into hasher: inout Hasher) { hasher.combine(0) }
 }
