@@ -13,13 +13,11 @@ final class BindingCollector {
   private(set) var findings: [Diagnostic] = []
   /// One box per distinct tag in the build: matching a declared dependency's tag against a
   /// binding's is then an identity check.
-  private var tags: [BindingTag: BindingTag] = [:]
+  private var tags: Set<BindingTag> = []
 
-  /// The build's shared box for `tag`.
+  /// The build's shared box for `tag`: one hash lookup, which inserts it or finds its twin.
   func intern(_ tag: BindingTag) -> BindingTag {
-    if let existing = tags[tag] { return existing }
-    tags[tag] = tag
-    return tag
+    tags.insert(tag).memberAfterInsert
   }
 
   /// Runs `register` and, through it, its includes; a register already seen is skipped.

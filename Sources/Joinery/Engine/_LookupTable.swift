@@ -222,6 +222,7 @@ final class _TypeEntry: @unchecked Sendable {
     self.withArguments = withArguments
     if tagged.count > Self.linearTagLimit {
       var index: [Int: [Int]] = [:]
+      index.reserveCapacity(tagged.count)
       for (position, binding) in tagged.enumerated() {
         unsafe index[binding.key.tag.unsafelyUnwrapped.box.hash, default: []].append(position)
       }

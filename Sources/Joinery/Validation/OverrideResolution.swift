@@ -50,11 +50,13 @@ enum OverrideResolution {
       return groups
     }
     var positions: [BindingKey: Int] = [:]
+    positions.reserveCapacity(bindings.count)
     for binding in bindings {
-      if let index = positions[binding.key] {
+      // One hash lookup for a new key; a duplicate (rare) puts its group's position back.
+      if let index = positions.updateValue(groups.count, forKey: binding.key) {
+        positions[binding.key] = index
         groups[index].append(binding)
       } else {
-        positions[binding.key] = groups.count
         groups.append([binding])
       }
     }

@@ -72,6 +72,23 @@ struct OverrideTests {
     #expect(finding.message.contains("AlsoBindsString at JoineryTests/OverrideTests.swift:25"))
   }
 
+  @Test("Among many tags of one type, a key bound four times is one duplicate of four")
+  func duplicateAmongManyTags() throws {
+    // More than 16 bindings of one type: the bindings are grouped by key through a dictionary.
+    let error = try #require(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          for index in 0..<40 {
+            registrar.bind(String.self, tag: index % 10 == 3 ? 3 : index) { _ in "\(index)" }
+          }
+        }
+      ).build()
+    }
+    #expect(error.diagnostics.map(\.code) == [.duplicateBinding])
+    #expect(error.diagnostics.first?.key == BindingKey(String.self, tag: 3))
+    #expect(error.diagnostics.first?.bindings.count == 4)
+  }
+
   @Test("Two overrides of one key are a duplicate too")
   func duplicateOverrides() throws {
     var builder = ContainerBuilder(Production())
