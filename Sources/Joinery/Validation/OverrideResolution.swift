@@ -21,17 +21,27 @@ enum OverrideResolution {
     let groups = TypeGroups(bindings)
     for start in groups.starts {
       if groups.isAlone(start) {
-        let only = bindings[start]
-        if only.isOverride { findings.append(overrideWithoutTarget(only)) }
-        winners.append(only)
+        alone(bindings[start], into: &winners, findings: &findings)
         continue
       }
       let members = groups.members(from: start)
       for sameKey in sameKeyGroups(members.map { bindings[$0] }) {
-        resolve(sameKey, into: &winners, findings: &findings)
+        if sameKey.count == 1 {
+          alone(sameKey[0], into: &winners, findings: &findings)
+        } else {
+          resolve(sameKey, into: &winners, findings: &findings)
+        }
       }
     }
     return winners
+  }
+
+  /// The only binding of its key wins; as an override, it replaces nothing.
+  private static func alone(
+    _ only: AnyBinding, into winners: inout [AnyBinding], findings: inout [Diagnostic]
+  ) {
+    if only.isOverride { findings.append(overrideWithoutTarget(only)) }
+    winners.append(only)
   }
 
   /// The bindings of one type split by key, in first-seen order.
