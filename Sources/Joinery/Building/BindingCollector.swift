@@ -41,6 +41,7 @@ final class BindingCollector {
       collector: self, registerType: type(of: register), isOverriding: overriding,
       defaultLifetime: register.defaultLifetime?.lifetime ?? defaultLifetime)
     register.register(in: &registrar)
+    registrar.flush()
   }
 
   private func conflictingDefaults(
@@ -68,8 +69,8 @@ final class BindingCollector {
   /// Contributions to multi-bindings, in collection order (assembly, then registration).
   private(set) var contributions: [AnyBinding] = []
 
-  func add(_ binding: AnyBinding) {
-    bindings.append(binding)
+  func add(contentsOf declared: [AnyBinding]) {
+    bindings.append(contentsOf: declared)
   }
 
   func contribute(_ binding: AnyBinding) {

@@ -374,7 +374,7 @@ extension Registrar {
     binding.argumentMake = make
     binding.dependencies = Self.declared(keys: dependencies)
     if metadata != nil { binding.metadata = metadata }
-    collector.add(binding)
+    keep(binding)
   }
 
   @usableFromInline
@@ -407,7 +407,7 @@ extension Registrar {
     if contributes {
       collector.contribute(binding)
     } else {
-      collector.add(binding)
+      keep(binding)
     }
   }
 }

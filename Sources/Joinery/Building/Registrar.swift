@@ -24,6 +24,31 @@ public struct Registrar: ~Copyable {
   let isOverriding: Bool
   /// What a binding declared without a `lifetime:` gets (``Lifetime/For/default``).
   let defaultLifetime: Lifetime
+  /// The bindings declared since the last include, handed to the collector in one append
+  /// (``flush()``): appending to the collector's array one by one is a dynamically checked
+  /// access of a class property each time, and this struct's own array is checked statically.
+  private var pending: [AnyBinding] = []
+
+  init(
+    collector: BindingCollector, registerType: Any.Type, isOverriding: Bool,
+    defaultLifetime: Lifetime
+  ) {
+    self.collector = collector
+    self.registerType = registerType
+    self.isOverriding = isOverriding
+    self.defaultLifetime = defaultLifetime
+  }
+
+  /// Keeps a declared binding, in declaration order.
+  mutating func keep(_ binding: AnyBinding) { pending.append(binding) }
+
+  /// Hands the kept bindings to the collector: before an include, so that the collector's
+  /// order stays declaration order, and when the register is done.
+  mutating func flush() {
+    guard !pending.isEmpty else { return }
+    collector.add(contentsOf: pending)
+    pending.removeAll(keepingCapacity: true)
+  }
 
   /// Includes another register; one reached twice (a diamond of modules) registers once.
   ///
@@ -36,6 +61,7 @@ public struct Registrar: ~Copyable {
   ///
   /// - Parameter register: The register to include.
   public mutating func include(_ register: some DependencyRegister) {
+    flush()
     collector.collect(
       register, overriding: isOverriding, defaultLifetime: defaultLifetime,
       includer: registerType)
@@ -286,7 +312,7 @@ public struct Registrar: ~Copyable {
       maker: { _, _, _ in throw ScopeValueNotProvided() })
     binding.dependencies = []
     binding.isScopeValue = true
-    collector.add(binding)
+    keep(binding)
   }
 
   /// Runs `step` on every new instance of the binding of `type` once the resolution that made
@@ -412,7 +438,7 @@ public struct Registrar: ~Copyable {
   }
 
   @usableFromInline
-  func add<T>(
+  mutating func add<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false, isMainActor: Bool = false,
@@ -430,7 +456,7 @@ public struct Registrar: ~Copyable {
     if contributes {
       collector.contribute(binding)
     } else {
-      collector.add(binding)
+      keep(binding)
     }
   }
 
@@ -588,7 +614,7 @@ public struct Registrar: ~Copyable {
       converter: ForwardingBinding.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
     if metadata != nil { binding.metadata = metadata }
-    collector.add(binding)
+    keep(binding)
   }
 
   /// Binds `type` to a factory that takes runtime arguments; every resolve makes a new instance
@@ -641,7 +667,7 @@ public struct Registrar: ~Copyable {
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self), maker: maker)
     binding.dependencies = Self.declared(keys: dependencies)
     if metadata != nil { binding.metadata = metadata }
-    collector.add(binding)
+    keep(binding)
   }
 }
 /// Calls `factory` with the elements of the tuple `arguments` holds, whose type is exactly
