@@ -54,6 +54,35 @@ struct DisposalTests {
     #expect(container.isShutDown)
   }
 
+  @Test("Eager singletons are made in key order, whatever the declaration and include order")
+  func eagerOrderAcrossInclude() async throws {
+    let journal = Journal()
+    struct Storage: Assembly {
+      let journal: Journal
+      func register(in registrar: inout Registrar) {
+        registrar.bind(Repository.self, lifetime: .persistent(eager: true)) { _ in
+          journal.note("make repository")
+          return Repository(pool: Pool())
+        }
+      }
+    }
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Session.self, lifetime: .persistent(eager: true)) { _ in
+          journal.note("make session")
+          return Session()
+        }
+        registrar.include(Storage(journal: journal))
+        registrar.bind(Pool.self, lifetime: .persistent(eager: true)) { _ in
+          journal.note("make pool")
+          return Pool()
+        }
+      }
+    ).build()
+    #expect(journal.all == ["make pool", "make repository", "make session"])
+    try await container.shutdown()
+  }
+
   @Test("Only created instances are disposed; never-resolved bindings cost nothing")
   func onlyCreated() async throws {
     let journal = Journal()
