@@ -289,23 +289,9 @@ func coldStartRows() -> [Row] {
 /// linear build keeps the time per binding flat as N grows.
 func taggedBuildRows() -> [Row] {
   [1_000, 10_000, 50_000].map { count in
-    let register = Bindings { registrar in
-      for index in 0..<count {
-        registrar.bind(
-          Int.self, tag: index, dependsOn: [BindingKey(Int.self, tag: BindingTag(index + 1))]
-        ) { resolver in try resolver.resolve(Int.self, tag: index + 1, matching: .exact) }
-      }
-      registrar.bind(Int.self, tag: count, instance: 0)
-    }
-    return Row(
-      title: "build \(count) tagged bindings of one type with declared edges", floor: nil,
-      variants: [
-        Variant(
-          name: "Joinery",
-          run: { iterations in
-            for _ in 0..<iterations { blackHole(try! ContainerBuilder(register).build()) }
-          })
-      ])
+    joineryBuildRow(
+      "build \(count) tagged bindings of one type with declared edges",
+      taggedChain(count, singletons: false))
   }
 }
 
@@ -313,28 +299,42 @@ func taggedBuildRows() -> [Row] {
 /// the chain once, not once per singleton, so the time per binding stays flat as N grows.
 func singletonsOverChainRows() -> [Row] {
   [1_000, 8_000].map { count in
-    let register = Bindings { registrar in
-      for index in 0..<count {
-        registrar.bind(
-          Int.self, tag: index, dependsOn: [BindingKey(Int.self, tag: BindingTag(index + 1))]
-        ) { resolver in try resolver.resolve(Int.self, tag: index + 1, matching: .exact) }
+    joineryBuildRow(
+      "build \(count) singletons over one \(count)-link ephemeral chain",
+      taggedChain(count, singletons: true))
+  }
+}
+
+/// `count` ephemeral `Int` bindings, tag i declaring tag i + 1, and with `singletons` a
+/// persistent `Settings` tagged i over each.
+private func taggedChain(_ count: Int, singletons: Bool) -> Bindings {
+  Bindings { registrar in
+    for index in 0..<count {
+      registrar.bind(
+        Int.self, tag: index, dependsOn: [BindingKey(Int.self, tag: BindingTag(index + 1))]
+      ) { resolver in try resolver.resolve(Int.self, tag: index + 1, matching: .exact) }
+      if singletons {
         registrar.bind(
           Settings.self, tag: index, lifetime: .persistent,
           dependsOn: [BindingKey(Int.self, tag: BindingTag(index))]
         ) { _ in Settings() }
       }
-      registrar.bind(Int.self, tag: count, instance: 0)
     }
-    return Row(
-      title: "build \(count) singletons over one \(count)-link ephemeral chain", floor: nil,
-      variants: [
-        Variant(
-          name: "Joinery",
-          run: { iterations in
-            for _ in 0..<iterations { blackHole(try! ContainerBuilder(register).build()) }
-          })
-      ])
+    registrar.bind(Int.self, tag: count, instance: 0)
   }
+}
+
+/// A row that builds `register` with Joinery alone, registration and validation.
+private func joineryBuildRow(_ title: String, _ register: Bindings) -> Row {
+  Row(
+    title: title, floor: nil,
+    variants: [
+      Variant(
+        name: "Joinery",
+        run: { iterations in
+          for _ in 0..<iterations { blackHole(try! ContainerBuilder(register).build()) }
+        })
+    ])
 }
 
 // MARK: Reports at app scale
