@@ -283,6 +283,20 @@ public func _isSingleReference<T>(_: T.Type) -> Bool {
   }
 }
 
+/// Whether an instance of `T` is one class reference, as ``_isSingleReference(_:)`` says.
+///
+/// Where the compiler cannot answer (unspecialized code), `recorded` answers: the answer kept
+/// with a layout of `T` (``_ValueLayout/isReference``), so no metadata is read and no cast runs.
+/// Specialized, `recorded` is not read.
+@inlinable @inline(__always)
+public func _isSingleReference<T>(_: T.Type, recorded: Bool) -> Bool {
+  switch _canBeClass(T.self) {
+  case 0: return false
+  case 1: return MemoryLayout<T>.size == MemoryLayout<AnyObject>.size
+  default: return recorded
+  }
+}
+
 /// Destroys the instance a slot was initialized with, after the slot's lending has ended: kept
 /// by a resolution whose `initCompleted` steps may still fail.
 @safe

@@ -35,7 +35,9 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// `nil` for the other kinds of binding.
   @usableFromInline let factoryStrategy: LifetimeStrategy.Type?
   let location: BindingLocation
-  let layout: _ValueLayout
+  /// The bound type's layout; a resolve that is not specialized reads whether it is one class
+  /// reference here rather than asking the runtime.
+  @usableFromInline let layout: _ValueLayout
   /// Memory for one instance of the bound type, for lifetimes that keep one.
   // Allocated by the first creation, under the binding's creation lock, and published with
   // the instance; then only read. The instance is written through its address, under the

@@ -84,30 +84,35 @@ extension Container {
       return binding.storage.load(as: T.self)
     }
     // A class reference is built by one non-generic function for every type; specialized, the
-    // test folds away.
-    if _isSingleReference(T.self) {
-      let object = try makeReference(of: binding, parent: parent, fallbackTag: fallbackTag)
-      return unsafe unsafeBitCast(object, to: T.self)
+    // test folds away, and unspecialized the binding's layout answers it.
+    if _isSingleReference(T.self, recorded: binding.layout.isReference) {
+      // The object comes back as the bits of a +1 reference, moved (not copied) into `T`:
+      // where this code is not specialized (a parameter pack, `Provider`), a bit-cast of an
+      // `AnyObject` copies through the value witness, one retain and one release more.
+      var reference = try makeReference(of: binding, parent: parent, fallbackTag: fallbackTag)
+      return unsafe _move(from: &reference, as: T.self)
     }
     return try makeInstance(of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)
   }
 
   /// The path that may build, for a bound type that is one class reference: not generic, so
   /// one copy serves every class, specialized or not, and no generic metadata is asked for.
+  ///
+  /// Returns the bits of the object's reference: one reference the caller takes over.
   @usableFromInline @inline(never)
   func makeReference(
     of binding: AnyBinding, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
-  ) throws(ResolutionError) -> AnyObject {
+  ) throws(ResolutionError) -> UInt {
     var word: UInt = 0
-    return unsafe try _withUnprotectedUnsafeMutablePointer(to: &word) {
-      pointer throws(ResolutionError) -> AnyObject in
-      let out = UnsafeMutableRawPointer(pointer)
+    unsafe try _withUnprotectedUnsafeMutablePointer(to: &word) {
+      pointer throws(ResolutionError) in
       // The bound type is the requested one: the table is keyed by it.
       unsafe try fill(
-        binding, into: _InstanceSlot(reference: out, type: binding.layout.type), parent,
-        fallbackTag)
-      return unsafe out.assumingMemoryBound(to: AnyObject.self).move()
+        binding,
+        into: _InstanceSlot(reference: UnsafeMutableRawPointer(pointer), type: binding.layout.type),
+        parent, fallbackTag)
     }
+    return word
   }
 
   /// The path that may build: kept out of line so that the fast path above needs no more

@@ -14,6 +14,14 @@ private final class Download: Sendable {
   }
 }
 
+/// Binds `type` from generic code: the parameter-pack form, not specialized for `P`.
+private func bindThroughPack<T, each P>(
+  _ registrar: inout Registrar, _ type: T.Type, lifetime: Lifetime.For<T> = .default,
+  _ initializer: @escaping @Sendable (repeat each P) -> T
+) {
+  registrar.bind(type, lifetime: lifetime, to: initializer)
+}
+
 @Suite("Binding forms")
 struct BindingFormsTests {
   @Test("A factory receives a resolver for its own dependencies")
@@ -168,6 +176,52 @@ struct BindingFormsTests {
     #expect(try container.resolve(Int.self, tag: "sum", arguments: 1, 2) == 3 + 5)
     let mismatch = try #require(throws: ResolutionError.self) { try viaPack("x") }
     #expect(mismatch.code == .argumentMismatch)
+  }
+
+  @Test("An initializer bound from generic code gets every kind of parameter right")
+  func packInitializerParameterKinds() throws {
+    // Bound through a generic helper, the initializer's parameters are resolved by code that
+    // is not specialized: whether each is one class reference is read from its binding, and
+    // the instance is moved out of the engine's buffer as that type.
+    struct Wide: Sendable, Equatable {  // larger than the engine's inline buffer
+      var words = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+      static func == (lhs: Wide, rhs: Wide) -> Bool { lhs.words.11 == rhs.words.11 }
+    }
+    struct Parts {
+      let object: ServiceC
+      let name: String
+      let greeting: any Greeting
+      let service: any Service
+      let anyObject: AnyObject
+      let wide: Wide
+      let number: Int
+    }
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        bindThroughPack(&registrar, ServiceC.self, lifetime: .persistent) { ServiceC(tracker) }
+        bindThroughPack(&registrar, String.self) { "name" }
+        bindThroughPack(&registrar, (any Greeting).self) { ValueGreeting(text: "hi") }
+        bindThroughPack(&registrar, (any Service).self, lifetime: .persistent) {
+          ServiceImpl(tracker)
+        }
+        registrar.bind(AnyObject.self, forwardingTo: ServiceC.self)
+        bindThroughPack(&registrar, Wide.self) { Wide() }
+        bindThroughPack(&registrar, Int.self) { 42 }
+        bindThroughPack(&registrar, Parts.self, Parts.init)
+      }
+    ).buildOrRecord()
+    for _ in 0..<3 {
+      let parts = try container.resolve(Parts.self)
+      let shared = try container.resolve(ServiceC.self)
+      #expect(parts.object === shared)
+      #expect(ObjectIdentifier(parts.anyObject) == ObjectIdentifier(shared))
+      #expect(parts.name == "name")
+      #expect(parts.greeting.text == "hi")
+      #expect(parts.service === (try container.resolve((any Service).self)))
+      #expect(parts.wide == Wide())
+      #expect(parts.number == 42)
+    }
   }
 
   @Test("Wrong argument types give an error naming expected and given types")
