@@ -51,6 +51,18 @@ struct DeclaredGraph {
     edgeStart.reserveCapacity(bindings.count + 1)
     let scopeFactoryKey = BindingKey(ScopeFactory.self, boxed: nil)
     func isOptional(_ type: Any.Type) -> Bool { _isOptionalType(type) }
+    // What serves `dependency` in this container: its binding, else (for a tag that may
+    // fall back) the untagged one.
+    func serving(_ dependency: DeclaredDependency) -> (binding: AnyBinding?, fellBack: Bool) {
+      if let binding = table.binding(for: dependency.key) { return (binding, false) }
+      guard dependency.key.tag != nil, dependency.matching.allowsFallback else {
+        return (nil, false)
+      }
+      let untagged = table.binding(
+        for: BindingKey(
+          dependency.key.type, boxed: nil, argumentTypes: dependency.key.argumentTypes))
+      return (untagged, untagged != nil)
+    }
     for (position, binding) in bindings.enumerated() {
       edgeStart.append(edgeList.count)
       // Only async and forwarding bindings have no factory strategy.
@@ -76,26 +88,22 @@ struct DeclaredGraph {
               key: BindingKey($0.wrappedType, boxed: declaredAsWritten.key.tag),
               matching: declaredAsWritten.matching)
           } ?? declaredAsWritten
-        // A Provider or Lazy dependency needs the binding it wraps, later: not a cycle edge.
-        let derivable = declared.key.type as? any DerivedFromContainer.Type
-        let dependency =
-          derivable.map {
-            DeclaredDependency(
-              key: $0.wrappedKey(tag: declared.key.tag), matching: declared.matching)
-          } ?? declared
-        var served = table.binding(for: dependency.key)
-        var fellBack = false
-        if served == nil, dependency.key.tag != nil, dependency.matching.allowsFallback {
-          served = table.binding(
-            for: BindingKey(
-              dependency.key.type, boxed: nil, argumentTypes: dependency.key.argumentTypes))
-          fellBack = served != nil
-        }
-        // A Provider may make instances of a binding with runtime arguments
-        // (`get(arguments:)`): such a binding serves it too.
-        if served == nil, derivable != nil {
-          served = table.entry(for: ObjectIdentifier(dependency.key.type))?.withArguments.first {
-            $0.key.tag == dependency.key.tag
+        var (served, fellBack) = serving(declared)
+        // A Provider or Lazy no binding serves is derived from the binding it wraps, used later:
+        // not a cycle edge. Asked only then, as a resolve does: a conformance lookup costs
+        // hundreds of instructions, and most dependencies are bound.
+        let derivable = served == nil ? declared.key.type as? any DerivedFromContainer.Type : nil
+        var dependency = declared
+        if let derivable {
+          dependency = DeclaredDependency(
+            key: derivable.wrappedKey(tag: declared.key.tag), matching: declared.matching)
+          (served, fellBack) = serving(dependency)
+          // A Provider may make instances of a binding with runtime arguments
+          // (`get(arguments:)`): such a binding serves it too.
+          if served == nil {
+            served = table.entry(for: ObjectIdentifier(dependency.key.type))?.withArguments.first {
+              $0.key.tag == dependency.key.tag
+            }
           }
         }
         // In a child container, what an ancestor binds is satisfied there.
