@@ -83,6 +83,26 @@ struct ProviderTests {
     #expect(error.diagnostics.map(\.message) == ["Inbox depends on Tracked, which is not bound."])
   }
 
+  @Test("A Provider that is itself bound is validated as that binding, as it resolves")
+  func boundProvider() throws {
+    // `Provider<Tracked>` under "inbox" is a binding of its own, handing out the provider of
+    // Tracked under "stored"; nothing binds Tracked under "inbox".
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Tracked.self, tag: "stored", lifetime: .persistent) { _ in
+          Tracked(tracker)
+        }
+        registrar.bind(Provider<Tracked>.self, tag: "inbox") { resolver in
+          try resolver.resolve(Provider<Tracked>.self, tag: "stored")
+        }
+        registrar.bind(Inbox.self, to: Inbox.init(messages:), dependencies: .tagged("inbox"))
+      }
+    ).buildOrRecord()
+    let inbox = try container.resolve(Inbox.self)
+    #expect(try inbox.messages.get() === (try container.resolve(Tracked.self, tag: "stored")))
+  }
+
   @Test("Providers and Lazies hold their container weakly and report when it is gone")
   func weakContainer() throws {
     let tracker = LifetimeTracker()
