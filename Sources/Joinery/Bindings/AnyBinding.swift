@@ -65,6 +65,14 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
+  /// Keeps `metadata` if there is some.
+  ///
+  /// An absent one is neither copied nor stored: a copy of an optional existential is a call
+  /// into the runtime's generic value witnesses.
+  func attach(_ metadata: borrowing (any Sendable)?) {
+    if metadata != nil { self.metadata = copy metadata }
+  }
+
   /// Whether the factory is isolated to the main actor (declared with `bindMainActor`).
   var isMainActor: Bool {
     get { extras?.isMainActor ?? false }

@@ -373,7 +373,7 @@ extension Registrar {
       make: { _ in throw AsyncArgumentsMissing() })
     binding.argumentMake = make
     binding.dependencies = Self.declared(keys: dependencies)
-    if metadata != nil { binding.metadata = metadata }
+    binding.attach(metadata)
     keep(binding)
   }
 
@@ -402,7 +402,7 @@ extension Registrar {
       registerType: registerType, isOverride: isOverride || isOverriding,
       layout: _ValueLayout(of: T.self), make: maker)
     binding.dependencies = dependencies
-    if metadata != nil { binding.metadata = metadata }
+    binding.attach(metadata)
     binding.disposer = disposer
     if contributes {
       collector.contribute(binding)

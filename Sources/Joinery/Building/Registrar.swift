@@ -450,7 +450,7 @@ public struct Registrar: ~Copyable {
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, layout: _ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies
-    if metadata != nil { binding.metadata = metadata }
+    binding.attach(metadata)
     binding.isMainActor = isMainActor
     binding.disposer = disposer
     if contributes {
@@ -613,7 +613,7 @@ public struct Registrar: ~Copyable {
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
       converter: ForwardingBinding.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
-    if metadata != nil { binding.metadata = metadata }
+    binding.attach(metadata)
     keep(binding)
   }
 
@@ -666,7 +666,7 @@ public struct Registrar: ~Copyable {
       lifetime: .ephemeral, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self), maker: maker)
     binding.dependencies = Self.declared(keys: dependencies)
-    if metadata != nil { binding.metadata = metadata }
+    binding.attach(metadata)
     keep(binding)
   }
 }
