@@ -210,10 +210,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       let instance = try await node.running {
         try await self.makeTracked(resolver, recordingIn: list, path: node, in: container)
       }
-      list.endAsync(id, instance: instance)?.end(.made(instance))
+      list.endAsync(id, instance: .made(instance))?.end(.made(instance))
       return instance
     } catch {
-      list.endAsync(id, instance: nil)?.end(Task.isCancelled ? .abandoned : .failed(error))
+      list.endAsync(id, instance: .none)?.end(Task.isCancelled ? .abandoned : .failed(error))
       throw wrap(error, path: node, in: container)
     }
   }
@@ -334,10 +334,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   ///
   /// Below a container-wide creation (a captor on `path`), a scoped request takes the long way,
   /// where the captive check refuses it.
-  func madeInstance(in scope: Scope?, below path: AsyncPath?) -> Any? {
-    if isReady { return storage.loadAny(layout) }
+  func madeInstance(in scope: Scope?, below path: AsyncPath?) -> DisposalList.AsyncInstance {
+    if isReady { return .made(storage.loadAny(layout)) }
     guard lifetime.reach == .scope, let scope, !scope.isClosed, path?.hasCaptor != true else {
-      return nil
+      return .none
     }
     return scope.disposals.asyncInstance(of: self)
   }

@@ -160,7 +160,7 @@ extension Container {
         isOptional: false)
     }
     if let async = binding as? AsyncBinding {
-      if let made = async.madeInstance(in: scope, below: path) { return .made(made) }
+      if case .made(let made) = async.madeInstance(in: scope, below: path) { return .made(made) }
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
     }
     if binding.isMainActor { return .mainActor }

@@ -72,7 +72,10 @@ public final class Scope: Sendable {
   /// Whether this scope has made (or was given) the instance of the scoped binding for `key`.
   func hasInstance(for key: BindingKey) -> Bool {
     guard let binding = container.lookup(key)?.binding else { return false }
-    if binding.isAsync { return disposals.asyncInstance(of: binding) != nil }
+    if binding.isAsync {
+      guard case .made = disposals.asyncInstance(of: binding) else { return false }
+      return true
+    }
     return disposals.existingCell(for: ObjectIdentifier(binding))?.isReady ?? false
   }
 }

@@ -86,10 +86,15 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       return body(&asyncMore[asyncMore.count - 1].slot)
     }
 
-    func asyncInstance(of binding: ObjectIdentifier) -> Any? {
+    func asyncInstance(of binding: ObjectIdentifier) -> AsyncInstance {
       if asyncIDs.0 == binding { return asyncInline.0.instance }
       if asyncIDs.1 == binding { return asyncInline.1.instance }
-      return asyncMore.first { $0.binding == binding }?.slot.instance
+      // The list is used only once both inline slots are.
+      guard asyncIDs.1 != nil else { return .none }
+      for index in asyncMore.indices where asyncMore[index].binding == binding {
+        return asyncMore[index].slot.instance
+      }
+      return .none
     }
     /// Whether the entries were taken for disposal: an instance recorded later is disposed
     /// at once, on its own.
@@ -153,9 +158,17 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   /// for it, in that request's task; the requests that come meanwhile wait on `rendezvous`,
   /// which the first of them sets up.
   struct AsyncSlot {
-    var instance: Any?
+    var instance = AsyncInstance.none
     var isMaking = false
     var rendezvous: AsyncCreation?
+  }
+
+  /// An async instance, if one was made: `Any?` without the runtime's generic `Optional`
+  /// value witnesses, which every copy and destroy of an `Any?` calls (about 60 to 150
+  /// instructions each, where this enum's own witnesses test its case inline).
+  enum AsyncInstance {
+    case made(Any)
+    case none
   }
 
   /// What a request for a scope's async instance does.
@@ -171,7 +184,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   func claimAsync(_ binding: ObjectIdentifier) -> AsyncClaim {
     withLock { state in
       state.withAsyncSlot(binding) { slot in
-        if let instance = slot.instance { return .made(instance) }
+        if case .made(let instance) = slot.instance { return .made(instance) }
         guard slot.isMaking else {
           slot.isMaking = true
           return .make
@@ -184,10 +197,10 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
-  /// Ends a creation ``claimAsync(_:)`` gave the caller: keeps `instance` (`nil` when it
+  /// Ends a creation ``claimAsync(_:)`` gave the caller: keeps `instance` (`.none` when it
   /// failed, so that the next request tries again) and returns what the requests that came
   /// meanwhile wait on.
-  func endAsync(_ binding: ObjectIdentifier, instance: Any?) -> AsyncCreation? {
+  func endAsync(_ binding: ObjectIdentifier, instance: AsyncInstance) -> AsyncCreation? {
     withLock { state in
       state.withAsyncSlot(binding) { slot in
         slot.instance = instance
@@ -199,7 +212,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   /// The scope's instance of the async `binding`, if it was made.
-  func asyncInstance(of binding: AnyBinding) -> Any? {
+  func asyncInstance(of binding: AnyBinding) -> AsyncInstance {
     let id = ObjectIdentifier(binding)
     return withLock { $0.asyncInstance(of: id) }
   }
