@@ -135,6 +135,42 @@ struct ScopedAsyncTests {
     #expect(error?.debugDescription.contains("makeScope") == true)
   }
 
+  @Test("A scope keeps each of many async scoped instances apart, past its first two")
+  func manyAsyncScopedBindings() async throws {
+    // A scope keeps two async instances inline and the rest in a list: each of five tags is
+    // its own binding, shared within one scope and apart between scopes.
+    let tags = ["a", "b", "c", "d", "e"]
+    let made = TestAtomic<Int>(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        for (index, tag) in tags.enumerated() {
+          registrar.bindAsync(Connection.self, tag: tag, lifetime: .scoped) { _ in
+            let serial = made.add(1, ordering: .sequentiallyConsistent).newValue
+            return Connection(serial: serial, request: Request(id: index))
+          }
+        }
+      }
+    ).buildOrRecord()
+    let scope = container.makeScope()
+    let other = container.makeScope()
+    for tag in tags.reversed() {
+      #expect(!scope.hasInstance(of: Connection.self, tag: tag))
+    }
+    var first: [String: Connection] = [:]
+    for tag in tags { first[tag] = try await scope.resolveAsync(Connection.self, tag: tag) }
+    for tag in tags.reversed() {
+      #expect(scope.hasInstance(of: Connection.self, tag: tag))
+      let again = try await scope.resolveAsync(Connection.self, tag: tag)
+      #expect(again === first[tag])
+      #expect(again.request.id == tags.firstIndex(of: tag))
+      let elsewhere = try await other.resolveAsync(Connection.self, tag: tag)
+      #expect(elsewhere !== again)
+    }
+    #expect(made.load(ordering: .sequentiallyConsistent) == 2 * tags.count)
+    try await scope.close()
+    try await other.close()
+  }
+
   @Test("A failed creation is forgotten: the next await in the scope tries again")
   func failureRetries() async throws {
     let pool = Pool(failures: 1)
