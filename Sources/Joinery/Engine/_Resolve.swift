@@ -85,6 +85,11 @@ extension Container {
     }
     // A class reference is built by one non-generic function for every type; specialized, the
     // test folds away, and unspecialized the binding's layout answers it.
+    #if JOINERY_INTERNAL_CHECKS
+      // Unspecialized, whether `T` is one class reference is read from the binding's layout.
+      _internalCheck(
+        binding.layout.type == T.self, "\(binding.key) resolved as \(T.self)")
+    #endif
     if _isSingleReference(T.self, recorded: binding.layout.isReference) {
       // The object comes back as the bits of a +1 reference, moved (not copied) into `T`:
       // where this code is not specialized (a parameter pack, `Provider`), a bit-cast of an
