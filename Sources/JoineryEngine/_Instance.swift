@@ -275,12 +275,9 @@ public struct _InstanceStorage {
 /// cast of the metatype answers.
 @inlinable @inline(__always)
 public func _isSingleReference<T>(_: T.Type) -> Bool {
-  guard MemoryLayout<T>.size == MemoryLayout<AnyObject>.size else { return false }
-  switch _canBeClass(T.self) {
-  case 0: return false
-  case 1: return true
-  default: return T.self is AnyObject.Type
-  }
+  _isSingleReference(
+    T.self,
+    recorded: MemoryLayout<T>.size == MemoryLayout<AnyObject>.size && T.self is AnyObject.Type)
 }
 
 /// Whether an instance of `T` is one class reference, as ``_isSingleReference(_:)`` says.
