@@ -6,7 +6,10 @@ symbol counts (types, members, operators, extensions on other modules' types); s
 compiler synthesizes (protocol default implementations) do not, nor do the deprecation shims of
 Sources/Joinery/Deprecations.swift (unconditionally deprecated: kept so that old spellings
 compile with a warning naming their replacement, not part of the surface; they are counted
-apart).
+apart), nor do the overloads marked `@_documentation(visibility: internal)`: the generated
+fixed-arity forms, which repeat the spelling, labels and defaults of a documented parameter-pack
+form so that Swift specializes the call (Scripts/generate-fixed-arity.py). The symbol graph
+leaves them out; this script counts them from the sources and prints them apart.
 
     python3 Scripts/count-public-api.py            # the count, and the names by kind
     python3 Scripts/count-public-api.py --ceiling  # fails if the count is above .ci/public-api-ceiling
@@ -40,10 +43,19 @@ for path in files:
             entry = (symbol["kind"]["identifier"], ".".join(symbol["pathComponents"]))
             (shims if deprecated(symbol) else declarations).append(entry)
 
+hidden = 0
+for folder, _, sources in os.walk(os.path.join(root, "Sources", "Joinery")):
+    for source in sources:
+        if source.endswith(".swift"):
+            with open(os.path.join(folder, source)) as file:
+                hidden += sum(
+                    line.strip() == "@_documentation(visibility: internal)" for line in file)
+
 names = {name for _, name in declarations}
 kinds = collections.Counter(kind for kind, _ in declarations)
 print(f"Joinery: {len(declarations)} public declarations under {len(names)} names")
 print(f"  and {len(shims)} deprecation shims: {', '.join(sorted(name for _, name in shims))}")
+print(f"  and {hidden} specialization overloads hidden from the docs (same spelling as a documented form)")
 for kind, count in kinds.most_common():
     print(f"  {count:4} {kind}")
 

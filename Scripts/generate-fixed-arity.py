@@ -38,6 +38,7 @@ def zero_overload():
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -126,7 +127,8 @@ def overloads(n):
         f"{'' if i == 1 else '_ '}d{i}: Dependency<{p}>" for i, p in enumerate(params, 1))
     interning = "\n".join(f"    let d{i} = interned(d{i})" for i in range(1, n + 1))
     return f'''
-{doc("plain", n)}  @inlinable
+{doc("plain", n)}  @_documentation(visibility: internal)
+  @inlinable
   public mutating func bind<{generics}>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -143,7 +145,8 @@ def overloads(n):
       }})
   }}
 
-{doc("tagged", n)}  @inlinable
+{doc("tagged", n)}  @_documentation(visibility: internal)
+  @inlinable
   public mutating func bind<{generics}>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -188,6 +191,7 @@ def async_overload(n):
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
+  @_documentation(visibility: internal)
   @inlinable @_disfavoredOverload
   public mutating func bindAsync<{generics}>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -236,6 +240,7 @@ extension Registrar {{
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds a new instance from a resolver and the arguments.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<{generics}>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
@@ -268,6 +273,7 @@ extension Resolving where Self: ~Copyable {{
   ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @_documentation(visibility: internal)
   @inlinable @inline(__always)
   public func resolve<{generics}>(
 {isolated_params}
@@ -296,7 +302,9 @@ def main():
 // `bind(_:to:dependencies:)` and `bindAsync(_:to:)` serve any arity; Swift prefers these
 // overloads for 0…{MAX_ARITY} parameters (1…{MAX_ARITY} for `bindAsync`), so each parameter is
 // resolved by specialized code instead of through runtime generic metadata (Swift does not
-// specialize parameter packs).
+// specialize parameter packs). Each has the spelling, labels and defaults of its pack form, which
+// is the one DocC shows: `@_documentation(visibility: internal)` keeps these out of the docs and
+// out of the public declaration count (Scripts/count-public-api.py counts them apart).
 extension Registrar {{{body}}}
 '''
     with open(OUT, "w") as f:
@@ -310,7 +318,7 @@ extension Registrar {{{body}}}
 // `bind(_:tag:override:dependsOn:metadata:fileID:line:_:)` and `resolve(_:arguments:)` are the documented
 // API and serve any number of arguments; Swift prefers these overloads for 1…{MAX_ARGUMENTS}, which
 // pass the arguments as a tuple of statically known type instead of building its metadata at
-// run time.
+// run time. Hidden from the docs like the autowiring overloads (Registrar+FixedArity.swift).
 {body}'''
     with open(OUT_ARGUMENTS, "w") as f:
         f.write(text)

@@ -50,7 +50,8 @@ extension Registrar {
   /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited from the
   /// container: each one resolves with `resolveAsync`, so it may itself be async.
   ///
-  /// `build()` checks every parameter, as it does for `bind(_:to:)`.
+  /// `build()` checks every parameter, as it does for `bind(_:to:)`. For up to six parameters,
+  /// Swift picks an overload of this spelling specialized at the call site.
   ///
   /// ```swift
   /// registrar.bindAsync(Database.self, lifetime: .persistent) { _ in try await Database.open() }

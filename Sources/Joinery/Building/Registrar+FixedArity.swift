@@ -6,7 +6,9 @@ public import JoineryEngine
 // `bind(_:to:dependencies:)` and `bindAsync(_:to:)` serve any arity; Swift prefers these
 // overloads for 0…6 parameters (1…6 for `bindAsync`), so each parameter is
 // resolved by specialized code instead of through runtime generic metadata (Swift does not
-// specialize parameter packs).
+// specialize parameter packs). Each has the spelling, labels and defaults of its pack form, which
+// is the one DocC shows: `@_documentation(visibility: internal)` keeps these out of the docs and
+// out of the public declaration count (Scripts/count-public-api.py counts them apart).
 extension Registrar {
   /// Binds `type` to an initializer without parameters, specialized at the call site.
   ///
@@ -24,6 +26,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -57,6 +60,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -94,6 +98,7 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
   ///   - d1: How the first parameter is resolved.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -131,6 +136,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -170,6 +176,7 @@ extension Registrar {
   ///   - initializer: The function that builds the instance from its dependencies.
   ///   - d1: How the first parameter is resolved.
   ///   - d2: How the second parameter is resolved.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -210,6 +217,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2, P3>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -252,6 +260,7 @@ extension Registrar {
   ///   - d1: How the first parameter is resolved.
   ///   - d2: How the second parameter is resolved.
   ///   - d3: How the third parameter is resolved.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2, P3>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -296,6 +305,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -341,6 +351,7 @@ extension Registrar {
   ///   - d2: How the second parameter is resolved.
   ///   - d3: How the third parameter is resolved.
   ///   - d4: How the fourth parameter is resolved.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -389,6 +400,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -436,6 +448,7 @@ extension Registrar {
   ///   - d3: How the third parameter is resolved.
   ///   - d4: How the fourth parameter is resolved.
   ///   - d5: How the fifth parameter is resolved.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -487,6 +500,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from its dependencies.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -536,6 +550,7 @@ extension Registrar {
   ///   - d4: How the fourth parameter is resolved.
   ///   - d5: How the fifth parameter is resolved.
   ///   - d6: How the sixth parameter is resolved.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, P1, P2, P3, P4, P5, P6>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -590,6 +605,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
+  @_documentation(visibility: internal)
   @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, P1: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -624,6 +640,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
+  @_documentation(visibility: internal)
   @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, P1: Sendable, P2: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -661,6 +678,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
+  @_documentation(visibility: internal)
   @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, P1: Sendable, P2: Sendable, P3: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
@@ -699,6 +717,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
+  @_documentation(visibility: internal)
   @inlinable @_disfavoredOverload
   public mutating func bindAsync<
     T: Sendable, P1: Sendable, P2: Sendable, P3: Sendable, P4: Sendable
@@ -739,6 +758,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
+  @_documentation(visibility: internal)
   @inlinable @_disfavoredOverload
   public mutating func bindAsync<
     T: Sendable, P1: Sendable, P2: Sendable, P3: Sendable, P4: Sendable, P5: Sendable
@@ -780,6 +800,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
+  @_documentation(visibility: internal)
   @inlinable @_disfavoredOverload
   public mutating func bindAsync<
     T: Sendable, P1: Sendable, P2: Sendable, P3: Sendable, P4: Sendable, P5: Sendable, P6: Sendable

@@ -137,6 +137,9 @@ public struct Registrar: ~Copyable {
   /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with
   /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`.
   ///
+  /// Any number of parameters works. For up to six, Swift picks an overload of this same
+  /// spelling that is specialized at the call site; the docs show only this form.
+  ///
   /// - Parameters:
   ///   - type: The bound type; the initializer's result converts to it.
   ///   - tag: An optional tag.
@@ -620,7 +623,8 @@ public struct Registrar: ~Copyable {
   /// Binds `type` to a factory that takes runtime arguments; every resolve makes a new instance
   /// from the arguments it passes.
   ///
-  /// Any number of arguments (one or more) works, through parameter packs. Resolve with the same
+  /// Any number of arguments (one or more) works, through parameter packs; for up to three,
+  /// Swift picks an overload of this spelling specialized at the call site. Resolve with the same
   /// argument types in the same order.
   ///
   /// ```swift

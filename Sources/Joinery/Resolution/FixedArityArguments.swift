@@ -6,7 +6,7 @@ public import JoineryEngine
 // `bind(_:tag:override:dependsOn:metadata:fileID:line:_:)` and `resolve(_:arguments:)` are the documented
 // API and serve any number of arguments; Swift prefers these overloads for 1…3, which
 // pass the arguments as a tuple of statically known type instead of building its metadata at
-// run time.
+// run time. Hidden from the docs like the autowiring overloads (Registrar+FixedArity.swift).
 
 extension Registrar {
   /// Binds `type` to a factory that takes 1 runtime argument; the fixed-arity form of the
@@ -25,6 +25,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds a new instance from a resolver and the arguments.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, A1>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
@@ -58,6 +59,7 @@ extension Resolving where Self: ~Copyable {
   ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @_documentation(visibility: internal)
   @inlinable @inline(__always)
   public func resolve<T, A1>(
     _ type: T.Type = T.self, arguments a1: A1, isolation: isolated (any Actor)? = #isolation
@@ -90,6 +92,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds a new instance from a resolver and the arguments.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, A1, A2>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
@@ -124,6 +127,7 @@ extension Resolving where Self: ~Copyable {
   ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @_documentation(visibility: internal)
   @inlinable @inline(__always)
   public func resolve<T, A1, A2>(
     _ type: T.Type = T.self, arguments a1: A1, _ a2: A2,
@@ -157,6 +161,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds a new instance from a resolver and the arguments.
+  @_documentation(visibility: internal)
   @inlinable
   public mutating func bind<T, A1, A2, A3>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
@@ -192,6 +197,7 @@ extension Resolving where Self: ~Copyable {
   ///     may be made when it is the main actor.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @_documentation(visibility: internal)
   @inlinable @inline(__always)
   public func resolve<T, A1, A2, A3>(
     _ type: T.Type = T.self, arguments a1: A1, _ a2: A2, _ a3: A3,

@@ -87,7 +87,8 @@ extension Resolving where Self: ~Copyable {
 
   /// Returns a new instance from a binding that takes runtime arguments.
   ///
-  /// The argument types must match the bound factory's parameter types exactly, in order.
+  /// The argument types must match the bound factory's parameter types exactly, in order. For
+  /// up to three arguments, Swift picks an overload of this spelling specialized at the call site.
   ///
   /// ```swift
   /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
