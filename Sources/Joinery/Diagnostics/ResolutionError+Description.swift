@@ -193,6 +193,9 @@ extension ResolutionError {
         fixes.append(
           "If a Provider<\(name)> kept by a longer-lived object makes this request, pass it the "
             + "scope it works for: `provider.get(in: scope)`.")
+        fixes.append(
+          "If an @Injected property makes it, read the property inside `scope.run { … }`, where "
+            + "it resolves in that scope.")
       }
       return fixes
     case .captiveDependency:
@@ -221,7 +224,7 @@ extension ResolutionError {
     case .noCurrentContainer:
       return [
         "Read the property inside `container.withCurrent { … }` (in tests: the `.container` "
-          + "trait of JoineryTesting).",
+          + "trait of JoineryTesting), or inside a scope's `scope.run { … }`.",
         "Or name the container: @Injected(from: container).",
       ]
     default:
