@@ -43,47 +43,28 @@ public final class Injected<Value> {
   // Written once under `lock` before `isResolved` is published; read freely after.
   @usableFromInline @safe @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
 
-  /// A property resolved from the task's current container on first read.
+  /// A property resolved on first read: from `container` when one is named, else from the
+  /// task's running scope (inside ``Scope/run(isolation:_:)``) or ``Container/current``.
+  ///
+  /// A named container is held weakly.
   ///
   /// ```swift
-  /// @Injected var feed: FeedService
-  /// @Injected(tag: "audit") var log: EventLog
+  /// @Injected var feed: FeedService                  // the current container
+  /// @Injected(tag: "audit") var log: EventLog         // tagged (falls back to untagged)
+  /// @Injected(from: App.container) var clock: Clock   // a named container
   /// ```
   ///
   /// - Parameters:
+  ///   - container: The container to resolve from; `nil` (the default) for the current one.
   ///   - tag: The binding's tag, if any (falls back to untagged).
   ///   - fileID: Captured for the error when nothing can be resolved.
   ///   - line: Captured for the error when nothing can be resolved.
   public init(
-    tag: (any Hashable & Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line
-  ) {
-    explicitContainer = nil
-    hasExplicitContainer = false
-    self.tag = BindingTag(optional: tag)
-    location = BindingLocation(fileID: fileID, line: line)
-    _checkAtomicWordsLayout(&atomicWords)
-  }
-
-  /// A property resolved from `container` on first read.
-  ///
-  /// The container is held weakly.
-  ///
-  /// ```swift
-  /// @Injected(from: App.container) var feed: FeedService
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - container: The container to resolve from.
-  ///   - tag: The binding's tag, if any.
-  ///   - fileID: Captured for errors.
-  ///   - line: Captured for errors.
-  public init(
-    from container: Container, tag: (any Hashable & Sendable)? = nil,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    from container: Container? = nil, tag: (any Hashable & Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
     explicitContainer = container
-    hasExplicitContainer = true
+    hasExplicitContainer = container != nil
     self.tag = BindingTag(optional: tag)
     location = BindingLocation(fileID: fileID, line: line)
     _checkAtomicWordsLayout(&atomicWords)
