@@ -55,36 +55,42 @@ public struct Provider<Value>: Sendable {
   }
 
   /// Resolves the binding now, with its lifetime: a new instance for an ephemeral binding, the
-  /// shared one for a persistent binding, the scope's own for a scoped binding.
-  ///
-  /// Without `scope`, a provider made in a scope resolves in that scope, and any other in its
-  /// container. A longer-lived consumer that serves many scopes passes the one it works for:
+  /// shared one for a persistent binding.
   ///
   /// ```swift
   /// let store = try messages.get()
+  /// ```
+  ///
+  /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor
+  ///   binding may be made when it is the main actor.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/containerReleased``.
+  public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {
+    if isScoped { return try get(in: try madeInScope(), isolation: isolation) }
+    guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
+    if let tag { return try container.resolve(Value.self, tag: tag, isolation: isolation) }
+    return try container.resolve(Value.self, isolation: isolation)
+  }
+
+  /// Resolves the binding now in `scope`: the scope's instance of a scoped binding.
+  ///
+  /// For a longer-lived consumer that serves many scopes, and is handed the one it works for:
+  ///
+  /// ```swift
   /// func canEdit(in request: Scope) throws -> Bool { try user.get(in: request).isEditor }
   /// ```
   ///
   /// - Parameters:
-  ///   - scope: The scope to resolve in, which must belong to this provider's container or a
-  ///     child of it; `nil` (the default) for the one the provider was made in, if any.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
+  ///   - scope: The scope to resolve in; it must belong to this provider's container or a
+  ///     child of it.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`).
   /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/containerReleased`` when
-  ///   the container is gone and ``ResolutionError/Code/shutDown`` when the scope is closed.
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/shutDown`` if the scope is closed.
   public func get(
-    in scope: Scope? = nil, isolation: isolated (any Actor)? = #isolation
+    in scope: Scope, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> Value {
-    var target = scope
-    if target == nil, isScoped { target = try madeInScope() }
-    if let target {
-      if let tag { return try target.resolve(Value.self, tag: tag, isolation: isolation) }
-      return try target.resolve(Value.self, isolation: isolation)
-    }
-    guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
-    if let tag { return try container.resolve(Value.self, tag: tag, isolation: isolation) }
-    return try container.resolve(Value.self, isolation: isolation)
+    if let tag { return try scope.resolve(Value.self, tag: tag, isolation: isolation) }
+    return try scope.resolve(Value.self, isolation: isolation)
   }
 
   /// The scope this provider was made in, or the error for one that is gone.
@@ -107,9 +113,7 @@ extension Provider {
   func get(
     inGraph graph: _GraphMemory?
   ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
-    guard let graph, !_ThreadState.isResolving else {
-      return (try get(in: nil, isolation: nil), false)
-    }
+    guard let graph, !_ThreadState.isResolving else { return (try get(isolation: nil), false) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
     let scope = isScoped ? try madeInScope() : nil
     if let scope { try scope.checkOpen(Value.self) }
