@@ -22,6 +22,13 @@ private func requestContainer() throws -> Container {
   ).build()
 }
 
+@MainActor private final class Banner {}
+
+/// A main-actor screen model: its @Injected scoped banner is read on the main actor.
+@MainActor private struct Screen {
+  @Injected var banner: Banner
+}
+
 @Suite("@Injected inside a scope's run")
 struct InjectedInScopeTests {
   @Test(
@@ -74,6 +81,24 @@ struct InjectedInScopeTests {
       #expect(pairs.allSatisfy { $0.0 === $0.1 })
       #expect(Set(pairs.map { ObjectIdentifier($0.0) }).count == 8)
     }
+  }
+
+  @Test("On the main actor, a main-actor scoped binding read through @Injected is the scope's")
+  @MainActor
+  func mainActorScoped() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindMainActor(Banner.self, lifetime: .scoped) { _ in Banner() }
+      }
+    ).build()
+    let first = container.makeScope()
+    let second = container.makeScope()
+    let (a, b) = try await first.run { scope in
+      (try Screen().$banner.get(), try scope.resolve(Banner.self))
+    }
+    let c = try await second.run { _ in try Screen().$banner.get() }
+    #expect(a === b)
+    #expect(a !== c)
   }
 
   @Test("Another container made current inside the run is not resolved in the scope")
