@@ -249,10 +249,6 @@ extension Container {
 }
 
 extension Scope {
-  /// The scope whose ``run(isolation:_:)`` the current task is in, for ``Injected``: a task-local
-  /// value, inherited by child tasks, never a global.
-  @TaskLocal static var running: Scope?
-
   /// Runs one unit of work — a request, a job — in this scope, then closes the scope however
   /// the work ends: the framework-neutral core of a server's request middleware.
   ///
@@ -270,10 +266,6 @@ extension Scope {
   /// In a server's middleware the work is the rest of the chain (`next(request, context)`); the
   /// Server Apps article shows a whole one.
   ///
-  /// While `work` runs, ``Injected`` properties read in its task resolve in this scope when they
-  /// resolve from its container (named, ``Container/current``, or neither), so an `@Injected`
-  /// scoped binding is the request's own instance.
-  ///
   /// When `work` returns, the scope is closed and a disposer's failure is thrown as a
   /// ``DisposalError``. When `work` throws, the scope is still closed (disposal rolls back
   /// what was not committed) and `work`'s error is thrown as it is, so a domain error keeps
@@ -290,8 +282,7 @@ extension Scope {
   ) async throws -> Result {
     let result: Result
     do {
-      result = try await Scope.$running.withValue(
-        self, operation: { try await work(self) }, isolation: isolation)
+      result = try await work(self)
     } catch {
       do {
         try await close()

@@ -193,9 +193,6 @@ extension ResolutionError {
         fixes.append(
           "If a Provider<\(name)> kept by a longer-lived object makes this request, pass it the "
             + "scope it works for: `provider.get(in: scope)`.")
-        fixes.append(
-          "If an @Injected property makes it, read the property inside `scope.run { … }`, where "
-            + "it resolves in that scope.")
       }
       return fixes
     case .captiveDependency:
@@ -224,7 +221,7 @@ extension ResolutionError {
     case .noCurrentContainer:
       return [
         "Read the property inside `container.withCurrent { … }` (in tests: the `.container` "
-          + "trait of JoineryTesting), or inside a scope's `scope.run { … }`.",
+          + "trait of JoineryTesting).",
         "Or name the container: @Injected(from: container).",
       ]
     default:

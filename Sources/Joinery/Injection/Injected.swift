@@ -17,11 +17,6 @@ public import JoineryEngine
 /// try container.withCurrent { try FeedScreen().feed.headlines() }
 /// ```
 ///
-/// Inside a scope's ``Scope/run(isolation:_:)``, a property of that scope's container resolves
-/// in the scope, so a `scoped` binding is the request's own instance (and the wrapper keeps it,
-/// as it keeps every instance: give such properties to objects that live for the request).
-/// Outside one, a scoped binding throws ``ResolutionError/Code/scopeRequired``.
-///
 /// Reading `wrappedValue` when nothing can be resolved stops the program with the property's
 /// file and line; read `$feed.get()` to get the ``ResolutionError`` instead.
 ///
@@ -44,7 +39,7 @@ public final class Injected<Value> {
   @usableFromInline @safe @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
 
   /// A property resolved on first read: from `container` when one is named, else from the
-  /// task's running scope (inside ``Scope/run(isolation:_:)``) or ``Container/current``.
+  /// task's ``Container/current`` container.
   ///
   /// A named container is held weakly.
   ///
@@ -102,8 +97,8 @@ public final class Injected<Value> {
   ///   binding may be made when it is the main actor.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; ``ResolutionError/Code/noCurrentContainer`` when no
-  ///   container is named or current and no scope is running,
-  ///   ``ResolutionError/Code/containerReleased`` when the named one is gone.
+  ///   container is named or current, ``ResolutionError/Code/containerReleased`` when the named
+  ///   one is gone.
   @inlinable
   public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {
     if _loadAcquiring(0) != 0, let value { return value }
@@ -133,22 +128,15 @@ public final class Injected<Value> {
 
   private func resolve(_ isolation: isolated (any Actor)?) throws(ResolutionError) -> Value {
     let key = BindingKey(Value.self, boxed: tag)
-    let running = Scope.running
     let container: Container
     if hasExplicitContainer {
       guard let explicitContainer else { throw .containerReleased(key) }
       container = explicitContainer
-    } else if let current = Container.current ?? running?.container {
-      container = current
     } else {
-      throw .noCurrentContainer(key, location: location)
-    }
-    // In a scope's `run`, a property of that scope's container resolves in the scope: a scoped
-    // binding is the unit of work's own instance, and every other lifetime is what the
-    // container gives. A task that outlives the run (its scope closed) gets the container's.
-    if let scope = running, !scope.isClosed, scope.container === container {
-      if let tag { return try scope.resolve(Value.self, tag: tag, isolation: isolation) }
-      return try scope.resolve(Value.self, isolation: isolation)
+      guard let current = Container.current else {
+        throw .noCurrentContainer(key, location: location)
+      }
+      container = current
     }
     if let tag { return try container.resolve(Value.self, tag: tag, isolation: isolation) }
     return try container.resolve(Value.self, isolation: isolation)

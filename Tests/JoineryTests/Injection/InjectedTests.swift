@@ -67,6 +67,22 @@ struct InjectedTests {
     #expect(error.debugDescription.contains("JoineryTests/InjectedTests.swift:20"))
   }
 
+  @Test("A scoped binding is never kept by an @Injected property, inside a scope's run too")
+  func scopedBindingRefused() async throws {
+    // The wrapper keeps its first instance: a shared object's property would hand one
+    // request's instance to every later request. Scoped instances go through initializers or
+    // a Provider instead.
+    final class Work: Sendable {}
+    let container = try ContainerBuilder(
+      Bindings { registrar in registrar.bind(Work.self, lifetime: .scoped) { _ in Work() } }
+    ).build()
+    let shared = Injected<Work>(from: container)
+    try await container.makeScope().run { _ in
+      let error = try #require(throws: ResolutionError.self) { try shared.get() }
+      #expect(error.code == .scopeRequired)
+    }
+  }
+
   @Test("Eight threads reading first at once resolve once")
   func firstReadsResolveOnce() async throws {
     let tracker = LifetimeTracker()
