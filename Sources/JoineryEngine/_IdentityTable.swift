@@ -2,10 +2,11 @@
 /// words, read without any lock: the container's lookup table is one, and says what a value
 /// word means.
 ///
-/// Open addressing with linear probing, at most three quarters full, filled by Robin Hood
-/// insertion: a lookup probes until it finds the identity or an empty slot, and no identity
-/// ends up far from its home slot, so no lookup is slow because of where its identity happens to
-/// lie in memory. Each slot is two words, so a lookup usually reads a single cache line.
+/// Open addressing with linear probing, at most a quarter full up to 64 identities and three
+/// quarters beyond, filled by Robin Hood insertion: a lookup probes until it finds the identity
+/// or an empty slot, and no identity ends up far from its home slot, so no lookup is slow
+/// because of where its identity happens to lie in memory. Each slot is two words, so a lookup
+/// usually reads a single cache line.
 ///
 /// Built once and never changed, so it may be read from any thread. (Unchecked `Sendable`: the
 /// raw memory is written only by the initializer.)
@@ -43,8 +44,15 @@ public struct _IdentityTable: @unchecked Sendable {
   /// A table of the `count` identities `fill` inserts, each nonzero and distinct: `fill` is
   /// given the function that inserts one, so that no list of them is made first.
   public init(count: Int, _ fill: (_ insert: (_ identity: UInt, _ value: UInt) -> Void) -> Void) {
+    // At most a quarter full up to 64 identities (4 KiB at most), so that a lookup in a small
+    // container rarely probes twice, whatever addresses its identities happen to have; three
+    // quarters beyond, where zeroing and holding the slots costs more than a probe saves.
     var capacity = 8
-    while capacity * 3 < count * 4 { capacity *= 2 }
+    if count <= 64 {
+      while capacity < count * 4 { capacity *= 2 }
+    } else {
+      while capacity * 3 < count * 4 { capacity *= 2 }
+    }
     let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
     unsafe slots.initialize(repeating: Slot(identity: 0, value: 0), count: capacity)
     let mask = capacity - 1
@@ -117,8 +125,8 @@ public struct _IdentityTable: @unchecked Sendable {
   }
 
   /// Checks the table's contract (see ``_internalCheck(_:_:file:line:)``): a power-of-two
-  /// capacity at most three quarters full, every identity once, each reachable by probing from
-  /// its home slot.
+  /// capacity at most three quarters full (a quarter, up to 64 identities), every identity once,
+  /// each reachable by probing from its home slot.
   ///
   /// `count`: how many identities were inserted.
   public func _checkInvariants(count: Int? = nil) {
@@ -135,6 +143,8 @@ public struct _IdentityTable: @unchecked Sendable {
       }
     }
     _internalCheck(seen.count * 4 <= capacity * 3, "more than three quarters full")
+    _internalCheck(
+      seen.count > 64 || seen.count * 4 <= capacity, "a small table more than a quarter full")
     _internalCheck(count.map { $0 == seen.count } ?? true, "identities lost")
   }
 

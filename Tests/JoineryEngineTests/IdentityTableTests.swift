@@ -53,6 +53,28 @@ struct IdentityTableTests {
     }
   }
 
+  @Test(
+    "A small table is at most a quarter full: a lookup rarely probes twice, wherever its keys lie")
+  func smallTables() {
+    for count in [1, 9, 30, 64] {
+      var displacement = 0
+      for seed in 1...200 {
+        let inserted = Self.identities(count, seed: UInt64(seed) &* 7_919)
+        let table = _IdentityTable(inserted.map { (identity: $0, value: $0) })
+        #expect(count * 4 <= table.mask + 1, "\(count) identities in \(table.mask + 1) slots")
+        displacement += inserted.reduce(0) { total, identity in
+          total
+            + ((table.slot(for: identity)! &- _IdentityTable.home(of: identity, mask: table.mask))
+              & table.mask)
+        }
+      }
+      // Linear probing at a quarter full averages about 0.17 extra probes; at the three
+      // quarters a larger table may reach, 1.5.
+      let mean = Double(displacement) / Double(count * 200)
+      #expect(mean < 0.25, "mean displacement \(mean) with \(count) identities")
+    }
+  }
+
   @Test("Sixteen-byte strides (objects allocated one after another) spread over the slots")
   func strides() {
     let inserted = (1...1_000).map { UInt(0x10_0000 + $0 * 16) }

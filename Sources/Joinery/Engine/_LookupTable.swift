@@ -3,8 +3,9 @@ public import JoineryEngine
 /// The frozen lookup table: type identity → the bindings of that type.
 ///
 /// Built once by `build()` and never changed, so it is read without any lock. The map itself is
-/// the engine's ``_IdentityTable`` (open addressing, Robin Hood, at most three quarters full),
-/// from a type's metadata address to a word that says what serves the type.
+/// the engine's ``_IdentityTable`` (open addressing, Robin Hood, at most a quarter full up to 64
+/// types and three quarters beyond), from a type's metadata address to a word that says what
+/// serves the type.
 @usableFromInline
 struct _BindingTable: Sendable {
   /// Type identity → what serves the type.
