@@ -47,12 +47,9 @@ public struct _IdentityTable: @unchecked Sendable {
     // At most a quarter full up to 64 identities (4 KiB at most), so that a lookup in a small
     // container rarely probes twice, whatever addresses its identities happen to have; three
     // quarters beyond, where zeroing and holding the slots costs more than a probe saves.
+    let quartersFull = count <= 64 ? 1 : 3
     var capacity = 8
-    if count <= 64 {
-      while capacity < count * 4 { capacity *= 2 }
-    } else {
-      while capacity * 3 < count * 4 { capacity *= 2 }
-    }
+    while capacity * quartersFull < count * 4 { capacity *= 2 }
     let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
     unsafe slots.initialize(repeating: Slot(identity: 0, value: 0), count: capacity)
     let mask = capacity - 1
