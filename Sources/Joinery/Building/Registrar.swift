@@ -464,7 +464,7 @@ public struct Registrar: ~Copyable {
   }
 
   /// Adds one element to the multi-binding of `type`: every contribution is kept (none is a
-  /// duplicate), and ``Container/resolveAll(_:isolation:)`` returns them in assembly order, then
+  /// duplicate), and ``Container/resolveAll(_:tag:isolation:)`` returns them in assembly order, then
   /// registration order.
   ///
   /// ```swift

@@ -40,7 +40,8 @@ public struct NearMiss: Sendable, CustomStringConvertible {
       return "\(key.typeName) is bound\(tag) with arguments \(arguments) — \(place)"
     case .otherTag:
       let tag = key.tag.map { "with tag \($0)" } ?? "untagged"
-      return "\(key.typeName) is bound \(tag) — \(place)"
+      let arguments = key.argumentTypes.map { " with arguments \(TypeName.arguments($0))" } ?? ""
+      return "\(key.typeName) is bound \(tag)\(arguments) — \(place)"
     default:
       return "\(displayName) is bound\(key.tag.map { " with tag \($0)" } ?? "") — \(place)"
     }

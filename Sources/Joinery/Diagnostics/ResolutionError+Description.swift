@@ -45,8 +45,11 @@ extension ResolutionError {
       return "No binding for \(requested)."
     case .argumentMismatch:
       let given = requested.argumentTypes.map(TypeName.arguments) ?? "()"
-      let expected = nearMisses.filter { $0.kind == .otherArguments }
-        .map { $0.binding.key.argumentTypes.map(TypeName.arguments) ?? "no arguments" }
+      var expected: [String] = []
+      for miss in nearMisses where miss.kind == .otherArguments {
+        let arguments = miss.binding.key.argumentTypes.map(TypeName.arguments) ?? "no arguments"
+        if !expected.contains(arguments) { expected.append(arguments) }
+      }
       let expectedText = expected.isEmpty ? "other arguments" : expected.joined(separator: " or ")
       return "\(requested.typeName) takes \(expectedText), but the resolve passed \(given)."
     case .cycle:

@@ -240,7 +240,7 @@ public struct _RequestPoint {
   /// async resolution's `graph` instances and an error carries the async path above it.
   @inlinable @inline(__always)
   func run<R, Tag: Hashable & Sendable>(
-    _ type: Any.Type, tag: Tag?,
+    _ type: Any.Type, tag: Tag,
     _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     if let path {
@@ -248,7 +248,7 @@ public struct _RequestPoint {
       // is not generic over it: code generic over an unknown result looks up its `Result`
       // metadata at run time (about 600 instructions a call, for a stack allocation).
       var result: R?
-      try run(below: path, type, tag: tag.map { BindingTag($0) }) {
+      try run(below: path, type, tag: _requestTag(tag)) {
         container, context throws(ResolutionError) in result = try body(container, context)
       }
       return result!
@@ -311,7 +311,7 @@ public struct _RequestPoint {
 struct ResolutionContext: ~Copyable {
   /// The innermost frame of the chain, or `nil` for a top-level request.
   @usableFromInline let frame: UnsafePointer<_Frame>?
-  /// The scope a top-level request was made in (``Scope/resolve(_:isolation:)``); a chain keeps its scope
+  /// The scope a top-level request was made in (``Scope/resolve(_:tag:matching:isolation:)``); a chain keeps its scope
   /// in its root state.
   ///
   /// Not retained: the caller holds the scope for the whole request.

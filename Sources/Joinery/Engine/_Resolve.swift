@@ -235,12 +235,29 @@ extension Container {
   func resolve<T, Tag: Hashable & Sendable>(
     _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    // One rule for optional tags, as `bind` has: `.some(x)` is the tag `x`, `nil` no tag. The
-    // test folds away in specialized code.
+    // The resolve forms' default tag, `nil as BindingTag?`: an untagged request, or a
+    // `BindingTag` the caller already has. The test folds away in specialized code.
+    if Tag.self == BindingTag?.self {
+      guard let tag = _identityCast(tag, to: BindingTag?.self) else {
+        return try resolve(T.self, parent: parent)
+      }
+      return try resolve(T.self, presentTag: tag, matching: matching, parent: parent)
+    }
+    // One rule for optional tags, as `bind` has: `.some(x)` is the tag `x`, `nil` no tag.
     if _isOptionalType(Tag.self) {
       return try resolve(
         T.self, flattenedTag: _flattenedTag(tag), matching: matching, parent: parent)
     }
+    return try resolve(T.self, presentTag: tag, matching: matching, parent: parent)
+  }
+
+  /// A request with a tag, neither optional nor the default. (Not part of the function above:
+  /// a call of a function to itself is not inlined, and unspecialized callers need it inlined.)
+  @inlinable @inline(__always)
+  func resolve<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, presentTag tag: Tag, matching: TagMatching,
+    parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
     guard let found = match(T.self, tag: tag, matching: matching) else {
       return try resolveUnbound(T.self, tag: BindingTag(tag), matching: matching, parent: parent)
     }
@@ -410,6 +427,45 @@ extension Container {
     return unsafe try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
       try container.instance(of: found, as: T.self, tag: tag, parent: parent)
     }
+  }
+
+  /// A request with runtime arguments from a public form, whose `tag` is the default
+  /// (`nil as BindingTag?`, folded away in specialized code), a value or an optional.
+  @inlinable @inline(__always)
+  func resolve<T, Tag: Hashable & Sendable, each Argument>(
+    _ type: T.Type, requestTag tag: Tag, matching: TagMatching, arguments: repeat each Argument,
+    parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    if Tag.self == BindingTag?.self {
+      return try resolve(
+        T.self, tag: _identityCast(tag, to: BindingTag?.self), matching: matching,
+        arguments: repeat each arguments, parent: parent)
+    }
+    return try resolve(
+      T.self, tag: tag as Tag?, matching: matching, arguments: repeat each arguments,
+      parent: parent)
+  }
+
+  /// The fixed-arity forms' request with runtime arguments (`arguments` points to a tuple of
+  /// type `signature`); `tag` as in the parameter-pack form.
+  @inlinable @inline(__always)
+  func resolve<T, Tag: Hashable & Sendable>(
+    _ type: T.Type, requestTag tag: Tag, matching: TagMatching, signature: Any.Type,
+    arguments: borrowing _Arguments, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    if Tag.self == BindingTag?.self {
+      return try resolve(
+        T.self, tag: _identityCast(tag, to: BindingTag?.self), matching: matching,
+        signature: signature, arguments: arguments, parent: parent)
+    }
+    if _isOptionalType(Tag.self) {
+      return try resolve(
+        T.self, tag: BindingTag(optional: _flattenedTag(tag)), matching: matching,
+        signature: signature, arguments: arguments, parent: parent)
+    }
+    return try resolve(
+      T.self, tag: tag as Tag?, matching: matching, signature: signature, arguments: arguments,
+      parent: parent)
   }
 
   @inlinable
@@ -663,7 +719,14 @@ extension Container {
         requested.argumentTypes == nil
         ? !entry.withArguments.isEmpty
         : (entry.untagged != nil || !entry.withArguments.isEmpty)
-      if boundWithOtherArguments {
+      // Bound with these very arguments under another tag: the tag is what is missing.
+      let boundWithTheseArguments = requested.argumentTypes.map { signature in
+        entry.withArguments.contains { binding in
+          binding.key.argumentTypes.map { ObjectIdentifier($0) == ObjectIdentifier(signature) }
+            ?? false
+        }
+      }
+      if boundWithOtherArguments, boundWithTheseArguments != true {
         return .argumentMismatch(requested, parent: parent, in: self)
       }
     }
@@ -700,6 +763,17 @@ func _assumingMainActor<T>(
 /// Whether `type` is an `Optional`; folds to a constant in specialized code.
 @inlinable @inline(__always)
 func _isOptionalType<T>(_ type: T.Type) -> Bool { _isOptional(type) }
+
+/// The tag of a request whose `tag:` is `tag`: the resolve forms' default, `nil as BindingTag?`,
+/// is no tag, and so is any `nil` optional; an optional's value is the tag it wraps.
+///
+/// The default's test folds away in specialized code: an untagged request pays nothing for it.
+@inlinable @inline(__always)
+func _requestTag<Tag: Hashable & Sendable>(_ tag: Tag) -> BindingTag? {
+  if Tag.self == BindingTag?.self { return _identityCast(tag, to: BindingTag?.self) }
+  if _isOptionalType(Tag.self) { return BindingTag(optional: _flattenedTag(tag)) }
+  return BindingTag(tag)
+}
 
 /// The tag an optional stands for: its value (unwrapped again if it is itself optional), or
 /// `nil` for no tag.

@@ -138,8 +138,7 @@ public final class Injected<Value> {
       }
       container = current
     }
-    if let tag { return try container.resolve(Value.self, tag: tag, isolation: isolation) }
-    return try container.resolve(Value.self, isolation: isolation)
+    return try container.resolve(Value.self, tag: tag, isolation: isolation)
   }
 }
 

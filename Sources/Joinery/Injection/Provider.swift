@@ -68,8 +68,7 @@ public struct Provider<Value>: Sendable {
   public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {
     if isScoped { return try get(in: try madeInScope(), isolation: isolation) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
-    if let tag { return try container.resolve(Value.self, tag: tag, isolation: isolation) }
-    return try container.resolve(Value.self, isolation: isolation)
+    return try container.resolve(Value.self, tag: tag, isolation: isolation)
   }
 
   /// Resolves the binding now in `scope`: the scope's instance of a scoped binding.
@@ -89,8 +88,7 @@ public struct Provider<Value>: Sendable {
   public func get(
     in scope: Scope, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> Value {
-    if let tag { return try scope.resolve(Value.self, tag: tag, isolation: isolation) }
-    return try scope.resolve(Value.self, isolation: isolation)
+    try scope.resolve(Value.self, tag: tag, isolation: isolation)
   }
 
   /// The scope this provider was made in, or the error for one that is gone.

@@ -58,9 +58,6 @@ extension Provider {
         parent: .topLevel(in: scope))
     }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
-    if let tag {
-      return try container.resolve(Value.self, tag: tag, arguments: repeat each arguments)
-    }
-    return try container.resolve(Value.self, arguments: repeat each arguments)
+    return try container.resolve(Value.self, tag: tag, arguments: repeat each arguments)
   }
 }

@@ -31,52 +31,32 @@ public protocol Resolving: ~Copyable {
 }
 
 extension Resolving where Self: ~Copyable {
-  /// Returns the instance bound to `type`, built as its lifetime says.
+  /// Returns the instance bound to `type` (under `tag`, if given), built as its lifetime says.
+  ///
+  /// A tagged request falls back to the untagged binding unless `matching` is
+  /// ``TagMatching/exact``, and a fallback returns the very instance an untagged request gets:
+  /// identity belongs to the binding, not to the tag you asked with.
   ///
   /// ```swift
   /// let feed = try container.resolve(FeedService.self)
   /// let client: any HTTPClient = try container.resolve()
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve; inferred from context when omitted.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError`` naming the type, the path, and near misses when nothing is
-  ///   bound, when a factory throws, or on a cycle.
-  @inlinable @inline(__always)
-  public func resolve<T>(
-    _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
-  ) throws(ResolutionError) -> T {
-    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
-      container, context throws(ResolutionError) in
-      try container.resolve(T.self, parent: context)
-    }
-  }
-
-  /// Returns the instance bound to `type` under `tag`, falling back to the untagged binding
-  /// unless `matching` is ``TagMatching/exact``.
-  ///
-  /// A fallback returns the very instance an untagged request gets: identity belongs to the
-  /// binding, not to the tag you asked with.
-  ///
-  /// ```swift
   /// let audit = try container.resolve(Logger.self, tag: "audit")
   /// let strict = try container.resolve(Logger.self, tag: "audit", matching: .exact)
   /// ```
   ///
   /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The tag: any hashable, sendable value.
-  ///   - matching: Whether the untagged binding may serve the request.
+  ///   - type: The type to resolve; inferred from context when omitted.
+  ///   - tag: The tag: any hashable, sendable value; untagged when omitted. An optional
+  ///     stands for its value, and `nil` for no tag.
+  ///   - matching: Whether the untagged binding may serve a tagged request.
   ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
   ///     may be made when it is the main actor.
   /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``; for a missing binding it says which fallback it tried.
+  /// - Throws: ``ResolutionError`` naming the type, the path, and near misses when nothing is
+  ///   bound (and which fallback it tried), when a factory throws, or on a cycle.
   @inlinable @inline(__always)
   public func resolve<T>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
     try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
@@ -95,10 +75,13 @@ extension Resolving where Self: ~Copyable {
   ///   Download(url: url, retries: retries, client: try resolver.resolve())
   /// }
   /// let download = try container.resolve(Download.self, arguments: url, 3)
+  /// let background = try container.resolve(Download.self, tag: "background", arguments: url, 3)
   /// ```
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
+  ///   - tag: The binding's tag; untagged when omitted.
+  ///   - matching: Whether the untagged binding may serve a tagged request.
   ///   - arguments: The runtime arguments, of any number and types.
   ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
   ///     may be made when it is the main actor.
@@ -107,42 +90,14 @@ extension Resolving where Self: ~Copyable {
   ///   expected and given types when they differ.
   @inlinable @inline(__always)
   public func resolve<T, each Argument>(
-    _ type: T.Type = T.self, arguments: repeat each Argument,
-    isolation: isolated (any Actor)? = #isolation
-  ) throws(ResolutionError) -> T {
-    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
-      container, context throws(ResolutionError) in
-      try container.resolve(
-        T.self, tag: nil as BindingTag?, matching: .allowingFallback,
-        arguments: repeat each arguments, parent: context)
-    }
-  }
-
-  /// Returns a new instance from a tagged binding that takes runtime arguments.
-  ///
-  /// ```swift
-  /// let download = try container.resolve(Download.self, tag: "background", arguments: url, 3)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The tag.
-  ///   - matching: Whether the untagged binding may serve the request.
-  ///   - arguments: The runtime arguments.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable @inline(__always)
-  public func resolve<T, each Argument>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
     try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
       container, context throws(ResolutionError) in
       try container.resolve(
-        T.self, tag: tag, matching: matching, arguments: repeat each arguments,
+        T.self, requestTag: tag, matching: matching, arguments: repeat each arguments,
         parent: context)
     }
   }
@@ -173,50 +128,30 @@ extension Resolving where Self: ~Copyable {
     }
   }
 
-  /// Returns one instance from every contribution to the multi-binding of `type`, in the order
-  /// the contributions were declared (a parent container's first).
+  /// Returns one instance from every contribution to the multi-binding of `type` (with
+  /// `tag`, if given), in the order the contributions were declared (a parent container's
+  /// first).
   ///
   /// ```swift
   /// for plugin in try container.resolveAll(Plugin.self) { plugin.start() }
+  /// let checks = try container.resolveAll(HealthCheck.self, tag: "startup")
   /// ```
   ///
   /// - Parameters:
   ///   - type: The element type.
+  ///   - tag: The tag the contributions were made with; the untagged ones when omitted.
   ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
   ///     may be made when it is the main actor.
   /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   @inlinable @inline(__always)
   public func resolveAll<T>(
-    _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
-  ) throws(ResolutionError) -> [T] {
-    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: nil as BindingTag?) {
-      container, context throws(ResolutionError) in
-      try container.resolveAll(T.self, tag: nil, parent: context)
-    }
-  }
-
-  /// Returns one instance from every contribution to the multi-binding of `type` with `tag`.
-  ///
-  /// ```swift
-  /// let checks = try container.resolveAll(HealthCheck.self, tag: "startup")
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The element type.
-  ///   - tag: The tag the contributions were made with.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
-  /// - Returns: The instances, in contribution order.
-  /// - Throws: ``ResolutionError`` from the first contribution that fails.
-  @inlinable @inline(__always)
-  public func resolveAll<T>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> [T] {
     try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
       container, context throws(ResolutionError) in
-      try container.resolveAll(T.self, tag: BindingTag(tag), parent: context)
+      try container.resolveAll(T.self, tag: _requestTag(tag), parent: context)
     }
   }
 }
@@ -224,54 +159,39 @@ extension Resolving where Self: ~Copyable {
 extension Resolving where Self: ~Copyable {
   /// Resolves a binding that may be asynchronous: an async binding is awaited (made once for
   /// its lifetime however many tasks await it), a synchronous one resolves as
-  /// `resolve(_:)` does.
+  /// `resolve(_:tag:matching:isolation:)` does, falling back from a tag to the untagged binding
+  /// in the same way.
   ///
   /// In a scope, a `scoped` async binding gives that scope's instance; from an async factory's
   /// resolver, the request continues the factory's resolution (its path, cycles, depth).
   ///
   /// ```swift
   /// let database = try await container.resolveAsync(Database.self)
+  /// let replica = try await container.resolveAsync(Database.self, tag: Replica.read)
   /// let connection = try await scope.resolveAsync(Connection.self)
   /// registrar.bindAsync(Repository.self) { resolver in
   ///   Repository(database: try await resolver.resolveAsync(Database.self))
   /// }
   /// ```
   ///
-  /// - Parameter type: The type to resolve; inferred from context when omitted.
+  /// - Parameters:
+  ///   - type: The type to resolve; inferred from context when omitted.
+  ///   - tag: The tag: any hashable, sendable value; untagged when omitted.
+  ///   - matching: Whether the untagged binding may serve a tagged request.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
   @inlinable @inline(__always)
-  public func resolveAsync<T: Sendable>(_ type: T.Type = T.self) async throws(ResolutionError) -> T
-  {
-    let point = try _requestPoint(for: T.self, isolation: nil)
-    // A built persistent instance, sync or async, is read in place: no task, no suspension,
-    // no task-local read.
-    if let built = point.builtInstance(T.self) { return built }
-    return try await point.retainedContainer.resolveAsync(
-      T.self, tag: nil, matching: .exact, path: point.path, scope: point.requestScope)
-  }
-
-  /// Resolves a tagged binding that may be asynchronous, falling back to the untagged one unless
-  /// `matching` is ``TagMatching/exact``.
-  ///
-  /// ```swift
-  /// let replica = try await container.resolveAsync(Database.self, tag: Replica.read)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The tag: any hashable, sendable value.
-  ///   - matching: Whether the untagged binding may serve the request.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
-  @inlinable
   public func resolveAsync<T: Sendable>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable,
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     matching: TagMatching = .allowingFallback
   ) async throws(ResolutionError) -> T {
     let point = try _requestPoint(for: T.self, isolation: nil)
+    let tag = _requestTag(tag)
+    // A built persistent instance, sync or async, is read in place: no task, no suspension,
+    // no task-local read.
+    if tag == nil, let built = point.builtInstance(T.self) { return built }
     return try await point.retainedContainer.resolveAsync(
-      T.self, tag: BindingTag(tag), matching: matching, path: point.path,
+      T.self, tag: tag, matching: tag == nil ? .exact : matching, path: point.path,
       scope: point.requestScope)
   }
 
@@ -379,43 +299,26 @@ extension Resolving where Self: ~Copyable {
     }
   }
 
-  /// Every contribution to the multi-binding of `type`, awaiting the async ones, in the order
-  /// ``resolveAll(_:isolation:)`` gives.
+  /// Every contribution to the multi-binding of `type` (with `tag`, if given), awaiting the
+  /// async ones, in the order ``resolveAll(_:tag:isolation:)`` gives.
   ///
   /// ```swift
   /// let migrations = try await container.resolveAllAsync(Migration.self)
-  /// ```
-  ///
-  /// - Parameter type: The element type.
-  /// - Returns: The instances; empty when nothing contributes.
-  /// - Throws: ``ResolutionError`` from the first contribution that fails.
-  @inlinable
-  public func resolveAllAsync<T: Sendable>(
-    _ type: T.Type = T.self
-  ) async throws(ResolutionError) -> [T] {
-    let point = try _requestPoint(for: T.self, isolation: nil)
-    return try await point.retainedContainer.resolveAllAsync(
-      T.self, tag: nil, path: point.path, scope: point.requestScope)
-  }
-
-  /// Every contribution to the multi-binding of `type` with `tag`, awaiting the async ones.
-  ///
-  /// ```swift
   /// let checks = try await container.resolveAllAsync(HealthCheck.self, tag: "startup")
   /// ```
   ///
   /// - Parameters:
   ///   - type: The element type.
-  ///   - tag: The tag the contributions were made with.
-  /// - Returns: The instances, in contribution order.
+  ///   - tag: The tag the contributions were made with; the untagged ones when omitted.
+  /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   @inlinable
   public func resolveAllAsync<T: Sendable>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?
   ) async throws(ResolutionError) -> [T] {
     let point = try _requestPoint(for: T.self, isolation: nil)
     return try await point.retainedContainer.resolveAllAsync(
-      T.self, tag: BindingTag(tag), path: point.path, scope: point.requestScope)
+      T.self, tag: _requestTag(tag), path: point.path, scope: point.requestScope)
   }
 }
 

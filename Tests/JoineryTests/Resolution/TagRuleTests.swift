@@ -51,6 +51,85 @@ struct TagRuleTests {
     #expect(try container.resolve(Shelf.self).store.name == "disk")
   }
 
+  @Test("A BindingTag? — the type of the forms' untagged default — is its value, or no tag")
+  func bindingTagOptional() async throws {
+    let container = try Self.container()
+    let disk: BindingTag? = "disk"
+    let none: BindingTag? = nil
+    #expect(try container.resolve(Store.self, tag: disk).name == "disk")
+    #expect(try container.resolve(Store.self, tag: disk, matching: .exact).name == "disk")
+    #expect(try container.resolve(Store.self, tag: none).name == "memory")
+    #expect(try await container.resolveAsync(Store.self, tag: disk).name == "disk")
+    #expect(try await container.resolveAsync(Store.self, tag: none).name == "memory")
+    #expect(
+      try await container.resolveAsync(Store.self, tag: none)
+        === container.resolve(Store.self))
+    #expect(try container.resolve(Store.self) === container.resolve(Store.self, tag: none))
+  }
+
+  @Test("Runtime arguments take a tag in every arity, with fallback, .exact and optional tags")
+  func taggedArguments() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Label.self) { (_, text: String) in Label(text: "plain \(text)") }
+        registrar.bind(Label.self, tag: "loud") { (_, text: String) in Label(text: "LOUD \(text)") }
+        registrar.bind(Label.self) { (_, a: String, b: Int) in Label(text: "plain \(a)\(b)") }
+        registrar.bind(Label.self, tag: "loud") { (_, a: String, b: Int) in
+          Label(text: "LOUD \(a)\(b)")
+        }
+        registrar.bind(Label.self, tag: "loud") { (_, a: String, b: Int, c: Bool) in
+          Label(text: "LOUD \(a)\(b)\(c)")
+        }
+        registrar.bind(Label.self, tag: "loud") { (_, a: String, b: Int, c: Bool, d: Double) in
+          Label(text: "LOUD \(a)\(b)\(c)\(d)")
+        }
+      }
+    ).build()
+    let loud: String? = "loud"
+    let none: String? = nil
+    #expect(try container.resolve(Label.self, arguments: "x").text == "plain x")
+    #expect(try container.resolve(Label.self, tag: "loud", arguments: "x").text == "LOUD x")
+    #expect(try container.resolve(Label.self, tag: loud, arguments: "x").text == "LOUD x")
+    #expect(try container.resolve(Label.self, tag: none, arguments: "x").text == "plain x")
+    #expect(try container.resolve(Label.self, tag: "other", arguments: "x").text == "plain x")
+    #expect(try container.resolve(Label.self, tag: "loud", arguments: "x", 2).text == "LOUD x2")
+    #expect(try container.resolve(Label.self, tag: "other", arguments: "x", 2).text == "plain x2")
+    #expect(
+      try container.resolve(Label.self, tag: "loud", arguments: "x", 2, true).text == "LOUD x2true")
+    #expect(
+      try container.resolve(Label.self, tag: loud, arguments: "x", 2, true, 1.5).text
+        == "LOUD x2true1.5")
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolve(Label.self, tag: "other", matching: .exact, arguments: "x")
+    }
+    // The arguments are right; the tag is what nothing is bound under, and the report says
+    // which tags take these arguments.
+    #expect(error.code == .missingBinding, "\(error.debugDescription)")
+    #expect(error.description.contains("other"))
+    #expect(error.debugDescription.contains(#"is bound with tag "loud" with arguments (String)"#))
+    #expect(error.debugDescription.contains("is bound untagged with arguments (String)"))
+    #expect(throws: ResolutionError.self) {
+      try container.resolve(Label.self, tag: "other", arguments: "x", 2, true)
+    }
+  }
+
+  @Test("resolveAll and resolveAllAsync: a nil optional tag gives the untagged contributions")
+  func collectionsWithOptionalTags() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.contribute(Store.self) { _ in Store(name: "a") }
+        registrar.contribute(Store.self, tag: "t") { _ in Store(name: "b") }
+      }
+    ).build()
+    let none: String? = nil
+    let tagged: String? = "t"
+    #expect(try container.resolveAll(Store.self, tag: none).map(\.name) == ["a"])
+    #expect(try container.resolveAll(Store.self, tag: tagged).map(\.name) == ["b"])
+    #expect(try container.resolveAll(Store.self).map(\.name) == ["a"])
+    #expect(try await container.resolveAllAsync(Store.self, tag: none).map(\.name) == ["a"])
+    #expect(try await container.resolveAllAsync(Store.self, tag: "t").map(\.name) == ["b"])
+  }
+
   @Test("Two bindings tagged Double.nan fail the build with a clear error")
   func nanTagsRejected() throws {
     let error = try #require(throws: BuildError.self) {
@@ -114,6 +193,11 @@ struct TagRuleTests {
 private final class Store: Sendable {
   let name: String
   init(name: String) { self.name = name }
+}
+
+private final class Label: Sendable {
+  let text: String
+  init(text: String) { self.text = text }
 }
 
 private final class Shelf: Sendable {
