@@ -43,7 +43,7 @@ struct IdentityTableTests {
       let capacity = table.mask + 1
       #expect(count * 4 <= capacity * 3)
       let distances = inserted.map { identity in
-        (table.slot(for: identity)! &- _IdentityTable.home(of: identity, mask: table.mask))
+        (table.slot(for: identity)! &- table.home(of: identity))
           & table.mask
       }
       // Robin Hood keeps the mean probe short at this load; linear probing without it averages
@@ -64,14 +64,28 @@ struct IdentityTableTests {
         #expect(count * 4 <= table.mask + 1, "\(count) identities in \(table.mask + 1) slots")
         displacement += inserted.reduce(0) { total, identity in
           total
-            + ((table.slot(for: identity)! &- _IdentityTable.home(of: identity, mask: table.mask))
+            + ((table.slot(for: identity)! &- table.home(of: identity))
               & table.mask)
         }
       }
-      // Linear probing at a quarter full averages about 0.17 extra probes; at the three
-      // quarters a larger table may reach, 1.5.
+      // Linear probing at a quarter full averages about 0.17 extra probes with one fixed
+      // multiplier; a small table picks its multiplier, and leaves far fewer.
       let mean = Double(displacement) / Double(count * 200)
-      #expect(mean < 0.25, "mean displacement \(mean) with \(count) identities")
+      #expect(mean < 0.1, "mean displacement \(mean) with \(count) identities")
+    }
+  }
+
+  @Test("A small container's types each sit in their home slot: one read per lookup")
+  func smallTablesAtHome() {
+    for count in [1, 2, 8, 12] {
+      for seed in 1...200 {
+        let inserted = Self.identities(count, seed: UInt64(seed) &* 104_729)
+        let table = _IdentityTable(inserted.map { (identity: $0, value: $0) })
+        let away = inserted.filter { table.slot(for: $0) != table.home(of: $0) }
+        #expect(away.isEmpty, "\(away.count) of \(count) identities away from home (seed \(seed))")
+        let again = _IdentityTable(inserted.map { (identity: $0, value: $0) })
+        #expect(again.multiplier == table.multiplier, "the same identities, the same multiplier")
+      }
     }
   }
 
@@ -80,7 +94,7 @@ struct IdentityTableTests {
     let inserted = (1...1_000).map { UInt(0x10_0000 + $0 * 16) }
     let table = _IdentityTable(inserted.map { (identity: $0, value: 1) })
     let worst = inserted.map { identity in
-      (table.slot(for: identity)! &- _IdentityTable.home(of: identity, mask: table.mask))
+      (table.slot(for: identity)! &- table.home(of: identity))
         & table.mask
     }.max()!
     #expect(worst < 16)

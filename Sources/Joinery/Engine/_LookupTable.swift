@@ -4,8 +4,8 @@ public import JoineryEngine
 ///
 /// Built once by `build()` and never changed, so it is read without any lock. The map itself is
 /// the engine's ``_IdentityTable`` (open addressing, Robin Hood, at most a quarter full up to 64
-/// types and three quarters beyond), from a type's metadata address to a word that says what
-/// serves the type.
+/// types, with a hash multiplier chosen to put each in its home slot, and three quarters
+/// beyond), from a type's metadata address to a word that says what serves the type.
 @usableFromInline
 struct _BindingTable: Sendable {
   /// Type identity → what serves the type.

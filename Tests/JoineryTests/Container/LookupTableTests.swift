@@ -54,7 +54,7 @@ struct LookupTableTests {
     var occupied = 0
     for index in 0...table.mask where table.slots[index].identity != 0 {
       occupied += 1
-      let home = _IdentityTable.home(of: table.slots[index].identity, mask: table.mask)
+      let home = table.home(of: table.slots[index].identity)
       longest = max(longest, (index - home) & table.mask)
     }
     #expect(occupied == 10_000)
