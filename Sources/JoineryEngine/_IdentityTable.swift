@@ -130,7 +130,7 @@ public struct _IdentityTable: @unchecked Sendable {
     for attempt in 0..<UInt64(multiplierAttempts) {
       // Odd multipliers with well-mixed bits: the default plus odd multiples of another
       // 64-bit constant (from splitmix64).
-      let multiplier = defaultMultiplier &+ attempt &* 0xBF58_476D_1CE4_E5B9 | 1
+      let multiplier = defaultMultiplier &+ attempt &* (0xBF58_476D_1CE4_E5B9 as UInt64) | 1
       for word in taken.indices { taken[word] = 0 }
       var displaced = 0
       for entry in entries {
