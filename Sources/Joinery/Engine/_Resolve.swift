@@ -760,7 +760,10 @@ func _assumingMainActor<T>(
 
 // MARK: Optional tags
 
-/// Whether `type` is an `Optional`; folds to a constant in specialized code.
+/// Whether `type` is an `Optional`.
+///
+/// Not folded in specialized code (Swift 6.3 calls `swift_isOptionalType` even for a concrete
+/// `String`), so the hot paths test `Tag.self == BindingTag?.self` first, which does fold.
 @inlinable @inline(__always)
 func _isOptionalType<T>(_ type: T.Type) -> Bool { _isOptional(type) }
 
