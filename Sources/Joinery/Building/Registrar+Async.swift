@@ -226,7 +226,7 @@ extension Registrar {
   }
 
   /// Binds `type` to an `async` factory that takes one runtime argument; every
-  /// `resolveAsync(_:arguments:)` makes a new instance from the argument it passes.
+  /// `resolveAsync(_:tag:matching:arguments:)` makes a new instance from the argument it passes.
   ///
   /// Forms with two and three arguments follow.
   ///

@@ -33,13 +33,17 @@ extension Container {
     return instances
   }
 
-  /// The instance of the async binding of `T` that takes runtime arguments of `signature`,
-  /// awaited; `nil` when no async binding takes them (a synchronous one may, or none).
+  /// The instance of the async binding of `T` under `tag` (or its untagged fallback, as
+  /// `matching` allows) that takes runtime arguments of `signature`, awaited; `nil` when no
+  /// async binding takes them (a synchronous one may, or none).
   @usableFromInline
   func awaitArguments<T: Sendable>(
-    _: T.Type, signature: Any.Type, _ arguments: any Sendable, path: AsyncPath?
+    _: T.Type, tag: BindingTag?, matching: TagMatching, signature: Any.Type,
+    _ arguments: any Sendable, path: AsyncPath?
   ) async throws(ResolutionError) -> T? {
-    guard let (owner, binding) = argumentBinding(for: T.self, signature: signature),
+    guard
+      let (owner, binding) = argumentBinding(
+        for: T.self, tag: tag, allowsFallback: matching.allowsFallback, signature: signature),
       let async = binding as? AsyncBinding
     else { return nil }
     // Made by this binding's factory, which returns its bound type.

@@ -170,8 +170,10 @@ extension ResolutionError {
           + "ScopeFactory."
       ]
     case .asyncBinding:
+      let tag = requested.tag.map { ", tag: \($0)" } ?? ""
+      let arguments = requested.argumentTypes == nil ? "" : ", arguments: …"
       return [
-        "Resolve it with `try await container.resolveAsync(\(name).self)` (or "
+        "Resolve it with `try await container.resolveAsync(\(name).self\(tag)\(arguments))` (or "
           + "`resolver.resolveAsync` in an async factory)."
       ]
     case .mainActorRequired:

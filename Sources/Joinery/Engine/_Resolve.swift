@@ -518,7 +518,7 @@ extension Container {
     // The signature matched, so the binding was declared with exactly these argument types.
     return unsafe try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
       if let recorder { recorder.record(from: parent, to: binding) }
-      // An async binding with runtime arguments is awaited with `resolveAsync(_:arguments:)`.
+      // An async binding with runtime arguments is awaited with `resolveAsync(_:tag:matching:arguments:)`.
       if binding.isAsync {
         throw .asyncBinding(binding, fallbackTag: nil, parent: parent, in: self)
       }
@@ -856,10 +856,12 @@ extension Container {
 }
 
 extension Container {
-  /// The binding for `type` with runtime arguments of type `signature` (untagged), in this
-  /// container or the nearest ancestor, and the container that declared it.
+  /// The binding for `type` with runtime arguments of type `signature` under `tag` (else,
+  /// when `allowsFallback`, the untagged one), in this container or the nearest ancestor that
+  /// has one, as the synchronous resolve finds it; and the container that declared it.
   func argumentBinding(
-    for type: Any.Type, signature: Any.Type
+    for type: Any.Type, tag: BindingTag? = nil, allowsFallback: Bool = false,
+    signature: Any.Type
   ) -> (container: Container, binding: AnyBinding)? {
     var current: Container? = self
     while let container = current {
@@ -867,7 +869,7 @@ extension Container {
         let entry = unsafe container.table.entry(at: slot),
         let found = unsafe entry._withUnsafeGuaranteedRef({
           unsafe $0.argumentBinding(
-            tag: nil as BindingTag?, signature: ObjectIdentifier(signature), allowsFallback: false)
+            tag: tag, signature: ObjectIdentifier(signature), allowsFallback: allowsFallback)
         })
       {
         return unsafe (container, found.binding.takeUnretainedValue())

@@ -206,29 +206,34 @@ extension Resolving where Self: ~Copyable {
   ///   try await Thumbnail.render(url)
   /// }
   /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
+  /// let preview = try await container.resolveAsync(Thumbnail.self, tag: "preview", arguments: url)
   /// ```
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
+  ///   - tag: The binding's tag; untagged when omitted.
+  ///   - matching: Whether the untagged binding may serve a tagged request.
   ///   - a: The runtime argument, of the bound type.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the type
   ///   differs from the bound one.
   @inlinable
   public func resolveAsync<T: Sendable, A: Sendable>(
-    _ type: T.Type = T.self, arguments a: A
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
+    matching: TagMatching = .allowingFallback, arguments a: A
   ) async throws(ResolutionError) -> T {
     let point = try _requestPoint(for: T.self, isolation: nil)
+    let tag = _requestTag(tag)
     if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, signature: A.self, a, path: point.path)
+      T.self, tag: tag, matching: matching, signature: A.self, a, path: point.path)
     {
       return made
     }
-    return try point.run(T.self, tag: nil as BindingTag?) {
+    return try point.run(T.self, tag: tag) {
       container, context throws(ResolutionError) -> T in
       try _Arguments.with(a) { arguments throws(ResolutionError) -> T in
         try container.resolve(
-          T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: A.self,
+          T.self, tag: tag, matching: matching, signature: A.self,
           arguments: arguments, parent: context)
       }
     }
@@ -242,25 +247,29 @@ extension Resolving where Self: ~Copyable {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
+  ///   - tag: The binding's tag; untagged when omitted.
+  ///   - matching: Whether the untagged binding may serve a tagged request.
   ///   - a: The first runtime argument.
   ///   - b: The second runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolveAsync<T: Sendable, A: Sendable, B: Sendable>(
-    _ type: T.Type = T.self, arguments a: A, _ b: B
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
+    matching: TagMatching = .allowingFallback, arguments a: A, _ b: B
   ) async throws(ResolutionError) -> T {
     let point = try _requestPoint(for: T.self, isolation: nil)
+    let tag = _requestTag(tag)
     if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, signature: (A, B).self, (a, b), path: point.path)
+      T.self, tag: tag, matching: matching, signature: (A, B).self, (a, b), path: point.path)
     {
       return made
     }
-    return try point.run(T.self, tag: nil as BindingTag?) {
+    return try point.run(T.self, tag: tag) {
       container, context throws(ResolutionError) -> T in
       try _Arguments.with((a, b)) { arguments throws(ResolutionError) -> T in
         try container.resolve(
-          T.self, tag: nil as BindingTag?, matching: .allowingFallback, signature: (A, B).self,
+          T.self, tag: tag, matching: matching, signature: (A, B).self,
           arguments: arguments, parent: context)
       }
     }
@@ -274,6 +283,8 @@ extension Resolving where Self: ~Copyable {
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
+  ///   - tag: The binding's tag; untagged when omitted.
+  ///   - matching: Whether the untagged binding may serve a tagged request.
   ///   - a: The first runtime argument.
   ///   - b: The second runtime argument.
   ///   - c: The third runtime argument.
@@ -281,19 +292,21 @@ extension Resolving where Self: ~Copyable {
   /// - Throws: ``ResolutionError``.
   @inlinable
   public func resolveAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
-    _ type: T.Type = T.self, arguments a: A, _ b: B, _ c: C
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
+    matching: TagMatching = .allowingFallback, arguments a: A, _ b: B, _ c: C
   ) async throws(ResolutionError) -> T {
     let point = try _requestPoint(for: T.self, isolation: nil)
+    let tag = _requestTag(tag)
     if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, signature: (A, B, C).self, (a, b, c), path: point.path)
+      T.self, tag: tag, matching: matching, signature: (A, B, C).self, (a, b, c), path: point.path)
     {
       return made
     }
-    return try point.run(T.self, tag: nil as BindingTag?) {
+    return try point.run(T.self, tag: tag) {
       container, context throws(ResolutionError) -> T in
       try _Arguments.with((a, b, c)) { arguments throws(ResolutionError) -> T in
         try container.resolve(
-          T.self, tag: nil as BindingTag?, matching: .allowingFallback,
+          T.self, tag: tag, matching: matching,
           signature: (A, B, C).self, arguments: arguments, parent: context)
       }
     }

@@ -51,3 +51,79 @@ struct AsyncArgumentsTests {
     #expect(sum == 3)
   }
 }
+
+@Suite("Async argument bindings under tags, as the synchronous forms take them")
+struct AsyncTaggedArgumentsTests {
+  private func container() throws -> Container {
+    try ContainerBuilder()
+      .adding { registrar in
+        registrar.bindAsync(String.self, tag: "loud") { (_, name: String) in name.uppercased() }
+        registrar.bindAsync(String.self) { (_, name: String) in name }
+        registrar.bindAsync(Int.self) { (_, a: Int, b: Int) in a + b }
+        registrar.bindAsync(Int.self, tag: "product") { (_, a: Int, b: Int) in a * b }
+        registrar.bindAsync(Int.self, tag: "sum3") { (_, a: Int, b: Int, c: Int) in a + b + c }
+        registrar.bind(Double.self, tag: "half") { (_, value: Double) in value / 2 }
+      }
+      .build()
+  }
+
+  @Test("One, two and three arguments under a tag; the untagged binding is separate")
+  func tagged() async throws {
+    let container = try container()
+    #expect(try await container.resolveAsync(String.self, tag: "loud", arguments: "a") == "A")
+    #expect(try await container.resolveAsync(String.self, arguments: "a") == "a")
+    #expect(try await container.resolveAsync(Int.self, tag: "product", arguments: 3, 4) == 12)
+    #expect(try await container.resolveAsync(Int.self, arguments: 3, 4) == 7)
+    #expect(try await container.resolveAsync(Int.self, tag: "sum3", arguments: 1, 2, 3) == 6)
+    // A synchronous argument binding under a tag, through the async form.
+    #expect(try await container.resolveAsync(Double.self, tag: "half", arguments: 3.0) == 1.5)
+  }
+
+  @Test("Fallback to the untagged binding, refused with .exact; nil is untagged")
+  func fallback() async throws {
+    let container = try container()
+    #expect(try await container.resolveAsync(String.self, tag: "other", arguments: "b") == "b")
+    #expect(try await container.resolveAsync(Int.self, tag: "other", arguments: 1, 1) == 2)
+    let exact = await #expect(throws: ResolutionError.self) {
+      try await container.resolveAsync(String.self, tag: "other", matching: .exact, arguments: "b")
+    }
+    #expect(exact?.code == .missingBinding)
+    let none: String? = nil
+    #expect(try await container.resolveAsync(String.self, tag: none, arguments: "c") == "c")
+    let loud: String? = "loud"
+    #expect(try await container.resolveAsync(String.self, tag: loud, arguments: "c") == "C")
+  }
+
+  @Test("A tagged async argument binding resolved synchronously says to await it")
+  func synchronousRequest() throws {
+    let container = try container()
+    let error = #expect(throws: ResolutionError.self) {
+      try container.resolve(String.self, tag: "loud", arguments: "a")
+    }
+    #expect(error?.code == .asyncBinding)
+    let fix =
+      "Resolve it with `try await container.resolveAsync(String.self, tag: \"loud\", arguments: …)`"
+    #expect(error?.debugDescription.contains(fix) == true, "\(error?.debugDescription ?? "")")
+  }
+
+  @Test("A child container serves its parent's tagged async argument binding")
+  func child() async throws {
+    let child = try container().makeChild(InlineRegister { $0.bind(Bool.self, instance: true) })
+    #expect(try await child.resolveAsync(Int.self, tag: "product", arguments: 2, 5) == 10)
+  }
+
+  @Test("Every receiver takes the tag: a scope and an async factory's resolver")
+  func receivers() async throws {
+    let container = try ContainerBuilder()
+      .adding { registrar in
+        registrar.bindAsync(String.self, tag: "loud") { (_, name: String) in name.uppercased() }
+        registrar.bindAsync(Character.self) { resolver in
+          try await resolver.resolveAsync(String.self, tag: "loud", arguments: "x").first!
+        }
+      }
+      .build()
+    let scope = container.makeScope()
+    #expect(try await scope.resolveAsync(String.self, tag: "loud", arguments: "s") == "S")
+    #expect(try await container.resolveAsync(Character.self) == "X")
+  }
+}
