@@ -30,8 +30,11 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// arguments (a tuple of the bound argument types).
   ///
   /// Always a new instance.
+  ///
+  /// The arguments are `Any`: the bound argument types are `Sendable` (the `bindAsync` forms
+  /// require it), and a request passes values of exactly those types, in the request's task.
   typealias AsyncArgumentMaker =
-    @Sendable (AsyncResolver, any Sendable) async throws -> any Sendable
+    @Sendable (AsyncResolver, Any) async throws -> any Sendable
   var argumentMake: AsyncArgumentMaker?
   let lock = _Lock.make()
   /// The creation every request of a shared lifetime awaits (persistent, cached; transient while
@@ -69,7 +72,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   /// A new instance from a binding with runtime arguments.
   func make(
-    arguments: any Sendable, in container: Container, path: AsyncPath?
+    arguments: Any, in container: Container, path: AsyncPath?
   ) async throws(ResolutionError) -> any Sendable {
     let node = try AsyncPath.enter(self, below: AsyncPath.joining(path), in: container)
     let resolver = AsyncResolver(container: container, path: node)

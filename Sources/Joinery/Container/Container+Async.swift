@@ -41,13 +41,25 @@ extension Container {
     _: T.Type, tag: BindingTag?, matching: TagMatching, signature: Any.Type,
     _ arguments: any Sendable, path: AsyncPath?
   ) async throws(ResolutionError) -> T? {
+    // Made by the binding's factory, which returns its bound type.
+    try await awaitArguments(
+      for: T.self, tag: tag, matching: matching, signature: signature, arguments, path: path
+    )
+    .map { $0 as! T }
+  }
+
+  /// `awaitArguments(_:tag:matching:signature:_:path:)` for a type known only at run time (a
+  /// verification's sample).
+  func awaitArguments(
+    for type: Any.Type, tag: BindingTag?, matching: TagMatching, signature: Any.Type,
+    _ arguments: Any, path: AsyncPath?
+  ) async throws(ResolutionError) -> (any Sendable)? {
     guard
       let (owner, binding) = argumentBinding(
-        for: T.self, tag: tag, allowsFallback: matching.allowsFallback, signature: signature),
+        for: type, tag: tag, allowsFallback: matching.allowsFallback, signature: signature),
       let async = binding as? AsyncBinding
     else { return nil }
-    // Made by this binding's factory, which returns its bound type.
-    return (try await async.make(arguments: arguments, in: owner, path: path) as! T)
+    return try await async.make(arguments: arguments, in: owner, path: path)
   }
 
   /// The asynchronous resolve behind every public form: finds the binding (tagged, then the

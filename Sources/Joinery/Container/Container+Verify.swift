@@ -45,7 +45,7 @@ extension Container {
     let onMainActor = _ThreadState.isOnMainActor
     for binding in run.ordered {
       if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {
-        run.record(binding, sample(run.copy))
+        run.record(binding, sample.create(run.copy))
       } else if binding.needsArguments || binding.isAsync || binding.isScopeValue
         || (binding.isMainActor && !onMainActor)
       {
@@ -85,8 +85,10 @@ extension Container {
       binding.isAsync && binding.lifetime.isEager
     }
     for binding in run.ordered.filter(isEagerAsync) + run.ordered.filter({ !isEagerAsync($0) }) {
-      if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {
-        run.record(binding, sample(run.copy))
+      if binding.needsArguments, let sample = samples.sample(for: binding.key) {
+        run.record(
+          binding,
+          binding.isAsync ? await sample.createAsync(run.copy) : sample.create(run.copy))
       } else if binding.needsArguments || binding.isScopeValue {
         run.skip(binding)
       } else if let async = binding as? AsyncBinding {
@@ -208,8 +210,9 @@ extension Container {
   }
 }
 
-/// Sample runtime arguments for ``Container/verify(arguments:)``: one set per binding that
-/// takes arguments.
+/// Sample runtime arguments for ``Container/verify(arguments:)`` and
+/// ``Container/verifyAsync(arguments:)``: one set per binding that takes arguments, async ones
+/// included.
 ///
 /// ```swift
 /// var samples = SampleArguments()
@@ -217,7 +220,13 @@ extension Container {
 /// samples.add(Thumbnail.self, tag: "small", arguments: url)
 /// ```
 public struct SampleArguments {
-  private var samples: [BindingKey: (Container) -> ResolutionError?] = [:]
+  /// One binding's sample: its creation with the sample values, synchronous or awaited.
+  struct Sample {
+    let create: (Container) -> ResolutionError?
+    let createAsync: (Container) async -> ResolutionError?
+  }
+
+  private var samples: [BindingKey: Sample] = [:]
   /// The values the verification scope is made with.
   private(set) var scopeValues = ScopeValues()
 
@@ -236,21 +245,31 @@ public struct SampleArguments {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, arguments first: First,
     _ rest: repeat each Argument
   ) {
-    let key = BindingKey(T.self, tag: tag, argumentTypes: (First, repeat each Argument).self)
+    let signature = (First, repeat each Argument).self
+    let key = BindingKey(T.self, tag: tag, argumentTypes: signature)
     let rest = (repeat each rest)
-    samples[key] = { container in
-      do throws(ResolutionError) {
-        if let tag {
+    // The values as one tuple, made here: an async function must not expand a parameter pack
+    // (Swift 6.3 miscompiles it).
+    let values: Any = (first, repeat each rest)
+    samples[key] = Sample(
+      create: { container in
+        do throws(ResolutionError) {
           _ = try container.resolve(
-            T.self, tag: tag, matching: .exact, arguments: first, repeat each rest)
-        } else {
-          _ = try container.resolve(T.self, arguments: first, repeat each rest)
+            T.self, tag: key.tag, matching: .exact, arguments: first, repeat each rest)
+          return nil
+        } catch {
+          return error
         }
-        return nil
-      } catch {
-        return error
-      }
-    }
+      },
+      createAsync: { container in
+        do throws(ResolutionError) {
+          _ = try await container.awaitArguments(
+            for: T.self, tag: key.tag, matching: .exact, signature: signature, values, path: nil)
+          return nil
+        } catch {
+          return error
+        }
+      })
   }
 
   /// Provides `value` to the scope that scoped bindings are verified in, as
@@ -272,5 +291,5 @@ public struct SampleArguments {
   }
 
   /// The sample creation for the binding of `key`, if one was added.
-  func sample(for key: BindingKey) -> ((Container) -> ResolutionError?)? { samples[key] }
+  func sample(for key: BindingKey) -> Sample? { samples[key] }
 }

@@ -127,3 +127,53 @@ struct AsyncTaggedArgumentsTests {
     #expect(try await container.resolveAsync(Character.self) == "X")
   }
 }
+
+@Suite("verifyAsync creates async argument bindings from their samples")
+struct VerifyAsyncArgumentsTests {
+  @Test("Untagged and tagged async argument bindings with samples are verified, not skipped")
+  func samples() async throws {
+    let container = try ContainerBuilder()
+      .adding { registrar in
+        registrar.bindAsync(Thumbnail.self) { (_, url: String, size: Int) in
+          Thumbnail(url: url, size: size, renderer: "metal")
+        }
+        registrar.bindAsync(String.self, tag: "loud") { (_, name: String) in name.uppercased() }
+      }
+      .build()
+    var samples = SampleArguments()
+    samples.add(Thumbnail.self, arguments: "a.png", 64)
+    samples.add(String.self, tag: "loud", arguments: "x")
+    let report = try await container.verifyAsync(arguments: samples)
+    #expect(report.skipped.isEmpty)
+    #expect(
+      Set(report.verified)
+        == [
+          BindingKey(Thumbnail.self, argumentTypes: (String, Int).self),
+          BindingKey(String.self, tag: "loud", argumentTypes: String.self),
+        ])
+    // The synchronous verify still skips them, as it does every async binding.
+    let synchronous = try container.verify(arguments: samples)
+    #expect(synchronous.skipped.count == 2)
+  }
+
+  @Test("A sample whose async factory throws is a failure with its key")
+  func failure() async throws {
+    struct Offline: Error {}
+    let container = try ContainerBuilder()
+      .adding { registrar in
+        registrar.bindAsync(String.self, tag: "remote") { (_, id: Int) -> String in
+          throw Offline()
+        }
+        registrar.bind(Int.self, instance: 1)
+      }
+      .build()
+    var samples = SampleArguments()
+    samples.add(String.self, tag: "remote", arguments: 7)
+    let error = await #expect(throws: VerificationError.self) {
+      try await container.verifyAsync(arguments: samples)
+    }
+    #expect(error?.failures.map(\.code) == [.factoryFailed])
+    #expect(error?.failures.first?.requested.tag == "remote")
+    #expect(error?.report.verified == [BindingKey(Int.self)])
+  }
+}
