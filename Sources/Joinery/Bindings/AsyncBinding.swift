@@ -70,11 +70,18 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     super.init(copying: other)
   }
 
-  /// A new instance from a binding with runtime arguments.
+  /// A new instance from a binding with runtime arguments, made in `scope` when the request
+  /// was made in one (below the top, `path` knows it), with the checks every async request
+  /// makes first.
   func make(
-    arguments: Any, in container: Container, path: AsyncPath?
+    arguments: Any, in container: Container, path: AsyncPath?, scope: Scope?
   ) async throws(ResolutionError) -> any Sendable {
-    let node = try AsyncPath.enter(self, below: AsyncPath.joining(path), in: container)
+    let path = AsyncPath.joining(path)
+    if container.disposals.isClosed {
+      throw .shutDown(key, scopeClosed: false, parent: path, in: container)
+    }
+    try path?.checkCapture(of: self, in: container)
+    let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
     let resolver = AsyncResolver(container: container, path: node)
     guard let argumentMake else { preconditionFailure("an argument binding has a maker") }
     return try await run(node, in: container) { try await argumentMake(resolver, arguments) }

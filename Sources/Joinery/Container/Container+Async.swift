@@ -39,11 +39,12 @@ extension Container {
   @usableFromInline
   func awaitArguments<T: Sendable>(
     _: T.Type, tag: BindingTag?, matching: TagMatching, signature: Any.Type,
-    _ arguments: any Sendable, path: AsyncPath?
+    _ arguments: any Sendable, path: AsyncPath?, scope: Scope?
   ) async throws(ResolutionError) -> T? {
     // Made by the binding's factory, which returns its bound type.
     try await awaitArguments(
-      for: T.self, tag: tag, matching: matching, signature: signature, arguments, path: path
+      for: T.self, tag: tag, matching: matching, signature: signature, arguments, path: path,
+      scope: scope
     )
     .map { $0 as! T }
   }
@@ -52,14 +53,14 @@ extension Container {
   /// verification's sample).
   func awaitArguments(
     for type: Any.Type, tag: BindingTag?, matching: TagMatching, signature: Any.Type,
-    _ arguments: Any, path: AsyncPath?
+    _ arguments: Any, path: AsyncPath?, scope: Scope?
   ) async throws(ResolutionError) -> (any Sendable)? {
     guard
       let (owner, binding) = argumentBinding(
         for: type, tag: tag, allowsFallback: matching.allowsFallback, signature: signature),
       let async = binding as? AsyncBinding
     else { return nil }
-    return try await async.make(arguments: arguments, in: owner, path: path)
+    return try await async.make(arguments: arguments, in: owner, path: path, scope: scope)
   }
 
   /// The asynchronous resolve behind every public form: finds the binding (tagged, then the

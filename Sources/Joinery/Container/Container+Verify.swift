@@ -45,7 +45,7 @@ extension Container {
     let onMainActor = _ThreadState.isOnMainActor
     for binding in run.ordered {
       if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {
-        run.record(binding, sample.create(run.copy))
+        run.record(binding, sample.create(run.scope))
       } else if binding.needsArguments || binding.isAsync || binding.isScopeValue
         || (binding.isMainActor && !onMainActor)
       {
@@ -88,7 +88,7 @@ extension Container {
       if binding.needsArguments, let sample = samples.sample(for: binding.key) {
         run.record(
           binding,
-          binding.isAsync ? await sample.createAsync(run.copy) : sample.create(run.copy))
+          binding.isAsync ? await sample.createAsync(run.scope) : sample.create(run.scope))
       } else if binding.needsArguments || binding.isScopeValue {
         run.skip(binding)
       } else if let async = binding as? AsyncBinding {
@@ -220,10 +220,11 @@ extension Container {
 /// samples.add(Thumbnail.self, tag: "small", arguments: url)
 /// ```
 public struct SampleArguments {
-  /// One binding's sample: its creation with the sample values, synchronous or awaited.
+  /// One binding's sample: its creation with the sample values, synchronous or awaited, in the
+  /// verification's scope (so that the scoped bindings it needs are made, as for any binding).
   struct Sample {
-    let create: (Container) -> ResolutionError?
-    let createAsync: (Container) async -> ResolutionError?
+    let create: (Scope) -> ResolutionError?
+    let createAsync: (Scope) async -> ResolutionError?
   }
 
   private var samples: [BindingKey: Sample] = [:]
@@ -252,19 +253,20 @@ public struct SampleArguments {
     // (Swift 6.3 miscompiles it).
     let values: Any = (first, repeat each rest)
     samples[key] = Sample(
-      create: { container in
+      create: { scope in
         do throws(ResolutionError) {
-          _ = try container.resolve(
+          _ = try scope.resolve(
             T.self, tag: key.tag, matching: .exact, arguments: first, repeat each rest)
           return nil
         } catch {
           return error
         }
       },
-      createAsync: { container in
+      createAsync: { scope in
         do throws(ResolutionError) {
-          _ = try await container.awaitArguments(
-            for: T.self, tag: key.tag, matching: .exact, signature: signature, values, path: nil)
+          _ = try await scope.container.awaitArguments(
+            for: T.self, tag: key.tag, matching: .exact, signature: signature, values, path: nil,
+            scope: scope)
           return nil
         } catch {
           return error

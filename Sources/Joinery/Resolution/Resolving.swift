@@ -225,7 +225,8 @@ extension Resolving where Self: ~Copyable {
     let point = try _requestPoint(for: T.self, isolation: nil)
     let tag = _requestTag(tag)
     if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, tag: tag, matching: matching, signature: A.self, a, path: point.path)
+      T.self, tag: tag, matching: matching, signature: A.self, a, path: point.path,
+      scope: point.requestScope)
     {
       return made
     }
@@ -261,7 +262,8 @@ extension Resolving where Self: ~Copyable {
     let point = try _requestPoint(for: T.self, isolation: nil)
     let tag = _requestTag(tag)
     if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, tag: tag, matching: matching, signature: (A, B).self, (a, b), path: point.path)
+      T.self, tag: tag, matching: matching, signature: (A, B).self, (a, b), path: point.path,
+      scope: point.requestScope)
     {
       return made
     }
@@ -298,7 +300,8 @@ extension Resolving where Self: ~Copyable {
     let point = try _requestPoint(for: T.self, isolation: nil)
     let tag = _requestTag(tag)
     if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, tag: tag, matching: matching, signature: (A, B, C).self, (a, b, c), path: point.path)
+      T.self, tag: tag, matching: matching, signature: (A, B, C).self, (a, b, c), path: point.path,
+      scope: point.requestScope)
     {
       return made
     }

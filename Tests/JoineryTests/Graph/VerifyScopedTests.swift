@@ -63,3 +63,62 @@ struct VerifyScopedTests {
     #expect(sync.verified.map(\.typeName).contains("UnitOfWork"))
   }
 }
+
+@Suite("Argument bindings over scoped services: verified in the scope, resolved in the caller's")
+struct ScopedArgumentsTests {
+  private struct Receipt: Sendable {
+    let work: UnitOfWork
+    let number: Int
+  }
+
+  private func container() throws -> Container {
+    try ContainerBuilder()
+      .adding { registrar in
+        registrar.bindScopeValue(RequestInfo.self)
+        registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init(info:))
+        registrar.bindAsync(Receipt.self, tag: "async") { (resolver, number: Int) in
+          Receipt(work: try resolver.resolve(UnitOfWork.self), number: number)
+        }
+        registrar.bind(Receipt.self) { (resolver, number: Int) in
+          Receipt(work: try resolver.resolve(UnitOfWork.self), number: number)
+        }
+      }
+      .build()
+  }
+
+  @Test("verify() and verifyAsync() make sampled argument bindings in their scope")
+  func verified() async throws {
+    let container = try container()
+    var samples = SampleArguments()
+    samples.addScopeValue(RequestInfo(id: 0))
+    samples.add(Receipt.self, arguments: 1)
+    samples.add(Receipt.self, tag: "async", arguments: 1)
+    // A scope value is never made by the container: it is listed as skipped.
+    let report = try await container.verifyAsync(arguments: samples)
+    #expect(report.skipped.map(\.key) == [BindingKey(RequestInfo.self)])
+    #expect(report.verified.count == 3)
+    let synchronous = try container.verify(arguments: samples)
+    #expect(
+      Set(synchronous.skipped.map(\.key))
+        == [
+          BindingKey(Receipt.self, tag: "async", argumentTypes: Int.self),
+          BindingKey(RequestInfo.self),
+        ])
+    #expect(synchronous.verified.contains(BindingKey(Receipt.self, argumentTypes: Int.self)))
+  }
+
+  @Test("A scope's resolve with arguments, sync or awaited, gets that scope's instances")
+  func resolvedInScope() async throws {
+    let container = try container()
+    let scope = try container.makeScope { $0.provide(RequestInfo(id: 7)) }
+    let work = try scope.resolve(UnitOfWork.self)
+    #expect(try scope.resolve(Receipt.self, arguments: 1).work === work)
+    #expect(try await scope.resolveAsync(Receipt.self, arguments: 2).work === work)
+    #expect(try await scope.resolveAsync(Receipt.self, tag: "async", arguments: 3).work === work)
+    // Outside any scope, the async one is refused as the synchronous one is.
+    let error = await #expect(throws: ResolutionError.self) {
+      try await container.resolveAsync(Receipt.self, tag: "async", arguments: 4)
+    }
+    #expect(error?.code == .scopeRequired)
+  }
+}
