@@ -60,6 +60,7 @@ extension Container {
         for: type, tag: tag, allowsFallback: matching.allowsFallback, signature: signature),
       let async = binding as? AsyncBinding
     else { return nil }
+    if let recorder { recorder.record(from: path, to: binding) }
     return try await async.make(arguments: arguments, in: owner, path: path, scope: scope)
   }
 
@@ -176,6 +177,7 @@ extension Container {
         optional.wrappedType, tag: tag, matching: matching, scope: scope, path: path,
         isOptional: false)
     }
+    if let recorder { recorder.record(from: path, to: binding) }
     if let async = binding as? AsyncBinding {
       if case .made(let made) = async.madeInstance(in: scope, below: path) { return .made(made) }
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))

@@ -8,10 +8,18 @@ final class EdgeRecorder: Sendable {
 
   private let recorded = Protected<Set<Pair>>([])
 
+  /// Records that the factory running `context`'s innermost frame requested `to`; at the top of
+  /// a synchronous chain, the async factory that made the request, if one did.
   @usableFromInline
   func record(from context: borrowing ResolutionContext, to: AnyBinding) {
-    guard let from = context.requester else { return }
+    guard let from = context.requester else { return record(from: nil as AsyncPath?, to: to) }
     recorded.withLock { _ = $0.insert(Pair(from: from.key, to: to.key)) }
+  }
+
+  /// Records that the async factory running at `path` (or in this task) requested `to`.
+  func record(from path: AsyncPath?, to: AnyBinding) {
+    guard let path = AsyncPath.joining(path), path.depth > 0 else { return }
+    recorded.withLock { _ = $0.insert(Pair(from: path.binding.key, to: to.key)) }
   }
 
   var edges: [Pair] { recorded.withLock { Array($0) } }

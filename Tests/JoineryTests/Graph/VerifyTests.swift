@@ -58,4 +58,32 @@ struct VerifyTests {
         "ServiceB → ServiceC observed"
       ])
   }
+
+  @Test("verifyAsync observes the edges async factories take: sync, async, main-actor, arguments")
+  func observedAsyncEdges() async throws {
+    let container = try ContainerBuilder()
+      .adding { registrar in
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+        registrar.bindAsync(ServiceB.self) { resolver in ServiceB(c: try resolver.resolve()) }
+        registrar.bindAsync(String.self) { (resolver, name: String) in
+          _ = try await resolver.resolveAsync(ServiceB.self)
+          return name
+        }
+        registrar.bindMainActor(Int.self) { _ in 1 }
+        registrar.bindAsync(ServiceA.self) { resolver in
+          _ = try await resolver.resolveAsync(String.self, arguments: "a")
+          _ = try await resolver.resolveAsync(Int.self)
+          return ServiceA(b: try await resolver.resolveAsync(), c: try resolver.resolve())
+        }
+      }
+      .build()
+    var samples = SampleArguments()
+    samples.add(String.self, arguments: "sample")
+    let report = try await container.verifyAsync(arguments: samples)
+    #expect(
+      Set(report.graph.edges.map { "\($0.from.typeName) → \($0.to.typeName) \($0.kind)" }) == [
+        "ServiceA → Int observed", "ServiceA → ServiceB observed", "ServiceA → ServiceC observed",
+        "ServiceA → String observed", "ServiceB → ServiceC observed", "String → ServiceB observed",
+      ])
+  }
 }
