@@ -285,15 +285,19 @@ public struct _RequestPoint {
     _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> Void
   ) throws(ResolutionError) {
     guard container.hasGraphBindings else {
-      guard let marker else { return try body(container, context) }
+      // A verification's recorder needs a frame to see the async factory above the request.
+      guard marker != nil || container.recorder != nil else {
+        return try body(container, context)
+      }
       return unsafe try ResolutionContext.marked(
-        container, scope: scope, marker: marker
+        container, scope: scope, marker: marker, callerIsolation: callerIsolation
       ) { context throws(ResolutionError) in try body(container, context) }
     }
     // One async resolution is one graph: its synchronous resolves share their instances, one
     // at a time (`_GraphMemory.alone`).
     try _GraphMemory.run(
-      type, tag: tag, in: container, scope: requestScope, memory: path.graph, marker: marker
+      type, tag: tag, in: container, scope: requestScope, memory: path.graph, marker: marker,
+      callerIsolation: callerIsolation
     ) { context throws(ResolutionError) in try body(container, context) }
   }
 }

@@ -493,40 +493,42 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// captive check (``ResolutionContext/marked(_:scope:marker:_:)``).
   static func run<R>(
     _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
-    memory: _GraphMemory, marker: AnyBinding? = nil,
+    memory: _GraphMemory, marker: AnyBinding? = nil, callerIsolation: ObjectIdentifier? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var unused: [AnyObject] = []
     return try memory.alone { () throws(ResolutionError) -> R in
       try runAlone(
         type, tag: tag, in: container, scope: scope, memory: memory, marker: marker,
-        living: &unused, keepsLiving: false, body)
+        callerIsolation: callerIsolation, living: &unused, keepsLiving: false, body)
     }
   }
 
   private static func run<R>(
     _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
-    memory: _GraphMemory, marker: AnyBinding? = nil,
+    memory: _GraphMemory, marker: AnyBinding? = nil, callerIsolation: ObjectIdentifier? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> (value: R, living: [AnyObject]) {
     var living: [AnyObject] = []
     let value = try memory.alone { () throws(ResolutionError) -> R in
       try runAlone(
         type, tag: tag, in: container, scope: scope, memory: memory, marker: marker,
-        living: &living, keepsLiving: true, body)
+        callerIsolation: callerIsolation, living: &living, keepsLiving: true, body)
     }
     return (value, living)
   }
 
   private static func runAlone<R>(
     _ type: Any.Type, tag: BindingTag?, in container: Container, scope: Scope?,
-    memory: _GraphMemory, marker: AnyBinding?, living found: inout [AnyObject],
+    memory: _GraphMemory, marker: AnyBinding?, callerIsolation: ObjectIdentifier?,
+    living found: inout [AnyObject],
     keepsLiving: Bool, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let key = BindingKey(type, boxed: tag)
     let target = (container.lookup(key) ?? container.lookup(BindingKey(type, boxed: nil)))?.binding
     let value = unsafe try ResolutionContext.marked(
-      container, scope: scope.map(Unmanaged.passUnretained), marker: marker, graphSlots: true
+      container, scope: scope.map(Unmanaged.passUnretained), marker: marker,
+      callerIsolation: callerIsolation, graphSlots: true
     ) {
       context throws(ResolutionError) -> R in
       let root = unsafe context.frame.unsafelyUnwrapped.pointee.root

@@ -9,9 +9,13 @@ final class EdgeRecorder: Sendable {
   private let recorded = Protected<Set<Pair>>([])
 
   /// Records that the factory running `context`'s innermost frame requested `to`; at the top of
-  /// a synchronous chain, the async factory that made the request, if one did.
+  /// a synchronous chain an async factory started, that factory.
+  ///
+  /// A request made outside any chain records nothing, which callers that know they make one
+  /// (a top-level resolve) see when this is inlined: they pay nothing for it.
   @usableFromInline
   func record(from context: borrowing ResolutionContext, to: AnyBinding) {
+    guard context.isNested else { return }
     guard let from = context.requester else { return record(from: nil as AsyncPath?, to: to) }
     recorded.withLock { _ = $0.insert(Pair(from: from.key, to: to.key)) }
   }

@@ -129,3 +129,36 @@ extension MainActorIsolationTests {
     #expect(ticks[0] === ticks[1])
   }
 }
+
+private final class Dashboard: Sendable {
+  let title: String
+  init(title: String) { self.title = title }
+}
+
+extension MainActorIsolationTests {
+  /// `resolveAsync` hops to the main actor for a main-actor binding; below an async factory
+  /// that hop must count as main-actor isolation wherever the resolution starts a frame of its
+  /// own: under a singleton being made (the captive check's marker) or in a container with
+  /// `graph` bindings. Both lost the isolation, and failed off the main thread.
+  @Test(
+    "An async factory awaits a main-actor binding: under a singleton, beside graph bindings",
+    arguments: [false, true])
+  func asyncFactoryAwaitsMainActor(withGraphBindings: Bool) async throws {
+    let container = try ContainerBuilder(
+      Screens(),
+      InlineRegister { registrar in
+        if withGraphBindings { registrar.bind(Tick.self, lifetime: .graph, to: Tick.init) }
+        registrar.bindAsync(Dashboard.self, lifetime: .persistent) { resolver in
+          let window = try await resolver.resolveAsync(Window.self)
+          return Dashboard(title: await "panel \(window.panel.number > 0)")
+        }
+        registrar.bindAsync(String.self) { resolver in
+          try await resolver.resolveAsync(Dashboard.self).title
+        }
+      }
+    ).build()
+    // From a task that is not on the main actor, as a server handler would.
+    let title = try await Task.detached { try await container.resolveAsync(String.self) }.value
+    #expect(title == "panel true")
+  }
+}
