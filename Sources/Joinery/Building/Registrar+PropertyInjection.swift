@@ -1,5 +1,5 @@
 extension Registrar {
-  /// Declares which properties of `type` ``Container/inject(into:)`` fills.
+  /// Declares which properties of `type` ``Container/inject(into:isolation:)`` fills.
   ///
   /// ```swift
   /// registrar.injectProperties(of: LegacyScreen.self) { properties in

@@ -6,11 +6,20 @@ extension Container {
   /// try container.inject(into: screen)
   /// ```
   ///
-  /// - Parameter object: An instance of a type declared with
-  ///   ``Registrar/injectProperties(of:fileID:line:_:)``.
+  /// The properties are filled in one resolution, as the parameters of one resolve are: they
+  /// share their `graph` instances, and main-actor bindings are made when the caller is
+  /// isolated to the main actor.
+  ///
+  /// - Parameters:
+  ///   - object: An instance of a type declared with
+  ///     ``Registrar/injectProperties(of:fileID:line:_:)``.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): main-actor bindings
+  ///     may be made when it is the main actor.
   /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/missingBinding`` when nothing was
   ///   declared for the type, or the error of a property that could not be resolved.
-  public func inject<Root: AnyObject>(into object: Root) throws(ResolutionError) {
+  public func inject<Root: AnyObject>(
+    into object: Root, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) {
     var owner: Container? = self
     while let container = owner, container.injectors[ObjectIdentifier(Root.self)] == nil {
       owner = container.parentContainer
@@ -21,12 +30,17 @@ extension Container {
         BindingKey(PropertyInjections<Root>.self), triedFallback: false, parent: .topLevel, in: self
       )
     }
-    do {
-      try injector.inject(object, self)
-    } catch let error as ResolutionError {
-      throw error
-    } catch {
-      preconditionFailure("property injection throws only ResolutionError: \(error)")
+    try checkOpen(Root.self)
+    // The setters' requests join the resolution `withResolver` runs on this thread.
+    try ResolutionContext.withResolver(in: self, isolation: isolation) {
+      _ throws(ResolutionError) in
+      do {
+        try injector.inject(object, self)
+      } catch let error as ResolutionError {
+        throw error
+      } catch {
+        preconditionFailure("property injection throws only ResolutionError: \(error)")
+      }
     }
   }
 }
@@ -45,14 +59,18 @@ extension Container {
   ///
   /// - Parameters:
   ///   - object: The object to fill.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): main-actor bindings
+  ///     may be made when it is the main actor.
   ///   - body: Sets the object's dependencies through the resolver.
   /// - Throws: ``ResolutionError`` from a resolve in `body`, or what `body` itself throws.
   public func inject<Object>(
-    into object: Object, _ body: (borrowing Resolver, Object) throws -> Void
+    into object: Object, isolation: isolated (any Actor)? = #isolation,
+    _ body: (borrowing Resolver, Object) throws -> Void
   ) throws {
     try checkOpen(Object.self)
     var failure: (any Error)?
-    try ResolutionContext.withResolver(in: self) { resolver throws(ResolutionError) in
+    try ResolutionContext.withResolver(in: self, isolation: isolation) {
+      resolver throws(ResolutionError) in
       do {
         try body(resolver, object)
       } catch let error as ResolutionError {

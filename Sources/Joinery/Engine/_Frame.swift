@@ -612,11 +612,15 @@ struct ResolutionContext: ~Copyable {
   }
 
   /// Runs `body` with a resolver lent for a resolution of its own, in which no binding is
-  /// being built (a depth-0 frame): for code that fills objects the container did not make.
+  /// being built (a depth-0 frame), started by a caller isolated to `isolation`: for code that
+  /// fills objects the container did not make.
   static func withResolver<R>(
-    in container: Container, _ body: (borrowing Resolver) throws(ResolutionError) -> R
+    in container: Container, isolation: (any Actor)?,
+    _ body: (borrowing Resolver) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    unsafe try marked(container, scope: nil) { context throws(ResolutionError) -> R in
+    unsafe try marked(
+      container, scope: nil, callerIsolation: isolation.map(ObjectIdentifier.init)
+    ) { context throws(ResolutionError) -> R in
       let frame = unsafe context.frame.unsafelyUnwrapped
       return unsafe try _ThreadState.running(frameAt: frame) { () throws(ResolutionError) -> R in
         unsafe try body(Resolver(container: container, context: ResolutionContext(frame: frame)))

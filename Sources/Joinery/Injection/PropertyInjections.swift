@@ -2,7 +2,7 @@
 /// initializer you do not control (view controllers made by a storyboard, framework callbacks).
 ///
 /// Declare them in an assembly with ``Registrar/injectProperties(of:fileID:line:_:)``, then call
-/// ``Container/inject(into:)``:
+/// ``Container/inject(into:isolation:)``:
 ///
 /// ```swift
 /// registrar.injectProperties(of: LegacyScreen.self) { properties in

@@ -85,3 +85,80 @@ struct PropertyInjectionTests {
     #expect(error.code == .missingBinding)
   }
 }
+
+@MainActor private final class Toolbar {}
+private final class Session: Sendable {}
+
+// An object a framework makes, holding a main-actor view and two uses of one `graph` session.
+private final class Controller {
+  var toolbar: Toolbar?
+  var session: Session?
+  var sameSession: Session?
+}
+
+@Suite("inject(into:) is one resolution in the caller's isolation")
+struct InjectionResolutionTests {
+  private func container() throws -> Container {
+    try ContainerBuilder()
+      .adding { registrar in
+        registrar.bindMainActor(Toolbar.self) { _ in Toolbar() }
+        registrar.bind(Session.self, lifetime: .graph) { _ in Session() }
+        registrar.injectProperties(of: Controller.self) { properties in
+          properties.inject(\.toolbar)
+          properties.inject(\.session)
+          properties.inject(\.sameSession)
+        }
+      }
+      .build()
+  }
+
+  @Test("Declared properties share their graph instances, as one resolve's parameters do")
+  func declaredShareGraph() throws {
+    let container = try ContainerBuilder()
+      .adding { registrar in
+        registrar.bind(Session.self, lifetime: .graph) { _ in Session() }
+        registrar.injectProperties(of: Controller.self) { properties in
+          properties.inject(\.session)
+          properties.inject(\.sameSession)
+        }
+      }
+      .build()
+    let controller = Controller()
+    try container.inject(into: controller)
+    #expect(controller.session != nil)
+    #expect(controller.session === controller.sameSession)
+  }
+
+  /// Swift Testing runs `@MainActor` tests off the main thread on Linux: only the caller's
+  /// static isolation says that main-actor bindings may be made.
+  @Test("From main-actor code, both forms make main-actor bindings")
+  @MainActor
+  func mainActorCaller() throws {
+    let container = try container()
+    let controller = Controller()
+    try container.inject(into: controller)
+    #expect(controller.toolbar != nil)
+    let other = Controller()
+    try container.inject(into: other) { resolver, other in
+      other.toolbar = try resolver.resolve(Toolbar.self)
+      other.session = try resolver.resolve(Session.self)
+      other.sameSession = try resolver.resolve(Session.self)
+    }
+    #expect(other.toolbar != nil)
+    #expect(other.session === other.sameSession)
+  }
+
+  @Test("Off the main actor, a main-actor property is refused, never trapped")
+  func offMainActor() async throws {
+    let container = try container()
+    let code = await Task.detached { () -> ResolutionError.Code? in
+      do throws(ResolutionError) {
+        try container.inject(into: Controller())
+        return nil
+      } catch {
+        return error.code
+      }
+    }.value
+    #expect(code == .mainActorRequired)
+  }
+}
