@@ -12,8 +12,14 @@ extension Container {
   /// Only runs when `T` itself is not bound. Asking first and making after keeps a request for
   /// any other type (a missing binding) from instantiating `T?`'s metadata in unspecialized
   /// code: it pays only the conformance lookup.
+  ///
+  /// A tagged request with `matching: .exact` is served only when the wrapped type is bound
+  /// under that very tag: the provider would otherwise hand out the untagged instance the
+  /// request refused.
   @usableFromInline @inline(never)
-  func derivation<T>(of _: T.Type, tag: BindingTag?) -> Derivation? {
+  func derivation<T>(
+    of _: T.Type, tag: BindingTag?, matching: TagMatching = .allowingFallback
+  ) -> Derivation? {
     if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
     if underivableTypes.contains(T.self) { return nil }
     // Asked of the runtime once per type: a conformance lookup costs about 300 instructions.
@@ -30,7 +36,7 @@ extension Container {
     }
     // The untagged binding is asked first, without making a key: it serves most requests.
     guard
-      bindsUntagged(derivable.wrappedType)
+      ((tag == nil || matching.allowsFallback) && bindsUntagged(derivable.wrappedType))
         || {
           let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
           return (tag != nil && binds(wrapped)) || bindsWithArguments(wrapped)

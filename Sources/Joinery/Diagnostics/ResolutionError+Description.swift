@@ -97,10 +97,19 @@ extension ResolutionError {
     let name = requested.typeName
     switch code {
     case .missingBinding:
+      let tag = requested.tag.map { ", tag: \($0)" } ?? ""
+      // A `Provider` or `Lazy` is made from the binding of the type it wraps: bind that.
       var fixes = [
         "Bind \(name) in the assembly of its feature: "
-          + "registrar.bind(\(name).self\(requested.tag.map { ", tag: \($0)" } ?? "")) { resolver in … }."
+          + "registrar.bind(\(name).self\(tag)) { resolver in … }."
       ]
+      if let derived = requested.type as? any DerivedFromContainer.Type {
+        let wrapped = TypeName.of(derived.wrappedType)
+        fixes = [
+          "Bind \(wrapped)\(tag.isEmpty ? "" : " under that tag"): the container makes \(name) "
+            + "from \(wrapped)'s binding: registrar.bind(\(wrapped).self\(tag)) { resolver in … }."
+        ]
+      }
       for miss in misses where miss.kind == .otherTag {
         let tag = miss.binding.key.tag.map { ", tag: \($0)" } ?? ""
         fixes.append("Or request the existing binding: resolve(\(name).self\(tag)).")

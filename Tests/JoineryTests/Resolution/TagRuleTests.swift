@@ -210,3 +210,43 @@ private struct CollidingTag: Hashable, Sendable {
   let id: Int
   func hash(into hasher: inout Hasher) { hasher.combine(0) }
 }
+
+@Suite("A Provider or Lazy keeps the request's tag rule")
+struct DerivedTagRuleTests {
+  private func container() throws -> Container {
+    try ContainerBuilder()
+      .adding { registrar in
+        registrar.bind(Store.self) { _ in Store(name: "untagged") }
+        registrar.bind(Store.self, tag: "x") { _ in Store(name: "x") }
+      }
+      .build()
+  }
+
+  @Test("With .exact, a tag nothing binds is refused, naming the binding to add")
+  func exactRefused() throws {
+    let container = try container()
+    let provider = #expect(throws: ResolutionError.self) {
+      try container.resolve(Provider<Store>.self, tag: "zz", matching: .exact)
+    }
+    let lazy = #expect(throws: ResolutionError.self) {
+      try container.resolve(Lazy<Store>.self, tag: "zz", matching: .exact)
+    }
+    for error in [provider, lazy] {
+      #expect(error?.code == .missingBinding)
+      #expect(
+        error?.debugDescription.contains(#"registrar.bind(Store.self, tag: "zz")"#) == true,
+        "\(error?.debugDescription ?? "")")
+    }
+    // `Provider<Store>?` under the exact rule: nothing serves it.
+    #expect(try container.resolve(Provider<Store>?.self, tag: "zz", matching: .exact) == nil)
+  }
+
+  @Test("With .exact, the tagged binding serves; with the fallback, the untagged one")
+  func exactServed() throws {
+    let container = try container()
+    let exact = try container.resolve(Provider<Store>.self, tag: "x", matching: .exact)
+    #expect(try exact.get().name == "x")
+    let fallback = try container.resolve(Provider<Store>.self, tag: "zz")
+    #expect(try fallback.get().name == "untagged")
+  }
+}
