@@ -1,6 +1,13 @@
 /// Collects the bindings of every register during one `build()`.
 final class BindingCollector {
   private(set) var bindings: [AnyBinding] = []
+  /// The index the first contribution gets: a child container's continue its ancestors', so
+  /// that a ``Key`` names one contribution in the whole chain.
+  private let firstContributionIndex: Int
+
+  init(firstContributionIndex: Int = 0) {
+    self.firstContributionIndex = firstContributionIndex
+  }
   /// Declared property injections, by type.
   var injectors: [PropertyInjector] = []
   /// Captive dependencies declared intended, with the reason given.
@@ -74,7 +81,7 @@ final class BindingCollector {
   }
 
   func contribute(_ binding: AnyBinding) {
-    binding.contributionIndex = contributions.count
+    binding.contributionIndex = firstContributionIndex + contributions.count
     contributions.append(binding)
   }
 }

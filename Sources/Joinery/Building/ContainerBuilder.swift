@@ -252,7 +252,7 @@ public struct ContainerBuilder: Sendable {
   private func makeContainer(
     parent: Container?, awaitsEagerAsync: Bool, isolation: (any Actor)?
   ) throws(BuildError) -> (Container, [Diagnostic]) {
-    let collector = BindingCollector()
+    let collector = BindingCollector(firstContributionIndex: parent?.nextContributionIndex ?? 0)
     for register in registers {
       collector.collect(register, overriding: false, defaultLifetime: defaultLifetime.lifetime)
     }
@@ -261,7 +261,8 @@ public struct ContainerBuilder: Sendable {
     }
 
     var findings = collector.findings
-    let winners = OverrideResolution.winners(of: collector.bindings, findings: &findings)
+    let winners = OverrideResolution.winners(
+      of: collector.bindings, parent: parent, findings: &findings)
     let contributions = OverrideResolution.keptContributions(collector.contributions)
     let table = _BindingTable(winners)
     Self.attachCompletions(collector.completions, to: table, into: &findings)

@@ -31,25 +31,41 @@ extension Container {
 
   /// The contributions to the multi-binding of `type` with exactly `tag`, each with the
   /// container that declared it: the root's first, then each child's down to this container;
-  /// within one, in assembly order, then registration order.
+  /// within one, in assembly order, then registration order. A child whose contributions to
+  /// the collection override replaces its ancestors' (as an override does within one build).
   func contributions(
     to type: Any.Type, tag: BindingTag?
   ) -> [(container: Container, binding: AnyBinding)] {
+    contributions(to: type) { $0.key.tag == tag }
+  }
+
+  /// ``contributions(to:tag:)`` for every tag `includes` accepts, each collection following
+  /// the override rule on its own.
+  func contributions(
+    to type: Any.Type, where includes: (AnyBinding) -> Bool
+  ) -> [(container: Container, binding: AnyBinding)] {
+    var found: [(container: Container, binding: AnyBinding)] = []
+    for container in chain.reversed() {
+      let own = (container.contributions[ObjectIdentifier(type)] ?? []).filter(includes)
+      let overridden = Set(own.lazy.filter(\.isOverride).map(\.key))
+      if !overridden.isEmpty { found.removeAll { overridden.contains($0.binding.key) } }
+      found += own.map { (container, $0) }
+    }
+    return found
+  }
+
+  /// This container, then each ancestor up to the root.
+  var chain: [Container] {
     var chain: [Container] = []
     var current: Container? = self
     while let container = current {
       chain.append(container)
       current = container.parentContainer
     }
-    var found: [(container: Container, binding: AnyBinding)] = []
-    for container in chain.reversed() {
-      for contribution in container.contributions[ObjectIdentifier(type)] ?? []
-      where contribution.key.tag == tag {
-        found.append((container, contribution))
-      }
-    }
-    return found
+    return chain
   }
+
+
 
   /// The keys of the bindings of `type` — ordinary bindings and contributions — that `predicate`
   /// accepts, without creating anything.
@@ -65,17 +81,28 @@ extension Container {
   ///   - type: The bound type.
   ///   - tag: Only bindings with this tag; all tags when `nil`.
   ///   - predicate: Decides from the binding's description and metadata.
+  /// In a child container, the ancestors' bindings count too, as a resolve finds them: an
+  /// ordinary binding the child rebinds is listed once, and contributions are those
+  /// ``Resolving/resolveAll(_:tag:isolation:)`` returns.
+  ///
   /// - Returns: Typed keys, ordinary bindings first (sorted by key), then contributions in order.
   public func keys<T>(
     for type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil,
     where predicate: (BindingInfo) -> Bool = { _ in true }
   ) -> [Key<T>] {
     let tag = BindingTag(optional: tag)
+    var ordinary: [BindingKey: AnyBinding] = [:]
+    for container in chain {
+      let entry = container.table.entry(for: ObjectIdentifier(T.self))
+      for binding in (entry?.untagged.map { [$0] } ?? []) + Array(entry?.tagged ?? [])
+      where ordinary[binding.key] == nil {
+        ordinary[binding.key] = binding
+      }
+    }
+    let sorted = ordinary.values.sorted { $0.key.sortKey < $1.key.sortKey }
+    let contributed = contributions(to: T.self) { _ in true }.map(\.binding)
     var found: [Key<T>] = []
-    let entry = table.entry(for: ObjectIdentifier(T.self))
-    let ordinary = ((entry?.untagged.map { [$0] } ?? []) + Array(entry?.tagged ?? []))
-      .sorted { $0.key.sortKey < $1.key.sortKey }
-    for binding in ordinary + (contributions[ObjectIdentifier(T.self)] ?? [])
+    for binding in sorted + contributed
     where (tag == nil || binding.key.tag == tag) && predicate(binding.info) {
       found.append(Key(binding: binding.key, contributionIndex: binding.contributionIndex))
     }
@@ -107,12 +134,12 @@ extension Container {
   ) throws(ResolutionError) -> T {
     if let index = key.contributionIndex {
       guard
-        let contribution = contributions[ObjectIdentifier(T.self)]?
-          .first(where: { $0.contributionIndex == index })
+        let (owner, contribution) = contributions(to: T.self, where: { _ in true })
+          .first(where: { $0.binding.contributionIndex == index })
       else {
         throw .missing(key.binding, triedFallback: false, parent: parent, in: self)
       }
-      return try instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil)
+      return try owner.instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil)
     }
     guard let tag = key.binding.tag else { return try resolve(T.self, parent: parent) }
     return try resolve(T.self, tag: tag, matching: .allowingFallback, parent: parent)

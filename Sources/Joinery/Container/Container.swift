@@ -59,6 +59,9 @@ public final class Container: Sendable {
   let hasCompletions: Bool
   /// Whether this container or an ancestor has a `graph` binding.
   let hasGraphBindings: Bool
+  /// The index a child container's first contribution gets: past every contribution of this
+  /// chain, so that a ``Key`` names one contribution wherever it is resolved.
+  let nextContributionIndex: Int
   /// Where a scope released without `close()` is reported (``ContainerBuilder/onUnclosedScope``).
   let unclosedScopeHandler: (@Sendable (String) -> Void)?
   /// Records which binding's factory resolved which, in containers made by `verify()` only.
@@ -107,6 +110,9 @@ public final class Container: Sendable {
     hasCompletions = all.contains { $0.completion != nil }
     hasGraphBindings =
       all.contains { $0.lifetime.reach == .resolution } || (parent?.hasGraphBindings ?? false)
+    nextContributionIndex = Swift.max(
+      (contributions.lazy.compactMap(\.contributionIndex).max() ?? -1) + 1,
+      parent?.nextContributionIndex ?? 0)
     for binding in all { binding.link(in: self) }
   }
 

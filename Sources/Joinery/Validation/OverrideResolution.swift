@@ -13,34 +13,40 @@ enum OverrideResolution {
     return contributions.filter { $0.isOverride || !overridden.contains($0.key) }
   }
 
+  /// In a child container (`parent`), an override of a key an ancestor binds replaces that
+  /// binding for the child: it has a target.
   static func winners(
-    of bindings: [AnyBinding], findings: inout [Diagnostic]
+    of bindings: [AnyBinding], parent: Container? = nil, findings: inout [Diagnostic]
   ) -> [AnyBinding] {
     var winners: [AnyBinding] = []
     winners.reserveCapacity(bindings.count)
     let groups = TypeGroups(bindings)
     for start in groups.starts {
       if groups.isAlone(start) {
-        alone(bindings[start], into: &winners, findings: &findings)
+        alone(bindings[start], parent: parent, into: &winners, findings: &findings)
         continue
       }
       let members = groups.members(from: start)
       for sameKey in sameKeyGroups(members.map { bindings[$0] }) {
         if sameKey.count == 1 {
-          alone(sameKey[0], into: &winners, findings: &findings)
+          alone(sameKey[0], parent: parent, into: &winners, findings: &findings)
         } else {
-          resolve(sameKey, into: &winners, findings: &findings)
+          resolve(sameKey, parent: parent, into: &winners, findings: &findings)
         }
       }
     }
     return winners
   }
 
-  /// The only binding of its key wins; as an override, it replaces nothing.
+  /// The only binding of its key wins; as an override, it replaces nothing unless an ancestor
+  /// binds the key.
   private static func alone(
-    _ only: AnyBinding, into winners: inout [AnyBinding], findings: inout [Diagnostic]
+    _ only: AnyBinding, parent: Container?, into winners: inout [AnyBinding],
+    findings: inout [Diagnostic]
   ) {
-    if only.isOverride { findings.append(overrideWithoutTarget(only)) }
+    if only.isOverride, parent?.binds(only.key) != true {
+      findings.append(overrideWithoutTarget(only))
+    }
     winners.append(only)
   }
 
@@ -75,7 +81,8 @@ enum OverrideResolution {
 
   /// Picks the binding that stands for one key and reports duplicates.
   private static func resolve(
-    _ sameKey: [AnyBinding], into winners: inout [AnyBinding], findings: inout [Diagnostic]
+    _ sameKey: [AnyBinding], parent: Container?, into winners: inout [AnyBinding],
+    findings: inout [Diagnostic]
   ) {
     let key = sameKey[0].key
     let regular = sameKey.filter { !$0.isOverride }
@@ -93,7 +100,9 @@ enum OverrideResolution {
     }
     if !overrides.isEmpty {
       let override = earliest(overrides)
-      if regular.isEmpty { findings.append(overrideWithoutTarget(override)) }
+      if regular.isEmpty, parent?.binds(key) != true {
+        findings.append(overrideWithoutTarget(override))
+      }
       winners.append(override)
     } else {
       winners.append(earliest(regular))

@@ -221,3 +221,69 @@ struct ChildGraphTests {
     #expect(!tree.contains("not bound"))
   }
 }
+
+private final class Plugin: Sendable {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+@Suite("Child containers and collections")
+struct ChildCollectionTests {
+  private func parent() throws -> Container {
+    try ContainerBuilder()
+      .adding { registrar in
+        registrar.contribute(Plugin.self) { _ in Plugin("spelling") }
+        registrar.contribute(Plugin.self, tag: "export") { _ in Plugin("pdf") }
+        registrar.bind(Plugin.self) { _ in Plugin("default") }
+      }
+      .build()
+  }
+
+  @Test("A child's contributions follow its ancestors'; an overriding one replaces theirs")
+  func overridingContributions() throws {
+    let parent = try parent()
+    let child = try parent.makeChild(
+      InlineRegister { registrar in
+        registrar.contribute(Plugin.self) { _ in Plugin("grammar") }
+        registrar.contribute(Plugin.self, tag: "export", override: true) { _ in Plugin("stub") }
+      })
+    #expect(try child.resolveAll(Plugin.self).map(\.name) == ["spelling", "grammar"])
+    #expect(try child.resolveAll(Plugin.self, tag: "export").map(\.name) == ["stub"])
+    #expect(try parent.resolveAll(Plugin.self, tag: "export").map(\.name) == ["pdf"])
+    // The override has a target in the parent: no warning says it replaces nothing.
+    #expect(child.warnings.isEmpty, "\(child.warnings)")
+  }
+
+  @Test("keys(for:) on a child lists what it resolves, and each key resolves from the child")
+  func keysAcrossTheChain() throws {
+    let parent = try parent()
+    let child = try parent.makeChild(
+      InlineRegister { registrar in
+        registrar.contribute(Plugin.self) { _ in Plugin("grammar") }
+        registrar.contribute(Plugin.self, tag: "export", override: true) { _ in Plugin("stub") }
+        registrar.bind(Plugin.self, override: true) { _ in Plugin("child default") }
+      })
+    let keys = child.keys(for: Plugin.self)
+    #expect(
+      try keys.map { try child.resolve($0).name } == [
+        "child default", "spelling", "grammar", "stub",
+      ])
+    // Each contribution has its own key across the chain, though both builds numbered theirs.
+    #expect(Set(keys).count == keys.count)
+    #expect(
+      try parent.keys(for: Plugin.self).map { try parent.resolve($0).name } == [
+        "default", "spelling", "pdf",
+      ])
+  }
+
+  @Test("An override in a child of a binding only the parent has is no warning")
+  func overrideOfAnAncestorsBinding() throws {
+    let child = try parent().makeChild(
+      InlineRegister { registrar in
+        registrar.bind(Plugin.self, override: true) { _ in Plugin("child") }
+        registrar.bind(String.self, override: true) { _ in "nothing to replace" }
+      })
+    #expect(child.warnings.map(\.code) == [.overrideWithoutTarget])
+    #expect(child.warnings.first?.key == BindingKey(String.self))
+  }
+}

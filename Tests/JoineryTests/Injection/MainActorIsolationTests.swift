@@ -150,7 +150,8 @@ extension MainActorIsolationTests {
         if withGraphBindings { registrar.bind(Tick.self, lifetime: .graph, to: Tick.init) }
         registrar.bindAsync(Dashboard.self, lifetime: .persistent) { resolver in
           let window = try await resolver.resolveAsync(Window.self)
-          return Dashboard(title: await "panel \(window.panel.number > 0)")
+          let number = await MainActor.run { window.panel.number }
+          return Dashboard(title: "panel \(number > 0)")
         }
         registrar.bindAsync(String.self) { resolver in
           try await resolver.resolveAsync(Dashboard.self).title
