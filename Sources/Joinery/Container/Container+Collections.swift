@@ -29,10 +29,11 @@ extension Container {
     return instances
   }
 
-  /// The contributions to the multi-binding of `type` with exactly `tag`, each with the
-  /// container that declared it: the root's first, then each child's down to this container;
-  /// within one, in assembly order, then registration order. A child whose contributions to
-  /// the collection override replaces its ancestors' (as an override does within one build).
+  /// The contributions to the multi-binding of `type` with exactly `tag`, with their containers.
+  ///
+  /// The root's first, then each child's down to this container; within one, in assembly
+  /// order, then registration order. A child whose contributions to the collection override
+  /// replaces its ancestors' (as an override does within one build).
   func contributions(
     to type: Any.Type, tag: BindingTag?
   ) -> [(container: Container, binding: AnyBinding)] {
@@ -64,8 +65,6 @@ extension Container {
     }
     return chain
   }
-
-
 
   /// The keys of the bindings of `type` — ordinary bindings and contributions — that `predicate`
   /// accepts, without creating anything.
