@@ -13,12 +13,12 @@ extension Container {
   /// any other type (a missing binding) from instantiating `T?`'s metadata in unspecialized
   /// code: it pays only the conformance lookup.
   ///
-  /// A tagged request with `matching: .exact` is served only when the wrapped type is bound
-  /// under that very tag: the provider would otherwise hand out the untagged instance the
-  /// request refused.
+  /// A tagged request that `allowsFallback` is not (`matching: .exact`) is served only when the
+  /// wrapped type is bound under that very tag: the provider would otherwise hand out the
+  /// untagged instance the request refused.
   @usableFromInline @inline(never)
   func derivation<T>(
-    of _: T.Type, tag: BindingTag?, matching: TagMatching = .allowingFallback
+    of _: T.Type, tag: BindingTag?, allowsFallback: Bool = true
   ) -> Derivation? {
     if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
     if underivableTypes.contains(T.self) { return nil }
@@ -36,7 +36,7 @@ extension Container {
     }
     // The untagged binding is asked first, without making a key: it serves most requests.
     guard
-      ((tag == nil || matching.allowsFallback) && bindsUntagged(derivable.wrappedType))
+      ((tag == nil || allowsFallback) && bindsUntagged(derivable.wrappedType))
         || {
           let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
           return (tag != nil && binds(wrapped)) || bindsWithArguments(wrapped)

@@ -301,7 +301,9 @@ extension Container {
   func resolveUnbound<T>(
     _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    if let derivation = derivation(of: T.self, tag: tag, matching: matching) {
+    if let derivation = derivation(
+      of: T.self, tag: tag, allowsFallback: matching.allowsFallback)
+    {
       return derive(T.self, derivation, tag: tag, parent: parent)
     }
     // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an

@@ -47,7 +47,8 @@ extension Optional: _OptionalDependency {
     let served =
       container.binds(BindingKey(Wrapped.self, boxed: tag))
       || (matching.allowsFallback && container.binds(BindingKey(Wrapped.self, boxed: nil)))
-      || container.derivation(of: Wrapped.self, tag: tag, matching: matching) != nil
+      || container.derivation(
+        of: Wrapped.self, tag: tag, allowsFallback: matching.allowsFallback) != nil
     guard served else { return nil }
     return try container.resolve(Wrapped.self, tag: tag, matching: matching, parent: parent)
   }
