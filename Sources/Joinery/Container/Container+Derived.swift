@@ -18,7 +18,7 @@ extension Container {
   /// untagged instance the request refused.
   @usableFromInline @inline(never)
   func derivation<T>(
-    of _: T.Type, tag: BindingTag?, allowsFallback: Bool = true
+    of _: T.Type, tag: BindingTag?, allowsFallback: Bool
   ) -> Derivation? {
     if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
     if underivableTypes.contains(T.self) { return nil }

@@ -37,7 +37,7 @@ public final class Container: Sendable {
   /// Which creations wait for which, across threads and tasks: one registry for a container
   /// and every child made from it.
   let waits: WaitRegistry
-  /// Types known not to be a `Provider` or `Lazy` (``derivation(of:tag:)``): one memo for a
+  /// Types known not to be a `Provider` or `Lazy` (`derivation(of:tag:allowsFallback:)`): one memo for a
   /// container and every child made from it.
   let underivableTypes: _TypeMemo
   /// The `_OptionalDependency` conformance of each `Optional` type resolved as a `T?`, looked up

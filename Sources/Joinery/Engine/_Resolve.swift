@@ -410,7 +410,9 @@ extension Container {
       }
     }
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
-      return derivation(of: T.self, tag: nil).map { derive(T.self, $0, tag: nil, parent: parent) }
+      return derivation(of: T.self, tag: nil, allowsFallback: true).map {
+        derive(T.self, $0, tag: nil, parent: parent)
+      }
     }
     // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
     if entry.withArguments.isEmpty { return nil }
@@ -630,7 +632,7 @@ extension Container {
         try owner.resolve(T.self, parent: parent)
       }
     }
-    if let derivation = derivation(of: T.self, tag: nil) {
+    if let derivation = derivation(of: T.self, tag: nil, allowsFallback: true) {
       return derive(T.self, derivation, tag: nil, parent: parent)
     }
     // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an

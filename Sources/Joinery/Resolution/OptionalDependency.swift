@@ -40,7 +40,7 @@ extension Optional: _OptionalDependency {
       // A `Provider` or `Lazy` of a bound type, or the scope factory, is served too.
       guard
         container.bindsUntagged(Wrapped.self) || container.bindsWithArguments(Wrapped.self)
-          || container.derivation(of: Wrapped.self, tag: nil) != nil
+          || container.derivation(of: Wrapped.self, tag: nil, allowsFallback: true) != nil
       else { return nil }
       return try container.resolve(Wrapped.self, parent: parent)
     }
