@@ -29,6 +29,62 @@ final class BindingCatalog: Sendable {
 /// names found through the index are: the same folded name, the same short name (another
 /// module's type) or the same last word (`URLSessionClient` for `HTTPClient`); spelling
 /// mistakes are not searched there, so that a broken app's start-up report stays fast.
+extension BindingCatalog {
+  /// The fix for a missing `T` or `[T]` when `T` has contributions, which only `resolveAll`
+  /// returns: autowiring fills a parameter from one binding.
+  ///
+  /// - Parameters:
+  ///   - wanted: The missing key.
+  ///   - consumer: The type whose factory asked for it, if any.
+  /// - Returns: The fix, and whether `wanted` is the collection (`[T]`), whose fix comes first;
+  ///   `nil` when `T` has no contributions.
+  func contributionsFix(
+    for wanted: BindingKey, consumer: String?
+  ) -> (text: String, isCollection: Bool)? {
+    guard wanted.argumentTypes == nil else { return nil }
+    let collection = wanted.type as? any ElementCollection.Type
+    let element = collection?.elementType ?? wanted.type
+    let contributions = (byType[ObjectIdentifier(element)] ?? []).filter {
+      $0.contributionIndex != nil
+    }
+    guard !contributions.isEmpty else { return nil }
+    let name = TypeName.of(element)
+    let sameTag = contributions.filter { $0.key.tag == wanted.tag }
+    var tags: [BindingTag?] = []
+    for contribution in sameTag.isEmpty ? contributions : [sameTag[0]]
+    where !tags.contains(contribution.key.tag) {
+      tags.append(contribution.key.tag)
+    }
+    let calls = tags.map { "resolveAll(\(name).self\($0.map { ", tag: \($0)" } ?? ""))" }
+    let call = calls.joined(separator: " or ")
+    let tagged = wanted.tag.map { " under tag \($0)" } ?? ""
+    let counted =
+      sameTag.count == 1 ? "1 contribution\(tagged)" : "\(sameTag.count) contributions\(tagged)"
+    let text =
+      switch (collection != nil, consumer) {
+      case (true, nil) where !sameTag.isEmpty: "\(name) has \(counted): request them with \(call)."
+      case (true, let consumer?) where !sameTag.isEmpty:
+        "\(name) has \(counted), and autowiring fills a parameter from one binding, not from "
+          + "contributions: bind \(consumer) with a closure that gathers them: try resolver.\(call)."
+      case (_, let consumer):
+        "Or, if you meant \(name)'s "
+          + (sameTag.isEmpty ? "contributions under other tags" : counted) + ", "
+          + (consumer.map { "bind \($0) with a closure that gathers them: try resolver.\(call)." }
+            ?? "request them with \(call).")
+      }
+    return (text, collection != nil && !sameTag.isEmpty)
+  }
+}
+
+/// `[Element]` seen from a type-erased key, for `BindingCatalog.contributionsFix(for:consumer:)`.
+protocol ElementCollection {
+  static var elementType: Any.Type { get }
+}
+
+extension Array: ElementCollection {
+  static var elementType: Any.Type { Element.self }
+}
+
 final class NameIndex: Sendable {
   /// Up to this many bindings, every name is a candidate.
   static let linearLimit = 1_000

@@ -68,7 +68,8 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     var misses: [NearMiss] = []
     for binding in catalog.byType[ObjectIdentifier(requested.type)] ?? [] {
       let key = binding.key
-      if key == requested { continue }
+      // A contribution is not resolved by its key: the contributions fix names `resolveAll`.
+      if key == requested || binding.contributionIndex != nil { continue }
       if ObjectIdentifier(key.argumentTypes ?? Void.self)
         != ObjectIdentifier(requested.argumentTypes ?? Void.self)
       {
@@ -81,7 +82,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     var similar: [NearMiss] = []
     for position in catalog.names.candidates(similarTo: wanted) {
       let binding = catalog.all[position]
-      guard binding.key.type != requested.type,
+      guard binding.key.type != requested.type, binding.contributionIndex == nil,
         wanted.isSimilar(to: catalog.names.name(at: position, of: binding.key.type))
       else { continue }
       similar.append(

@@ -110,6 +110,13 @@ extension ResolutionError {
             + "from \(wrapped)'s binding: registrar.bind(\(wrapped).self\(tag)) { resolver in … }."
         ]
       }
+      let consumer = path.count > 1 ? path[path.count - 2].requested.typeName : nil
+      if let fix = storage.catalog?.contributionsFix(for: requested, consumer: consumer) {
+        fixes =
+          fix.isCollection
+          ? [fix.text, "Or " + fixes[0].prefix(1).lowercased() + fixes[0].dropFirst()]
+          : fixes + [fix.text]
+      }
       for miss in misses where miss.kind == .otherTag {
         let tag = miss.binding.key.tag.map { ", tag: \($0)" } ?? ""
         fixes.append("Or request the existing binding: resolve(\(name).self\(tag)).")
@@ -129,7 +136,9 @@ extension ResolutionError {
         fixes.append(
           "Or change \(path[path.count - 2].requested.typeName)'s factory not to need \(name).")
       }
-      return fixes
+      // Two near misses of one type (under two tags) would repeat the same advice.
+      var seen = Set<String>()
+      return fixes.filter { seen.insert($0).inserted }
     case .argumentMismatch:
       return [
         "Pass arguments of the bound types, in the bound order.",

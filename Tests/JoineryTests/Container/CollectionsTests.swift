@@ -180,4 +180,71 @@ struct ResolveAllResolutionTests {
     #expect(error?.code == .asyncBinding)
     #expect(error?.path.map(\.requested) == [BindingKey((any Step).self)])
   }
+
+  @Test("An autowired [T] of contributions is refused at build and resolve, naming resolveAll")
+  func autowiredCollectionFix() throws {
+    final class Autowired: Sendable {
+      init(plugins: [any Plugin]) {}
+    }
+    let build = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        CoreAssembly(),
+        InlineRegister { registrar in
+          registrar.bind(Autowired.self, to: Autowired.init(plugins:))
+        }
+      ).build()
+    }
+    #expect(
+      build?.errors.first?.fixes == [
+        "Plugin has 2 contributions, and autowiring fills a parameter from one binding, not "
+          + "from contributions: bind Autowired with a closure that gathers them: "
+          + "try resolver.resolveAll(Plugin.self).",
+        "Or bind Array<Plugin> in the assembly that owns it.",
+      ])
+
+    let container = try ContainerBuilder(CoreAssembly(), ExtraAssembly()).build()
+    let resolve = #expect(throws: ResolutionError.self) {
+      try container.resolve([any Plugin].self, tag: "export")
+    }
+    #expect(resolve?.code == .missingBinding)
+    #expect(resolve?.nearMisses.isEmpty == true, "a contribution is no near miss: no key gets it")
+    #expect(
+      resolve?.debugDescription.contains(
+        "To fix:\n  - Plugin has 1 contribution under tag \"export\": request them with "
+          + "resolveAll(Plugin.self, tag: \"export\").\n  - Or bind Array<Plugin>") == true,
+      "\(String(reflecting: resolve))")
+    // No contributions of the element: the ordinary fix alone.
+    let other = #expect(throws: ResolutionError.self) { try container.resolve([Int].self) }
+    #expect(other?.debugDescription.contains("resolveAll") == false)
+  }
+
+  @Test("A single T of a type that only has contributions: the fix names resolveAll too")
+  func singleOfContributedType() throws {
+    final class Autowired: Sendable {
+      init(plugin: any Plugin) {}
+    }
+    let build = #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        CoreAssembly(),
+        InlineRegister { registrar in
+          registrar.bind(Autowired.self, to: Autowired.init(plugin:))
+        }
+      ).build()
+    }
+    #expect(
+      build?.errors.first?.fixes == [
+        "Bind Plugin in the assembly that owns it.",
+        "Or, if you meant Plugin's 2 contributions, bind Autowired with a closure that gathers "
+          + "them: try resolver.resolveAll(Plugin.self).",
+      ])
+    let container = try ContainerBuilder(CoreAssembly(), ExtraAssembly()).build()
+    let resolve = #expect(throws: ResolutionError.self) {
+      try container.resolve((any Plugin).self, tag: "import", matching: .exact)
+    }
+    #expect(
+      resolve?.debugDescription.contains(
+        "Or, if you meant Plugin's contributions under other tags, request them with "
+          + "resolveAll(Plugin.self) or resolveAll(Plugin.self, tag: \"export\").") == true,
+      "\(String(reflecting: resolve))")
+  }
 }

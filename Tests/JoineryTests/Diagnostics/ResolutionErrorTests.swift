@@ -88,4 +88,20 @@ struct ResolutionErrorTests {
     }
     #expect(error.code == .factoryFailed)
   }
+
+  @Test("A type bound under two tags is one near miss's advice, not two identical lines")
+  func nearMissAdviceOnce() throws {
+    final class Logger: Sendable {}
+    final class Loger: Sendable {}
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bind(Logger.self, tag: "audit") { _ in Logger() }
+        registrar.bind(Logger.self, tag: "debug") { _ in Logger() }
+      }
+    ).build()
+    let error = #expect(throws: ResolutionError.self) { try container.resolve(Loger.self) }
+    #expect(error?.nearMisses.count == 2, "both bindings are near misses")
+    let report = error.map { String(reflecting: $0) } ?? ""
+    #expect(report.components(separatedBy: "Or, if you meant Logger").count == 2, "\(report)")
+  }
 }
