@@ -221,4 +221,58 @@ struct NoDeadlockTests {
     #expect(outcome.count == 2, "deadlocked")
     #expect(outcome.contains(.cycle))
   }
+
+  @Test("A factory awaiting a task that awaits its own binding throws cycle; later tasks are free")
+  func unstructuredTaskInFactory() async throws {
+    let container = Locked<Container?>(nil)
+    let later = Locked<[String]>([])
+    let built = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bindAsync(Ping.self, lifetime: .persistent) { _ in
+          let container = container.withLock { $0 }!
+          // Awaits a task that awaits the binding being made: a ring through a task.
+          return try await Task { try await container.resolveAsync(Ping.self) }.value
+        }
+        registrar.bind(Quick.self, lifetime: .transient) { _ in Quick() }
+        registrar.bindAsync(Left.self, lifetime: .scoped) { _ in Left() }
+        registrar.bindAsync(Pong.self, lifetime: .persistent) { _ in
+          let container = container.withLock { $0 }!
+          // Started by the factory, run after it returned: no captive, no cycle.
+          Task {
+            try await Task.sleep(milliseconds: 20)
+            do {
+              _ = try container.resolve(Quick.self)
+              _ = try await container.makeScope().resolveAsync(Left.self)
+              later.withLock { $0.append("resolved") }
+            } catch {
+              later.withLock { $0.append("\(error)") }
+            }
+          }
+          return Pong()
+        }
+      }
+    ).build()
+    container.withLock { $0 = built }
+    defer { container.withLock { $0 = nil } }
+
+    let ring = Task { try await built.resolveAsync(Ping.self) }
+    let done = TestAtomic<Int>(0)
+    Task {
+      _ = await ring.result
+      done.add(1, ordering: .releasing)
+    }
+    let deadline = Instant.inSeconds(10)
+    while done.load(ordering: .acquiring) == 0 && Instant.now < deadline {
+      try await Task.sleep(milliseconds: 1)
+    }
+    try #require(done.load(ordering: .acquiring) == 1, "deadlocked")
+    let error = await #expect(throws: ResolutionError.self) { try await ring.value }
+    #expect(error?.code == .cycle)
+
+    _ = try await built.resolveAsync(Pong.self)
+    while later.withLock({ $0.isEmpty }) && Instant.now < deadline {
+      try await Task.sleep(milliseconds: 1)
+    }
+    #expect(later.withLock { $0 } == ["resolved"])
+  }
 }
