@@ -13,7 +13,10 @@ extension Container {
   ///   try screen.load()
   /// }
   /// ```
-  @TaskLocal public static var current: Container?
+  public static var current: Container? { currentInTask }
+
+  /// The task-local behind ``current``: set only by `withCurrent`, one way to set it.
+  @TaskLocal static var currentInTask: Container?
 
   /// Runs `body` with this container as ``current``.
   ///
@@ -25,7 +28,7 @@ extension Container {
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
   public func withCurrent<R>(_ body: () throws -> R) rethrows -> R {
-    try Container.$current.withValue(self, operation: body)
+    try Container.$currentInTask.withValue(self, operation: body)
   }
 
   /// Runs the asynchronous `body` with this container as ``current``, for it and its child
@@ -43,6 +46,6 @@ extension Container {
   public func withCurrent<R>(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
   ) async rethrows -> R {
-    try await Container.$current.withValue(self, operation: body, isolation: isolation)
+    try await Container.$currentInTask.withValue(self, operation: body, isolation: isolation)
   }
 }

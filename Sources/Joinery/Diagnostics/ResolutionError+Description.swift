@@ -192,7 +192,8 @@ extension ResolutionError {
       let arguments = requested.argumentTypes == nil ? "" : ", arguments: …"
       return [
         "Resolve it with `try await container.resolveAsync(\(name).self\(tag)\(arguments))` (or "
-          + "`resolver.resolveAsync` in an async factory)."
+          + "`resolver.resolveAsync` in an async factory, `provider.getAsync()` through a "
+          + "Provider<\(name)>)."
       ]
     case .mainActorRequired:
       return [

@@ -4,6 +4,9 @@ protocol DerivedFromContainer {
   static var wrappedType: Any.Type { get }
   /// Whether it resolves later into the graph it was made in, and so needs that graph's memory.
   static var remembersGraph: Bool { get }
+  /// Whether it can await its binding (`Provider.getAsync()`); a `Lazy` reads synchronously
+  /// only, so it can never make a binding with an async factory.
+  static var canAwait: Bool { get }
   /// Makes one for a container and tag; `graph` is the memory of the resolution it is made in.
   static func derive(
     from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?

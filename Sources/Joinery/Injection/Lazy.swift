@@ -133,6 +133,7 @@ extension Lazy: Sendable where Value: Sendable {}
 extension Lazy: DerivedFromContainer {
   static var wrappedType: Any.Type { Value.self }
   static var remembersGraph: Bool { true }
+  static var canAwait: Bool { false }
   static func derive(
     from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?
   ) -> Self {

@@ -120,9 +120,34 @@ extension Provider {
   }
 }
 
+extension Provider where Value: Sendable {
+  /// Resolves the binding now, awaiting it: for a binding with an async factory (`bindAsync`),
+  /// which ``get(isolation:)`` cannot make, or a main-actor binding from any thread.
+  ///
+  /// It follows the same rules as `get()`: the binding's lifetime, this provider's tag, and
+  /// the scope the provider was made in (refused once that scope is closed).
+  ///
+  /// ```swift
+  /// final class ReportScreen {
+  ///   let database: Provider<Database>  // bound with bindAsync: opens a file
+  ///   init(database: Provider<Database>) { self.database = database }
+  ///   func export() async throws { try await database.getAsync().export() }
+  /// }
+  /// ```
+  ///
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/containerReleased``.
+  public func getAsync() async throws(ResolutionError) -> Value {
+    if isScoped { return try await madeInScope().resolveAsync(Value.self, tag: tag) }
+    guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
+    return try await container.resolveAsync(Value.self, tag: tag)
+  }
+}
+
 extension Provider: DerivedFromContainer {
   static var wrappedType: Any.Type { Value.self }
   static var remembersGraph: Bool { false }
+  static var canAwait: Bool { true }
   static func derive(
     from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?
   ) -> Provider<Value> {

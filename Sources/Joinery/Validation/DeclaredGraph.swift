@@ -21,9 +21,11 @@ struct DeclaredGraph {
     let target: Int?
     /// Whether a tagged dependency is served by the untagged binding.
     let fellBack: Bool
-    /// Whether the dependency is resolved later (a `Provider` or `Lazy`), not when the binding
-    /// is built: it cannot close a cycle or hold a captive instance.
-    let isDeferred: Bool
+    /// The `Provider` or `Lazy` type the dependency is taken as, if any: then it is resolved
+    /// later, not when the binding is built, and cannot close a cycle or hold a captive
+    /// instance.
+    let wrapper: (any DerivedFromContainer.Type)?
+    var isDeferred: Bool { wrapper != nil }
     /// Whether an ancestor container serves it (for a child container's bindings).
     let isExternal: Bool
     /// Whether the dependency is an optional (`T?`): served by `T` if bound, else `nil`, so a
@@ -115,7 +117,7 @@ struct DeclaredGraph {
         edgeList.append(
           Edge(
             dependency: dependency, target: served?.position, fellBack: fellBack,
-            isDeferred: derivable != nil, isExternal: external, isOptional: optional != nil))
+            wrapper: derivable, isExternal: external, isOptional: optional != nil))
       }
     }
     edgeStart.append(edgeList.count)

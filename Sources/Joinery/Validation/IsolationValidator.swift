@@ -11,8 +11,10 @@
 /// | nonisolated, synchronous (`bind`) | main actor (`bindMainActor`) | error `mainActorDependency` |
 /// | async (`bindAsync`) | main actor (`bindMainActor`) | fine: awaited on the main actor |
 ///
-/// A `Provider` or `Lazy` dependency is resolved later, where its user decides, and is not
-/// checked; a forward takes the isolation of the binding it forwards to. An eager persistent
+/// A `Provider` dependency is resolved later, where its user decides (`get()`, or `getAsync()`
+/// for an async binding), and is not checked. A `Lazy` of an async binding is an error
+/// `asyncDependency` in any consumer: it reads synchronously, so it could never make it. A
+/// forward takes the isolation of the binding it forwards to. An eager persistent
 /// async dependency is fine for a lazy consumer when the container is built with
 /// `buildAsync()`, which creates it before any resolve.
 struct IsolationValidator: BuildValidator {
@@ -24,9 +26,16 @@ struct IsolationValidator: BuildValidator {
     guard graph.hasIsolatedBindings else { return }
     for index in graph.bindings.indices where graph.hasEdges(index) {
       let consumer = graph.bindings[index]
-      if consumer.isAsync || graph.isForward(index) { continue }
+      if graph.isForward(index) { continue }
       for edge in graph.edges(of: index) {
-        guard let target = edge.target, !edge.isDeferred else { continue }
+        guard let target = edge.target else { continue }
+        if let wrapper = edge.wrapper {
+          if !wrapper.canAwait, graph.lifetimeOwner(of: target).isAsync {
+            findings.append(lazyFinding(consumer, graph.lifetimeOwner(of: target), edge))
+          }
+          continue
+        }
+        if consumer.isAsync { continue }
         let dependency = graph.lifetimeOwner(of: target)
         if dependency.isAsync {
           let createdFirst =
@@ -55,6 +64,24 @@ struct IsolationValidator: BuildValidator {
         "Or make \(edge.dependency.key.typeName)'s factory synchronous.",
         "Or, for a shared resource such as a pool, make it .persistent(eager: true) and build "
           + "with buildAsync(), which creates it before any resolve.",
+      ])
+  }
+
+  private func lazyFinding(
+    _ consumer: AnyBinding, _ dependency: AnyBinding, _ edge: DeclaredGraph.Edge
+  ) -> Diagnostic {
+    let name = edge.dependency.key.typeName
+    return Diagnostic(
+      .asyncDependency, .error, key: consumer.key, bindings: [consumer.info, dependency.info],
+      message: """
+        \(consumer.key) takes a Lazy<\(name)>, but \(edge.dependency.key)'s factory is async: \
+        a Lazy reads synchronously and could never make it.
+        """,
+      fixes: [
+        "Take a Provider<\(name)> instead and await it where it is needed: "
+          + "try await provider.getAsync().",
+        "Or take \(name) itself, awaited when \(consumer.key.typeName) is made (bindAsync).",
+        "Or make \(name)'s factory synchronous.",
       ])
   }
 
