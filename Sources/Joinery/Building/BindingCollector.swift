@@ -16,6 +16,9 @@ final class BindingCollector {
   var completions: [(key: BindingKey, location: BindingLocation, completion: Completion)] = []
   /// The registers run so far, with the default lifetime each was reached with and by whom.
   private var seen: [RegisterIdentity: (inherited: Lifetime, includer: Any.Type?)] = [:]
+  /// The first register of each type that is not `Hashable`, until a second one of its type
+  /// arrives; then `nil`, and every register of the type is told apart by its fingerprint.
+  private var firstUnhashable: [ObjectIdentifier: (any DependencyRegister)?] = [:]
   /// Findings made while collecting: a register whose default depends on who reached it first.
   private(set) var findings: [Diagnostic] = []
   /// One box per distinct tag in the build: matching a declared dependency's tag against a
@@ -36,7 +39,7 @@ final class BindingCollector {
     _ register: some DependencyRegister, overriding: Bool, defaultLifetime: Lifetime,
     includer: Any.Type? = nil
   ) {
-    let identity = RegisterIdentity(register)
+    let identity = identity(of: register)
     if let first = seen[identity] {
       if register.defaultLifetime == nil, first.inherited != defaultLifetime {
         findings.append(conflictingDefaults(register, first, (defaultLifetime, includer)))
@@ -49,6 +52,25 @@ final class BindingCollector {
       defaultLifetime: register.defaultLifetime?.lifetime ?? defaultLifetime)
     register.register(in: &registrar)
     registrar.flush()
+  }
+
+  /// `register`'s identity: by type and value, the value of a type that is not `Hashable`
+  /// being what it holds, looked at only from the second register of that type on.
+  private func identity(of register: some DependencyRegister) -> RegisterIdentity {
+    let identity = RegisterIdentity(register)
+    guard identity.value == nil else { return identity }
+    switch firstUnhashable[identity.type] {
+    case nil:
+      firstUnhashable[identity.type] = .some(register)
+      return identity
+    case let first??:
+      // The second of its type: the first is re-filed under what it holds.
+      firstUnhashable[identity.type] = .some(nil)
+      seen[identity.fingerprinted(first)] = seen.removeValue(forKey: identity)
+      return identity.fingerprinted(register)
+    case .some(nil):
+      return identity.fingerprinted(register)
+    }
   }
 
   private func conflictingDefaults(

@@ -119,6 +119,18 @@ enum OverrideResolution {
       ])
   }
 
+  /// The likely cause when every binding comes from one place: one register type added or
+  /// included twice with different values, so both ran.
+  private static func repeatedRegister(named: [String], _ infos: [BindingInfo]) -> [String] {
+    guard named.count == 1, let register = infos.first?.assembly else { return [] }
+    return [
+      "If \(register) was added or included more than once: a register reached twice runs once "
+        + "only when the two are equal (by == when it is Hashable, else by what they hold, as "
+        + "dump prints it). Include one instance, or make \(register) Hashable with the "
+        + "equality you mean."
+    ]
+  }
+
   private static func duplicate(
     _ code: Diagnostic.Code, key: BindingKey, _ bindings: [AnyBinding]
   ) -> Diagnostic {
@@ -133,11 +145,12 @@ enum OverrideResolution {
       message: "\(key) is \(what) \(infos.count) times: \(named.joined(separator: " and ")).",
       fixes: code == .duplicateOverride
         ? ["Keep one override of \(key); two overrides of one key are ambiguous."]
-        : [
-          "Remove all but one binding of \(key).",
-          "Or, to replace it on purpose (a test or a variant), declare the replacement with "
-            + "`override: true` or add its register with `builder.overriding(with:)`.",
-          "Or give them different tags.",
-        ])
+        : repeatedRegister(named: named, infos)
+          + [
+            "Remove all but one binding of \(key).",
+            "Or, to replace it on purpose (a test or a variant), declare the replacement with "
+              + "`override: true` or add its register with `builder.overriding(with:)`.",
+            "Or give them different tags.",
+          ])
   }
 }

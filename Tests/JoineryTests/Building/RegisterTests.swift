@@ -64,12 +64,37 @@ struct RegisterTests {
     #expect(try container.resolve(String.self, tag: "b") == "value for b")
   }
 
-  @Test("Non-hashable registers are identified by type")
-  func typeIdentity() throws {
-    let container = try ContainerBuilder(Unconfigured(tag: "a"), Unconfigured(tag: "b"))
-      .buildOrRecord()
-    #expect(try container.resolve(String?.self, tag: "a") == "value for a")
-    #expect(try container.resolve(String?.self, tag: "b", matching: .exact) == nil)
+  @Test("Non-hashable registers are told apart by what they hold: different ones both register")
+  func valueIdentityWithoutHashable() throws {
+    let container = try ContainerBuilder(
+      Unconfigured(tag: "a"), Unconfigured(tag: "b"), Unconfigured(tag: "a")
+    ).buildOrRecord()
+    #expect(try container.resolve(String.self, tag: "a") == "value for a")
+    #expect(try container.resolve(String.self, tag: "b", matching: .exact) == "value for b")
+    #expect(container.warnings.isEmpty, "the third, equal to the first, is a diamond: skipped")
+  }
+
+  @Test("One register type bound twice by two differing instances: the fix names the cause")
+  func differingInstancesOfOneRegister() throws {
+    struct Pinned: Assembly {
+      let build: Int
+      func register(in registrar: inout Registrar) {
+        registrar.bind(String.self, instance: "build \(build)")
+      }
+    }
+    let error = #expect(throws: BuildError.self) {
+      try ContainerBuilder(Pinned(build: 1), Pinned(build: 2)).build()
+    }
+    let diagnostic = error?.errors.first
+    #expect(diagnostic?.code == .duplicateBinding)
+    #expect(
+      diagnostic?.fixes.first?.hasPrefix(
+        "If Pinned was added or included more than once: a register reached twice runs once "
+          + "only when the two are equal") == true, "\(String(describing: diagnostic?.fixes))")
+    // Equal instances are one register: no duplicate.
+    #expect(
+      try ContainerBuilder(Pinned(build: 1), Pinned(build: 1)).build().resolve(String.self)
+        == "build 1")
   }
 
   @Test("Two builds of one builder give independent containers")
