@@ -15,9 +15,9 @@
 /// ```
 ///
 /// A register reached more than once — two feature modules both including `NetworkAssembly` —
-/// registers once. Registers are identified by their type, and also by their value when the
-/// type is `Hashable`: make an assembly that takes configuration `Hashable` so that two
-/// differently configured instances both register.
+/// registers once. Registers are identified by their type and value, so two differently
+/// configured instances both register: the value is compared with `==` when the type is
+/// `Hashable`, else by what the register holds (as `dump` prints it).
 ///
 /// Registers are `Sendable` (a struct of `Sendable` configuration is, with nothing to write),
 /// so a ``ContainerBuilder`` can be kept in a `static let` and captured by test traits.
