@@ -21,16 +21,24 @@ struct DeclaredGraph {
     let target: Int?
     /// Whether a tagged dependency is served by the untagged binding.
     let fellBack: Bool
-    /// The `Provider` or `Lazy` type the dependency is taken as, if any: then it is resolved
-    /// later, not when the binding is built, and cannot close a cycle or hold a captive
-    /// instance.
-    let wrapper: (any DerivedFromContainer.Type)?
-    var isDeferred: Bool { wrapper != nil }
+    /// How the dependency is resolved later, when it is taken as a `Provider` or `Lazy`; `nil`
+    /// when it is resolved as the binding is built. A deferred dependency cannot close a cycle
+    /// or hold a captive instance.
+    let deferral: Deferral?
+    var isDeferred: Bool { deferral != nil }
     /// Whether an ancestor container serves it (for a child container's bindings).
     let isExternal: Bool
     /// Whether the dependency is an optional (`T?`): served by `T` if bound, else `nil`, so a
     /// missing `T` is no error.
     let isOptional: Bool
+  }
+
+  /// How a deferred dependency is made later (a byte: edges are many, and copied as they grow).
+  enum Deferral {
+    /// By a `Provider`, which can also await it (`getAsync()`).
+    case awaitable
+    /// By a `Lazy`, which reads synchronously only.
+    case synchronousOnly
   }
 
   /// The container a child is built on, whose bindings serve what the child does not bind.
@@ -45,12 +53,18 @@ struct DeclaredGraph {
     self.parent = parent
     self.allowedCaptives = allowedCaptives
     self.requiresExactTags = requiresExactTags
-    for (position, binding) in bindings.enumerated() { binding.position = position }
+    var declaredCount = 0
+    for (position, binding) in bindings.enumerated() {
+      binding.position = position
+      declaredCount += binding.dependencies?.count ?? 0
+    }
     var edgeStart: [Int] = []
     var edgeList: [Edge] = []
     var forwards: [Int] = []
     var hasIsolatedBindings = false
     edgeStart.reserveCapacity(bindings.count + 1)
+    // Reserved once: appending an edge at a time copies the list as it grows.
+    edgeList.reserveCapacity(declaredCount)
     let scopeFactoryKey = BindingKey(ScopeFactory.self, boxed: nil)
     func isOptional(_ type: Any.Type) -> Bool { _isOptionalType(type) }
     // What serves `dependency` in this container: its binding, else (for a tag that may
@@ -117,7 +131,8 @@ struct DeclaredGraph {
         edgeList.append(
           Edge(
             dependency: dependency, target: served?.position, fellBack: fellBack,
-            wrapper: derivable, isExternal: external, isOptional: optional != nil))
+            deferral: derivable.map { $0.canAwait ? .awaitable : .synchronousOnly },
+            isExternal: external, isOptional: optional != nil))
       }
     }
     edgeStart.append(edgeList.count)

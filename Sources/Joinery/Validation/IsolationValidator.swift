@@ -29,8 +29,8 @@ struct IsolationValidator: BuildValidator {
       if graph.isForward(index) { continue }
       for edge in graph.edges(of: index) {
         guard let target = edge.target else { continue }
-        if let wrapper = edge.wrapper {
-          if !wrapper.canAwait, graph.lifetimeOwner(of: target).isAsync {
+        if let deferral = edge.deferral {
+          if deferral == .synchronousOnly, graph.lifetimeOwner(of: target).isAsync {
             findings.append(lazyFinding(consumer, graph.lifetimeOwner(of: target), edge))
           }
           continue
