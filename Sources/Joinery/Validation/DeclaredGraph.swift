@@ -21,9 +21,10 @@ struct DeclaredGraph {
     let target: Int?
     /// Whether a tagged dependency is served by the untagged binding.
     let fellBack: Bool
-    /// How the dependency is resolved later, when it is taken as a `Provider` or `Lazy`; `nil`
-    /// when it is resolved as the binding is built. A deferred dependency cannot close a cycle
-    /// or hold a captive instance.
+    /// How the dependency is resolved later, when taken as a `Provider` or `Lazy`.
+    ///
+    /// `nil` when it is resolved as the binding is built. A deferred dependency cannot close a
+    /// cycle or hold a captive instance.
     let deferral: Deferral?
     var isDeferred: Bool { deferral != nil }
     /// Whether an ancestor container serves it (for a child container's bindings).
