@@ -6,6 +6,7 @@ private final class Database: Sendable {
   init(name: String) { self.name = name }
 }
 private final class Ticket: Sendable {}
+@MainActor private final class Window {}
 
 /// Made synchronously; awaits its async dependency only when it needs it.
 private final class ReportScreen: Sendable {
@@ -106,5 +107,17 @@ struct ProviderAsyncTests {
           + "synchronously and could never make it.")
       #expect(diagnostic?.fixes.first?.contains("try await provider.getAsync()") == true)
     }
+  }
+
+  @Test("getAsync() of a main-actor binding, awaited off the main actor, hops to it")
+  func mainActorBinding() async throws {
+    let container = try ContainerBuilder(
+      InlineRegister { registrar in
+        registrar.bindMainActor(Window.self, lifetime: .persistent) { _ in Window() }
+      }
+    ).build()
+    let provider = try container.resolve(Provider<Window>.self)
+    let offMain = try await Task.detached { try await provider.getAsync() }.value
+    #expect(offMain === (try await container.resolveAsync(Window.self)))
   }
 }
