@@ -17,8 +17,11 @@ final class BindingCollector {
   /// The registers run so far, with the default lifetime each was reached with and by whom.
   private var seen: [RegisterIdentity: (inherited: Lifetime, includer: Any.Type?)] = [:]
   /// The first register of each type that is not `Hashable`, until a second one of its type
-  /// arrives; then `nil`, and every register of the type is told apart by its fingerprint.
-  private var firstUnhashable: [ObjectIdentifier: (any DependencyRegister)?] = [:]
+  /// arrives.
+  private var firstUnhashable: [ObjectIdentifier: any DependencyRegister] = [:]
+  /// The types that are not `Hashable` whose registers are told apart by their fingerprint:
+  /// those a second register of arrived.
+  private var comparedByValue: Set<ObjectIdentifier> = []
   /// Findings made while collecting: a register whose default depends on who reached it first.
   private(set) var findings: [Diagnostic] = []
   /// One box per distinct tag in the build: matching a declared dependency's tag against a
@@ -59,18 +62,15 @@ final class BindingCollector {
   private func identity(of register: some DependencyRegister) -> RegisterIdentity {
     let identity = RegisterIdentity(register)
     guard identity.value == nil else { return identity }
-    switch firstUnhashable[identity.type] {
-    case nil:
-      firstUnhashable[identity.type] = .some(register)
+    if comparedByValue.contains(identity.type) { return identity.fingerprinted(register) }
+    guard let first = firstUnhashable.removeValue(forKey: identity.type) else {
+      firstUnhashable[identity.type] = register
       return identity
-    case let first??:
-      // The second of its type: the first is re-filed under what it holds.
-      firstUnhashable[identity.type] = .some(nil)
-      seen[identity.fingerprinted(first)] = seen.removeValue(forKey: identity)
-      return identity.fingerprinted(register)
-    case .some(nil):
-      return identity.fingerprinted(register)
     }
+    // The second of its type: the first is re-filed under what it holds.
+    comparedByValue.insert(identity.type)
+    seen[identity.fingerprinted(first)] = seen.removeValue(forKey: identity)
+    return identity.fingerprinted(register)
   }
 
   private func conflictingDefaults(

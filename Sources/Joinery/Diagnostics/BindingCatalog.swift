@@ -21,14 +21,6 @@ final class BindingCatalog: Sendable {
   }
 }
 
-/// The type names of a catalog's bindings, folded and indexed once, so that a near-miss search
-/// looks up the few names that can be similar instead of comparing all of them.
-///
-/// In a catalog of at most ``linearLimit`` bindings every name is compared (same or
-/// module-qualified name, prefix, containment, a spelling two edits away). Above it, only the
-/// names found through the index are: the same folded name, the same short name (another
-/// module's type) or the same last word (`URLSessionClient` for `HTTPClient`); spelling
-/// mistakes are not searched there, so that a broken app's start-up report stays fast.
 extension BindingCatalog {
   /// The fix for a missing `T` or `[T]` when `T` has contributions, which only `resolveAll`
   /// returns: autowiring fills a parameter from one binding.
@@ -85,6 +77,14 @@ extension Array: ElementCollection {
   static var elementType: Any.Type { Element.self }
 }
 
+/// The type names of a catalog's bindings, folded and indexed once, so that a near-miss search
+/// looks up the few names that can be similar instead of comparing all of them.
+///
+/// In a catalog of at most ``linearLimit`` bindings every name is compared (same or
+/// module-qualified name, prefix, containment, a spelling two edits away). Above it, only the
+/// names found through the index are: the same folded name, the same short name (another
+/// module's type) or the same last word (`URLSessionClient` for `HTTPClient`); spelling
+/// mistakes are not searched there, so that a broken app's start-up report stays fast.
 final class NameIndex: Sendable {
   /// Up to this many bindings, every name is a candidate.
   static let linearLimit = 1_000
