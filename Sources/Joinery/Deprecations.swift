@@ -248,3 +248,26 @@ extension Resolving where Self: ~Copyable {
     }
   }
 }
+
+extension Lifetime {
+  /// A lifetime that never shares an instance between threads, as a default lifetime takes it.
+  ///
+  /// ```swift
+  /// var defaultLifetime: Lifetime.For<Any>? { .graph }
+  /// ```
+  @available(
+    *, deprecated,
+    message: "write 'Lifetime.For<Any>': one lifetime type for bindings and defaults"
+  )
+  public typealias Unshared = For<Any>
+}
+
+extension Lifetime.For where Instance == Any {
+  /// The lifetime a default names: ephemeral for ``Lifetime/For/default``.
+  ///
+  /// ```swift
+  /// let lifetime = builder.defaultLifetime.lifetime
+  /// ```
+  @available(*, deprecated, message: "compare the default with '.graph' or '.ephemeral' instead")
+  public var lifetime: Lifetime { explicit ?? .ephemeral }
+}

@@ -44,7 +44,7 @@ final class BindingCollector {
   ) {
     let identity = identity(of: register)
     if let first = seen[identity] {
-      if register.defaultLifetime == nil, first.inherited != defaultLifetime {
+      if register.defaultLifetime?.explicit == nil, first.inherited != defaultLifetime {
         findings.append(conflictingDefaults(register, first, (defaultLifetime, includer)))
       }
       return
@@ -52,7 +52,7 @@ final class BindingCollector {
     seen[identity] = (defaultLifetime, includer)
     var registrar = Registrar(
       collector: self, registerType: type(of: register), isOverriding: overriding,
-      defaultLifetime: register.defaultLifetime?.lifetime ?? defaultLifetime)
+      defaultLifetime: register.defaultLifetime?.explicit ?? defaultLifetime)
     register.register(in: &registrar)
     registrar.flush()
   }
@@ -89,7 +89,7 @@ final class BindingCollector {
         bindings that name none would depend on the order registers were added.
         """,
       fixes: [
-        "Give \(name) its own default: var defaultLifetime: Lifetime.Unshared? { .ephemeral } "
+        "Give \(name) its own default: var defaultLifetime: Lifetime.For<Any>? { .ephemeral } "
           + "(or .graph).",
         "Or write the lifetime on each of its bindings that names none.",
       ])

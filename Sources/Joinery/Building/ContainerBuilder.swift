@@ -79,7 +79,7 @@ public struct ContainerBuilder: Sendable {
   /// ```swift
   /// let container = try ContainerBuilder(defaultLifetime: .graph, LegacyAssembly()).build()
   /// ```
-  public var defaultLifetime: Lifetime.Unshared = .ephemeral
+  public var defaultLifetime: Lifetime.For<Any> = .ephemeral
 
   /// Creates a builder with registers.
   ///
@@ -92,7 +92,7 @@ public struct ContainerBuilder: Sendable {
   ///     ``DependencyRegister/defaultLifetime``; ephemeral unless given.
   ///   - registers: Assemblies or other registers.
   public init(
-    defaultLifetime: Lifetime.Unshared = .ephemeral, _ registers: any DependencyRegister...
+    defaultLifetime: Lifetime.For<Any> = .ephemeral, _ registers: any DependencyRegister...
   ) {
     self.defaultLifetime = defaultLifetime
     self.registers = registers
@@ -110,7 +110,7 @@ public struct ContainerBuilder: Sendable {
   ///     ``DependencyRegister/defaultLifetime``; ephemeral unless given.
   ///   - registers: Assemblies or other registers.
   public init(
-    defaultLifetime: Lifetime.Unshared = .ephemeral, _ registers: [any DependencyRegister]
+    defaultLifetime: Lifetime.For<Any> = .ephemeral, _ registers: [any DependencyRegister]
   ) {
     self.defaultLifetime = defaultLifetime
     self.registers = registers
@@ -253,11 +253,12 @@ public struct ContainerBuilder: Sendable {
     parent: Container?, awaitsEagerAsync: Bool, isolation: (any Actor)?
   ) throws(BuildError) -> (Container, [Diagnostic]) {
     let collector = BindingCollector(firstContributionIndex: parent?.nextContributionIndex ?? 0)
+    let inherited = defaultLifetime.explicit ?? .ephemeral
     for register in registers {
-      collector.collect(register, overriding: false, defaultLifetime: defaultLifetime.lifetime)
+      collector.collect(register, overriding: false, defaultLifetime: inherited)
     }
     for register in overrides {
-      collector.collect(register, overriding: true, defaultLifetime: defaultLifetime.lifetime)
+      collector.collect(register, overriding: true, defaultLifetime: inherited)
     }
 
     var findings = collector.findings
@@ -319,7 +320,7 @@ public struct ContainerBuilder: Sendable {
     let container = Container(
       bindings: winners, contributions: contributions, table: table,
       maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors,
-      parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: defaultLifetime,
+      parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: self.defaultLifetime,
       allowedCaptives: Set(collector.allowedCaptives.keys))
     let eager = container.all.filter {
       $0.lifetime.isEager && $0.forwardTargetKey == nil

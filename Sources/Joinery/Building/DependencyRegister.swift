@@ -38,7 +38,7 @@ public protocol DependencyRegister: Sendable {
   ///
   /// ```swift
   /// struct LegacyAssembly: Assembly {
-  ///   var defaultLifetime: Lifetime.Unshared? { .graph }
+  ///   var defaultLifetime: Lifetime.For<Any>? { .graph }
   ///   func register(in registrar: inout Registrar) {
   ///     registrar.bind(Parent.self, to: Parent.init)  // graph
   ///     registrar.bind(Child.self, to: Child.init)  // graph
@@ -49,12 +49,12 @@ public protocol DependencyRegister: Sendable {
   /// A register reached twice registers once. If it sets no default and is reached with two
   /// different ones, `build()` fails with ``Diagnostic/Code/conflictingDefaultLifetime``
   /// (its lifetimes would depend on the order registers were added): give it its own.
-  var defaultLifetime: Lifetime.Unshared? { get }
+  var defaultLifetime: Lifetime.For<Any>? { get }
 }
 
 extension DependencyRegister {
   /// No default of its own: the includer's, or the builder's, applies.
-  public var defaultLifetime: Lifetime.Unshared? { nil }
+  public var defaultLifetime: Lifetime.For<Any>? { nil }
 }
 
 /// The unit of registration for one feature module: its bindings, in one place.

@@ -53,7 +53,7 @@ public final class Container: Sendable {
   /// The captures acknowledged with `allowCaptive`, which the resolve-time check lets pass.
   let allowedCaptives: Set<CaptiveKey>
   /// The builder's default lifetime, which child containers inherit.
-  let defaultLifetime: Lifetime.Unshared
+  let defaultLifetime: Lifetime.For<Any>
   /// Whether a binding has an `initCompleted` step: outermost creations of shared instances then
   /// run in a resolution of their own, whose end runs the steps.
   let hasCompletions: Bool
@@ -79,7 +79,7 @@ public final class Container: Sendable {
     maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
     injectors: [PropertyInjector] = [], parent: Container? = nil,
     unclosedScopeHandler: (@Sendable (String) -> Void)? = nil,
-    defaultLifetime: Lifetime.Unshared = .ephemeral, allowedCaptives: Set<CaptiveKey> = []
+    defaultLifetime: Lifetime.For<Any> = .ephemeral, allowedCaptives: Set<CaptiveKey> = []
   ) {
     parentContainer = parent
     waits = parent?.waits ?? WaitRegistry()

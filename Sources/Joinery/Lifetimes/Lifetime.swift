@@ -119,18 +119,28 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
 
 extension Lifetime {
   /// A lifetime for a binding of `Instance`, as the `bind` functions take it: the lifetimes that
-  /// share one instance between threads — persistent, cached, transient — exist only when
-  /// `Instance` is `Sendable` (scoped too: a scope may be used by several tasks), so the compiler, not a race at run time, refuses sharing a type
-  /// that is not.
+  /// share one instance between threads — persistent, cached, transient, scoped (a scope may be
+  /// used by several tasks) — exist only when `Instance` is `Sendable`, so the compiler, not a
+  /// race at run time, refuses sharing a type that is not.
   ///
-  /// Ephemeral and graph instances are never shared between threads by the
-  /// container and need no `Sendable`. Main-actor types are `Sendable`.
+  /// Ephemeral and graph instances are never shared between threads by the container and need
+  /// no `Sendable`. Main-actor types are `Sendable`.
   ///
   /// ```swift
   /// registrar.bind(Settings.self, lifetime: .persistent, to: Settings.init)  // Settings: Sendable
   /// registrar.bind(Formatter.self, lifetime: .ephemeral, to: Formatter.init)  // any type
   /// // registrar.bind(Tally.self, lifetime: .persistent, …)
   /// // error: static property 'persistent' requires that 'Tally' conform to 'Sendable'
+  /// ```
+  ///
+  /// A *default* lifetime — ``DependencyRegister/defaultLifetime``,
+  /// ``ContainerBuilder/defaultLifetime`` — applies to bindings of any type, so it is a
+  /// `Lifetime.For<Any>`: `Any` is not `Sendable`, which leaves ephemeral and graph (and
+  /// ``default``, "the includer's"). A module whose bindings are mostly singletons says
+  /// `lifetime: .persistent` at each of them, where the compiler checks the type.
+  ///
+  /// ```swift
+  /// let builder = ContainerBuilder(defaultLifetime: .graph, LegacyAssembly())
   /// ```
   public struct For<Instance>: Sendable {
     @usableFromInline let value: Lifetime
@@ -152,44 +162,21 @@ extension Lifetime {
     ///
     /// That is the register's ``DependencyRegister/defaultLifetime``, else that of the register
     /// including it, else the builder's ``ContainerBuilder/defaultLifetime``: ephemeral unless
-    /// one of them says otherwise. A `bind` without a `lifetime:` argument gets it.
+    /// one of them says otherwise. A `bind` without a `lifetime:` argument gets it; as a
+    /// register's default it means the includer's (as `nil` does), as the builder's, ephemeral.
     ///
     /// ```swift
     /// struct LegacyAssembly: Assembly {
-    ///   var defaultLifetime: Lifetime.Unshared? { .graph }  // Swinject's default object scope
+    ///   var defaultLifetime: Lifetime.For<Any>? { .graph }  // Swinject's default object scope
     ///   func register(in registrar: inout Registrar) {
     ///     registrar.bind(Parent.self, to: Parent.init)  // graph
     ///   }
     /// }
     /// ```
     public static var `default`: Self { Self(value: .ephemeral, inheritsDefault: true) }
-  }
 
-  /// A lifetime that never shares an instance between threads — ephemeral or graph — the only
-  /// kind a register or builder may make the default.
-  ///
-  /// A default applies to bindings that name no lifetime, whatever their type; the shared
-  /// lifetimes need a `Sendable` type, which only a lifetime written at the binding lets the
-  /// compiler check (see ``Lifetime/For``). So a module whose bindings are mostly singletons
-  /// says `lifetime: .persistent` on each of them.
-  ///
-  /// ```swift
-  /// let builder = ContainerBuilder(defaultLifetime: .graph, LegacyAssembly())
-  /// ```
-  public struct Unshared: Sendable, Hashable, CustomStringConvertible {
-    /// The lifetime it stands for.
-    public let lifetime: Lifetime
-
-    private init(_ lifetime: Lifetime) { self.lifetime = lifetime }
-
-    /// A new instance for every request: the library's default.
-    public static let ephemeral = Unshared(.ephemeral)
-
-    /// One instance per top-level resolution (Swinject's default object scope, Dip's `shared`).
-    public static let graph = Unshared(.graph)
-
-    /// The lifetime's name, as ``Lifetime/description`` gives it.
-    public var description: String { lifetime.description }
+    /// The lifetime it names, or `nil` for ``default``.
+    var explicit: Lifetime? { inheritsDefault ? nil : value }
   }
 }
 

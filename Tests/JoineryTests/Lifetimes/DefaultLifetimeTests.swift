@@ -30,21 +30,29 @@ private struct UnnamedLifetimes: Assembly {
 }
 
 private struct GraphByDefault: Assembly {
-  var defaultLifetime: Lifetime.Unshared? { .graph }
+  var defaultLifetime: Lifetime.For<Any>? { .graph }
   func register(in registrar: inout Registrar) {
     registrar.include(UnnamedLifetimes())
   }
 }
 
 private struct EphemeralByDefault: Assembly {
-  var defaultLifetime: Lifetime.Unshared? { .ephemeral }
+  var defaultLifetime: Lifetime.For<Any>? { .ephemeral }
   func register(in registrar: inout Registrar) {
     registrar.bind(Node.self) { Node(id: 2) }
   }
 }
 
 private struct EphemeralIncluder: Assembly {
-  var defaultLifetime: Lifetime.Unshared? { .ephemeral }
+  var defaultLifetime: Lifetime.For<Any>? { .ephemeral }
+  func register(in registrar: inout Registrar) {
+    registrar.include(UnnamedLifetimes())
+  }
+}
+
+/// Says `.default`: the includer's default, as `nil` does.
+private struct InheritingIncluder: Assembly {
+  var defaultLifetime: Lifetime.For<Any>? { .default }
   func register(in registrar: inout Registrar) {
     registrar.include(UnnamedLifetimes())
   }
@@ -158,4 +166,19 @@ struct DefaultLifetimeTests {
       .build()
   }
 
+  @Test("'.default' as a register's default is the includer's; as the builder's, ephemeral")
+  func defaultAsDefault() throws {
+    let graph = try ContainerBuilder(defaultLifetime: .graph, InheritingIncluder()).build()
+    #expect(lifetime(of: Leaf.self, in: graph) == "graph")
+    let pair = try graph.resolve(Pair.self)
+    #expect(pair.left === pair.right)
+
+    let library = try ContainerBuilder(defaultLifetime: .default, UnnamedLifetimes()).build()
+    #expect(lifetime(of: Leaf.self, in: library) == "ephemeral")
+
+    // Reached through `.default` and through a graph includer: the same default, no conflict.
+    _ = try ContainerBuilder(
+      defaultLifetime: .graph, [InheritingIncluder(), GraphByDefault()] as [any DependencyRegister]
+    ).build()
+  }
 }
