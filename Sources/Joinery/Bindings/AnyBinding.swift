@@ -91,6 +91,15 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
+  /// Whether the instance was made outside the container and handed over (`instance:`).
+  var isHandedOver: Bool {
+    get { extras?.isHandedOver ?? false }
+    set {
+      if !newValue && extras == nil { return }
+      writableExtras.isHandedOver = newValue
+    }
+  }
+
   /// Whether each scope provides the instance (``Registrar/bindScopeValue(_:tag:fileID:line:)``).
   var isScopeValue: Bool {
     get { extras?.isScopeValue ?? false }

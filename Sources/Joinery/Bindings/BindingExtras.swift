@@ -8,6 +8,9 @@ final class BindingExtras {
   var isMainActor = false
   /// How instances end (`dispose:`), for the lifetimes that keep them.
   var disposer: Disposer?
+  /// Whether the instance was made outside the container and handed over (`instance:`): a
+  /// verification's throwaway copy gets the same object, which only the container disposes.
+  var isHandedOver = false
   /// Whether each scope provides the instance (`bindScopeValue`) instead of a factory.
   var isScopeValue = false
   /// What runs once the resolution that made an instance has made everything
@@ -21,6 +24,7 @@ final class BindingExtras {
     copy.contributionIndex = contributionIndex
     copy.isMainActor = isMainActor
     copy.disposer = disposer
+    copy.isHandedOver = isHandedOver
     copy.isScopeValue = isScopeValue
     copy.completion = completion
     return copy

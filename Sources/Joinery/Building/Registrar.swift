@@ -242,7 +242,7 @@ public struct Registrar: ~Copyable {
     add(
       T.self, tag: tag, lifetime: .persistent(eager: dispose != nil), isOverride: isOverride,
       location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: metadata,
-      disposer: Self.disposer(dispose),
+      disposer: Self.disposer(dispose), isHandedOver: dispose != nil,
       maker: { _, _, out in out.initialize(to: instance()) })
   }
 
@@ -445,7 +445,7 @@ public struct Registrar: ~Copyable {
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false, isMainActor: Bool = false,
-    maker: @escaping Maker
+    isHandedOver: Bool = false, maker: @escaping Maker
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
     let isOverride = isOverride || isOverriding
@@ -456,6 +456,7 @@ public struct Registrar: ~Copyable {
     binding.attach(metadata)
     binding.isMainActor = isMainActor
     binding.disposer = disposer
+    binding.isHandedOver = isHandedOver
     if contributes {
       collector.contribute(binding)
     } else {

@@ -9,6 +9,12 @@ extension Container {
   /// their side effects happen). It also records which bindings each factory resolved, so
   /// unchecked closure factories show their real edges in ``VerificationReport/graph``.
   ///
+  /// What the copy made is disposed afterwards, newest first, as ``shutdown()`` would: the
+  /// scoped instances, then the persistent and cached ones. `verify` disposes in a task of its
+  /// own, which this container's ``shutdown()`` waits for (``verifyAsync(arguments:)`` before it
+  /// returns); a disposer that throws is written to standard error. An instance handed over
+  /// with `bind(_:instance:)` is the same object in the copy: only this container disposes it.
+  ///
   /// ```swift
   /// @Test func productionGraphResolves() throws {
   ///   let container = try ContainerBuilder(AppAssembly()).build()
@@ -54,11 +60,14 @@ extension Container {
         run.createSynchronously(binding)
       }
     }
+    disposals.disposeDetached(run.takeDisposals(), context: "disposing what verify() made")
     return try run.report(graph)
   }
 
   /// ``verify(arguments:)`` for a graph with async and main-actor bindings: awaits every async
   /// binding, and creates main-actor bindings on the main actor.
+  ///
+  /// It returns once what the throwaway copy made is disposed, newest first.
   ///
   /// Only argument bindings without samples, and scoped bindings that need a scope value the
   /// samples do not provide (``SampleArguments/addScopeValue(_:as:tag:)``), are skipped.
@@ -101,6 +110,11 @@ extension Container {
         run.createSynchronously(binding)
       }
     }
+    do throws(DisposalError) {
+      try await DisposalList.dispose(run.takeDisposals())
+    } catch {
+      _writeErrorLine("Joinery: disposing what verifyAsync() made threw: \(error)")
+    }
     return try run.report(graph)
   }
 }
@@ -108,8 +122,7 @@ extension Container {
 /// One verification: the throwaway copy, and what was verified, skipped and failed so far.
 private final class VerificationRun {
   let copy: Container
-  /// Where scoped bindings are made: one scope for the whole run, never disposed (the copy's
-  /// instances are thrown away).
+  /// Where scoped bindings are made: one scope for the whole run.
   let scope: Scope
   let ordered: [AnyBinding]
   private let recorder: EdgeRecorder
@@ -183,8 +196,20 @@ private final class VerificationRun {
     }
   }
 
+  /// Ends the run's scope and copies, and returns the disposals of what they made, oldest
+  /// first: the ancestors' copies, the copy, then the scope, so that disposing them newest first
+  /// disposes the scope's instances before those they were made from.
+  func takeDisposals() -> [DisposalList.Entry] {
+    var entries = scope.disposals.close() ?? []
+    var container: Container? = copy
+    while let next = container {
+      entries = (next.disposals.close() ?? []) + entries
+      container = next.parentContainer
+    }
+    return entries
+  }
+
   func report(_ declaredGraph: DependencyGraph) throws(VerificationError) -> VerificationReport {
-    _ = scope.disposals.close()
     let observed = recorder.edges.map {
       DependencyGraph.Edge(from: $0.from, to: $0.to, kind: .observed, isFallback: false)
     }
@@ -202,6 +227,8 @@ extension Container {
   /// child touches no instance of its parent either.
   func throwawayCopy(recorder: EdgeRecorder) -> Container {
     let copies = all.map { $0.fresh() }
+    // A handed-over instance is the real container's object: the copy must not dispose it.
+    for copy in copies where copy.isHandedOver { copy.disposer = nil }
     return Container(
       bindings: copies.filter { $0.contributionIndex == nil },
       contributions: copies.filter { $0.contributionIndex != nil }, maximumDepth: maximumDepth,
