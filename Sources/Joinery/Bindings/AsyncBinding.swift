@@ -295,7 +295,8 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   /// Awaits a creation another request makes, refusing a wait that could never end.
   ///
-  /// The wait is refused when it closes a ring of async creations in different tasks. `nil`
+  /// The wait is refused when it closes a ring of async creations in different tasks, and ends
+  /// at once, with a `CancellationError` inside, when this request's task is cancelled. `nil`
   /// when the creation was abandoned by a cancelled request.
   func awaitCreation(
     _ creation: AsyncCreation, node: AsyncPath, path: AsyncPath?, in container: Container
@@ -311,7 +312,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
       }
     }
     defer { if !waiters.isEmpty { container.waits.endWaiting(waiters, for: self) } }
-    return try outcome(await creation.outcome, node: node, in: container)
+    guard let ended = await creation.outcome() else {
+      throw .cancelledWait(self, frame: node, in: container)
+    }
+    return try outcome(ended, node: node, in: container)
   }
 
   /// What a request that awaited a creation gets: the instance, the creation's error, or `nil`

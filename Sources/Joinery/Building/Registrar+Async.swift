@@ -9,7 +9,9 @@ extension Registrar {
   ///
   /// Every lifetime behaves as it does for synchronous bindings. A persistent async binding
   /// creates its instance once however many tasks ask at the same time; cancelling one of them
-  /// does not cancel the creation; a failure is retried by the next request. Synchronous
+  /// does not cancel the creation (the cancelled one stops waiting at once and throws
+  /// ``ResolutionError/Code/factoryFailed`` with a `CancellationError` inside); a failure is
+  /// retried by the next request. Synchronous
   /// bindings never pay for this.
   ///
   /// ```swift

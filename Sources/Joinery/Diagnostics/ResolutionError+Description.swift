@@ -39,6 +39,9 @@ extension ResolutionError {
   /// Whether an `initCompleted` step threw, not the factory.
   var isCompletionFailure: Bool { storage.detail == Self.completionStepDetail }
 
+  /// Whether the request was cancelled while it awaited another request's creation.
+  var isCancelledWait: Bool { storage.detail == Self.cancelledWaitDetail }
+
   var summary: String {
     switch code {
     case .missingBinding:
@@ -57,6 +60,7 @@ extension ResolutionError {
     case .factoryFailed:
       let error = underlyingError.map { "\($0)" } ?? "an error"
       if isCompletionFailure { return "The initCompleted step of \(requested) threw: \(error)." }
+      if isCancelledWait { return "The request for \(requested) was cancelled." }
       return "The factory of \(requested) threw: \(error)."
     case .transientValueType:
       return "\(requested) is transient (weak), but its instance is a value type."
@@ -150,6 +154,11 @@ extension ResolutionError {
           + "(resolved on first use, after construction), set a property later, or depend on a "
           + "narrower protocol that does not lead back.",
         "Or move the shared state into a third binding both can depend on.",
+      ]
+    case .factoryFailed where isCancelledWait:
+      return [
+        "Nothing to fix if the task was meant to be cancelled: the creation goes on for the "
+          + "other requests, and the next resolve gets its instance."
       ]
     case .factoryFailed where isCompletionFailure:
       return [

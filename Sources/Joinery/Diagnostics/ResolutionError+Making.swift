@@ -281,6 +281,22 @@ extension ResolutionError {
       underlyingError: error, in: container)
   }
 
+  /// The error of a request cancelled while it awaited a creation another request makes: that
+  /// creation goes on.
+  @inline(never)
+  static func cancelledWait(
+    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, in container: Container
+  ) -> ResolutionError {
+    inside(
+      .factoryFailed, binding, frame: frame, detail: cancelledWaitDetail,
+      underlyingError: CancellationError(), in: container)
+  }
+
+  /// The detail that tells a cancelled wait from a failed factory.
+  static let cancelledWaitDetail =
+    "The request was cancelled while it awaited the instance another request is making; that "
+    + "creation goes on, and the next request gets its instance."
+
   /// The detail that tells a failed `initCompleted` step from a failed factory.
   static let completionStepDetail =
     "Its factory returned; then an initCompleted step declared for it threw, so the instance "

@@ -35,6 +35,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     public static let cycle = Code("cycle")
     /// A factory, or an `initCompleted` step declared for its binding, threw;
     /// ``ResolutionError/underlyingError`` has its error, and the description says which threw.
+    ///
+    /// An async request cancelled while it awaited the instance another request was making
+    /// throws it too, with a `CancellationError` as the underlying error.
     public static let factoryFailed = Code("factoryFailed")
     /// A `transient` (weak) binding produced a value type, which cannot be held weakly.
     public static let transientValueType = Code("transientValueType")

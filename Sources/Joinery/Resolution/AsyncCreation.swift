@@ -8,7 +8,8 @@ internal import JoineryEngine
 /// request that made it inline was cancelled. Its store (the binding, the graph or the scope)
 /// forgets a failed or abandoned creation before it ends, so a request that sees it abandoned
 /// starts over and may make the instance itself: a cancelled request never hands its
-/// cancellation to the requests waiting for it.
+/// cancellation to the requests waiting for it. A request cancelled while it waits stops
+/// waiting at once; the creation goes on for the others.
 // `state` is reached only holding `lock`.
 final class AsyncCreation: @unchecked Sendable {
   enum Outcome: Sendable {
@@ -19,7 +20,9 @@ final class AsyncCreation: @unchecked Sendable {
 
   private struct State {
     var outcome: Outcome?
-    var waiters: [CheckedContinuation<Outcome, Never>] = []
+    /// The requests waiting, by the number each was given; `nil` resumes a cancelled one.
+    var waiters: [Int: CheckedContinuation<Outcome?, Never>] = [:]
+    var nextWaiter = 0
   }
 
   private let lock = _Lock.make()
@@ -32,10 +35,11 @@ final class AsyncCreation: @unchecked Sendable {
 
   /// Ends the creation and resumes every request awaiting it.
   func end(_ outcome: Outcome) {
-    let waiters = withState { state -> [CheckedContinuation<Outcome, Never>] in
+    let waiters = withState {
+      state -> Dictionary<Int, CheckedContinuation<Outcome?, Never>>.Values in
       state.outcome = outcome
-      defer { state.waiters = [] }
-      return state.waiters
+      defer { state.waiters = [:] }
+      return state.waiters.values
     }
     for waiter in waiters { waiter.resume(returning: outcome) }
   }
@@ -43,18 +47,27 @@ final class AsyncCreation: @unchecked Sendable {
   /// The outcome if the creation has ended, without waiting.
   var ended: Outcome? { withState { $0.outcome } }
 
-  /// The outcome, once the creation has ended.
-  var outcome: Outcome {
-    get async {
-      if let ended = withState({ $0.outcome }) { return ended }
-      return await withCheckedContinuation { waiter in
-        let ended = withState { state -> Outcome? in
-          if let outcome = state.outcome { return outcome }
-          state.waiters.append(waiter)
-          return nil
+  /// The outcome, once the creation has ended; `nil` as soon as the waiting task is cancelled
+  /// (the creation goes on).
+  func outcome() async -> Outcome? {
+    if let ended = withState({ $0.outcome }) { return ended }
+    let number = withState { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { (waiter: CheckedContinuation<Outcome?, Never>) in
+        // Under the lock, so that a cancellation either finds the waiter or is seen here.
+        let resumeNow = withState { state -> Outcome?? in
+          if let outcome = state.outcome { return .some(outcome) }
+          if Task.isCancelled { return .some(nil) }
+          state.waiters[number] = waiter
+          return .none
         }
-        if let ended { waiter.resume(returning: ended) }
+        if let resumeNow { waiter.resume(returning: resumeNow) }
       }
+    } onCancel: {
+      withState { $0.waiters.removeValue(forKey: number) }?.resume(returning: nil)
     }
   }
 
