@@ -110,16 +110,39 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     }
   }
 
-  /// Puts `instance` into this cached binding for the current generation, as if a request had
-  /// just made it (``Container/store(_:for:tag:)``); disposed like one.
-  func store(_ instance: any Sendable, in container: Container) {
+  /// Puts `instance` into this cached binding for the current generation.
+  ///
+  /// As if a request had just made it (``Container/store(_:for:tag:)``), and disposed like one.
+  /// The instance it replaces is disposed, unless `isStored` says it is the same one.
+  func store(_ instance: any Sendable, isStored: (Any) -> Bool, in container: Container) {
     let creation = AsyncCreation()
     creation.end(.made(instance))
-    lock.withLock {
-      shared = creation
-      sharedGeneration = group?.generation ?? 0
+    let (kept, replaced) = lock.withLock { () -> (Bool, Bool) in
+      let current = group?.generation ?? 0
+      if case .made(let held)? = shared?.ended, isStored(held) {
+        sharedGeneration = current
+        return (true, false)
+      }
+      defer {
+        shared = creation
+        sharedGeneration = current
+      }
+      return (false, shared != nil)
     }
-    if let disposer { container.disposals.record(self, disposer(instance)) }
+    guard !kept, let disposer else { return }
+    // Before the new instance is recorded, which the take would find too.
+    if replaced { disposeReplaced(in: container) }
+    container.disposals.record(self, disposer(instance))
+  }
+
+  /// Disposes, in a task of its own, the cached instances a newer one replaced that no reset
+  /// took (``CacheGroupState/takeReplaced(madeBy:from:)``); ``Container/shutdown()`` waits.
+  private func disposeReplaced(in container: Container) {
+    guard let group = lock.withLock({ group }) else { return }
+    let list = container.disposals
+    list.disposeDetached(
+      group.takeReplaced(madeBy: self, from: list),
+      context: "disposing the cached \(key) a newer instance replaced")
   }
 
   override func resolve(
@@ -168,15 +191,18 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   func containerInstance(
     node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> Any? {
-    let (creation, isNew) = lock.withLock { () -> (AsyncCreation, Bool) in
+    let (creation, isNew, replaced) = lock.withLock { () -> (AsyncCreation, Bool, Bool) in
       let current = group?.generation ?? 0
-      if let shared, sharedGeneration == current { return (shared, false) }
+      if let shared, sharedGeneration == current { return (shared, false, false) }
       let made = AsyncCreation()
       shared = made
       sharedGeneration = current
-      return (made, true)
+      // A cached binding may replace an instance a reset found being made (and forgot).
+      return (made, true, group != nil)
     }
     if isNew {
+      // Before the new creation starts, whose instance the take would find too.
+      if replaced, disposer != nil { disposeReplaced(in: container) }
       // Outlives this request: made in a task of its own, awaited like any other request.
       let disposals = container.disposals
       let publishes = lifetime.strategy.isPermanent

@@ -35,15 +35,17 @@ extension Container {
   /// Drops `group`'s cached instances and returns the disposals they owe.
   func drop(_ group: CacheGroup) -> [DisposalList.Entry] {
     guard let state = cacheGroups[group] else { return [] }
-    let mark = disposals.mark
-    state.reset()
+    let mark = state.reset(marking: disposals)
     return disposals.take(group: group, upTo: mark)
   }
 
   /// Puts an instance into a `cached` binding, as if its factory had just made it.
   ///
   /// After login, for example, store the new session so every later resolve gets it, until the
-  /// group is reset.
+  /// group is reset. With `dispose:`, the stored instance is disposed like one its factory
+  /// made (when the group closes, or at ``shutdown()``), and the instance it replaces is
+  /// disposed at once, in a task of its own that ``shutdown()`` waits for. Storing the
+  /// instance the binding already holds keeps it.
   ///
   /// ```swift
   /// try container.store(Session(user: user), for: Session.self)
@@ -70,10 +72,12 @@ extension Container {
       throw .missing(key, triedFallback: false, parent: .topLevel, in: self)
     }
     guard binding.lifetime.group != nil else { throw .notCached(binding, in: owner) }
+    // Storing the instance the binding holds again keeps it (and its one disposal).
+    let isStored = { (current: Any) in (current as AnyObject) === (instance as AnyObject) }
     if let async = binding as? AsyncBinding {
-      async.store(instance, in: owner)
+      async.store(instance, isStored: isStored, in: owner)
     } else if let cached = binding as? FactoryBinding {
-      try cached.store(in: owner) { $0.initialize(to: instance) }
+      try cached.store(in: owner, isStored: isStored) { $0.initialize(to: instance) }
     }
   }
 }

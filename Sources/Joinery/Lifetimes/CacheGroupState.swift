@@ -15,6 +15,9 @@ final class CacheGroupState: Sendable {
     /// Starts at 1, so that a member can use 0 for "no instance".
     var generation: UInt = 1
     var members: [any CacheMember] = []
+    /// The container's disposal mark at the last reset: that reset disposes what was recorded
+    /// up to it, and a member disposes an instance it replaces that was recorded after it.
+    var resetMark = 0
   }
 
   init(group: CacheGroup) {
@@ -29,14 +32,29 @@ final class CacheGroupState: Sendable {
   }
 
   /// Makes every member build anew on its next resolve and drops the instances no thread is
-  /// using right now.
+  /// using right now; returns `disposals`' mark at the reset, up to which the reset disposes
+  /// the group's instances.
   ///
   /// Never blocks on a running factory.
-  func reset() {
-    let members = state.withLock { state in
+  func reset(marking disposals: DisposalList) -> Int {
+    let (members, mark) = state.withLock { state in
       state.generation += 1
-      return state.members
+      state.resetMark = disposals.mark
+      return (state.members, state.resetMark)
     }
     for member in members { member.dropInstanceIfIdle() }
+    return mark
+  }
+
+  /// Takes from `disposals` what `binding`'s instances recorded since the last reset owe: the
+  /// instances a newer one replaced (a later request after a reset that found the old one in
+  /// use, or a store), which no reset will dispose.
+  ///
+  /// Under the group's lock, so that a reset running at the same time takes each entry or
+  /// leaves it to this, never both.
+  func takeReplaced(
+    madeBy binding: AnyBinding, from disposals: DisposalList
+  ) -> [DisposalList.Entry] {
+    state.withLock { disposals.take(madeBy: binding, after: $0.resetMark) }
   }
 }

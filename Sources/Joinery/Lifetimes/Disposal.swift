@@ -227,6 +227,8 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   struct Entry: Sendable {
+    /// The binding that made the instance.
+    let owner: ObjectIdentifier
     let key: BindingKey
     let location: BindingLocation
     /// A cached instance's group: what `close(_:)` of that group disposes.
@@ -298,7 +300,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       state.sequence += 1
       state.entries.append(
         Entry(
-          key: binding.key, location: binding.location,
+          owner: ObjectIdentifier(binding), key: binding.key, location: binding.location,
           group: binding.lifetime.group,
           sequence: state.sequence, run: run))
       return true
@@ -459,6 +461,22 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       var taken: [Entry] = []
       state.entries.removeAll { entry in
         guard entry.group == group, entry.sequence <= mark else { return false }
+        taken.append(entry)
+        return true
+      }
+      return taken
+    }
+  }
+
+  /// Takes the entries of the instances `binding` made that were recorded after `mark`: a
+  /// cached instance a later request or ``Container/store(_:for:tag:)`` replaced, which no
+  /// reset will take (a reset takes the entries recorded up to its mark).
+  func take(madeBy binding: AnyBinding, after mark: Int) -> [Entry] {
+    let owner = ObjectIdentifier(binding)
+    return withLock { state in
+      var taken: [Entry] = []
+      state.entries.removeAll { entry in
+        guard entry.owner == owner, entry.sequence > mark else { return false }
         taken.append(entry)
         return true
       }

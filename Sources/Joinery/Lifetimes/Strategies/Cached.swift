@@ -74,7 +74,7 @@ extension FactoryBinding {
           out.initialize(copying: storage)
           return false
         }
-        dropInstance()
+        dropReplacedInstance(in: container)
       }
       let list = container.disposals
       let tracked = try beginTrackedCreation(
@@ -105,15 +105,23 @@ extension FactoryBinding {
     cell?.withLock { ($0.generation, $0.group?.generation ?? 1) } ?? (0, 1)
   }
 
-  /// Puts a cached instance in, as if the factory had made it now; `write` initializes the
-  /// memory.
+  /// Puts a cached instance in, as if the factory had made it now.
+  ///
+  /// `write` initializes the memory. The instance it replaces is disposed, unless `isStored`
+  /// says it is the same one.
   func store(
-    in container: Container, _ write: (borrowing _InstanceSlot) -> Void
+    in container: Container, isStored: (Any) -> Bool, _ write: (borrowing _InstanceSlot) -> Void
   ) throws(ResolutionError) {
     try withCreationLock(for: self, fallbackTag: nil, parent: .topLevel, in: container) {
       allocateStorage()
       let (made, current) = cachedGenerations()
-      if made != 0 { dropInstance() }
+      if made != 0 {
+        if isStored(storage.loadAny(layout)) {
+          cell?.withLock { $0.generation = current }
+          return false
+        }
+        dropReplacedInstance(in: container)
+      }
       write(storage.slot(layout))
       cell?.withLock { $0.generation = current }
       // Disposed like an instance its factory made: at close(group) or shutdown().
@@ -126,6 +134,18 @@ extension FactoryBinding {
     _ = ifCreationLockAvailable {
       if cachedGenerations().made != 0 { dropInstance() }
     }
+  }
+
+  /// Destroys the cached instance a newer one replaces, and disposes it in a task of its own
+  /// (``Container/shutdown()`` waits for it), unless a reset took its disposal; called holding
+  /// the creation gate.
+  private func dropReplacedInstance(in container: Container) {
+    dropInstance()
+    guard disposer != nil, let group = cell?.withLock({ $0.group }) else { return }
+    let list = container.disposals
+    list.disposeDetached(
+      group.takeReplaced(madeBy: self, from: list),
+      context: "disposing the cached \(key) a newer instance replaced")
   }
 
   /// Destroys the cached instance; called holding the creation gate.
