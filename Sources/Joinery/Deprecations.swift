@@ -271,3 +271,33 @@ extension Lifetime.For where Instance == Any {
   @available(*, deprecated, message: "compare the default with '.graph' or '.ephemeral' instead")
   public var lifetime: Lifetime { explicit ?? .ephemeral }
 }
+
+/// A register written as a closure.
+///
+/// ```swift
+/// let container = try ContainerBuilder().adding { registrar in
+///   registrar.bind(Clock.self, lifetime: .persistent) { FixedClock() }
+/// }.build()
+/// ```
+@available(
+  *, deprecated,
+  message: """
+    pass the closure itself: 'builder.adding { … }', 'builder.overriding { … }', \
+    'container.makeChild { … }'; or give the register a type (an Assembly)
+    """
+)
+public struct InlineRegister: DependencyRegister, Hashable {
+  private let register: ClosureRegister
+
+  /// Wraps `body` as a register.
+  ///
+  /// - Parameter body: Declares the bindings, as ``DependencyRegister/register(in:)`` does.
+  @available(*, deprecated, message: "pass the closure itself: 'builder.adding { … }'")
+  public init(_ body: @escaping @Sendable (inout Registrar) -> Void) {
+    register = ClosureRegister(body)
+  }
+
+  /// Adds the bindings of the closure this register was made with.
+  @available(*, deprecated, message: "pass the closure itself: 'builder.adding { … }'")
+  public func register(in registrar: inout Registrar) { register.register(in: &registrar) }
+}

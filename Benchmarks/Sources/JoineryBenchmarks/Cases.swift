@@ -310,18 +310,14 @@ final class HandWrittenAnalyticsFactory: Sendable {
 }
 
 func failureRows() -> [Row] {
-  let unbound = try! ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bind(AnalyticsScreen.self, to: AnalyticsScreen.init(analytics:))
-    }
-  ).build()
-  let bound = try! ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bind(AnalyticsScreen.self, to: AnalyticsScreen.init(analytics:))
-      registrar.bind(
-        (any Analytics).self, lifetime: .persistent, to: { TrackedAnalytics() as any Analytics })
-    }
-  ).build()
+  let unbound = try! ContainerBuilder().adding { registrar in
+    registrar.bind(AnalyticsScreen.self, to: AnalyticsScreen.init(analytics:))
+  }.build()
+  let bound = try! ContainerBuilder().adding { registrar in
+    registrar.bind(AnalyticsScreen.self, to: AnalyticsScreen.init(analytics:))
+    registrar.bind(
+      (any Analytics).self, lifetime: .persistent, to: { TrackedAnalytics() as any Analytics })
+  }.build()
   let swinject = Swinject.Container()
   swinject.register(AnalyticsScreen.self) { r in
     AnalyticsScreen(analytics: r.resolve((any Analytics).self))
@@ -338,13 +334,11 @@ func failureRows() -> [Row] {
       Variant(name: "Swinject", run: loop { blackHole(swinject.resolve(AnalyticsScreen.self)!) }),
     ])
   // A factory injected as a `Provider` (Swinject has none built in: a resolver closure).
-  let providers = try! ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bind(
-        (any Analytics).self, lifetime: .persistent, to: { TrackedAnalytics() as any Analytics })
-      registrar.bind(AnalyticsFactory.self, to: AnalyticsFactory.init(make:))
-    }
-  ).build()
+  let providers = try! ContainerBuilder().adding { registrar in
+    registrar.bind(
+      (any Analytics).self, lifetime: .persistent, to: { TrackedAnalytics() as any Analytics })
+    registrar.bind(AnalyticsFactory.self, to: AnalyticsFactory.init(make:))
+  }.build()
   let made = TrackedAnalytics()
   let provider = Row(
     title: "an object holding a Provider<T>", floor: "hand-written",
@@ -356,12 +350,10 @@ func failureRows() -> [Row] {
         name: "Joinery", run: loop { blackHole(try! providers.resolve(AnalyticsFactory.self)) }),
     ])
   // Calling the factory: `get()` on a held `Provider` of an ephemeral binding.
-  let ephemeralProviders = try! ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bind((any Analytics).self, to: { TrackedAnalytics() as any Analytics })
-      registrar.bind(AnalyticsFactory.self, to: AnalyticsFactory.init(make:))
-    }
-  ).build()
+  let ephemeralProviders = try! ContainerBuilder().adding { registrar in
+    registrar.bind((any Analytics).self, to: { TrackedAnalytics() as any Analytics })
+    registrar.bind(AnalyticsFactory.self, to: AnalyticsFactory.init(make:))
+  }.build()
   let heldFactory = try! ephemeralProviders.resolve(AnalyticsFactory.self)
   let handWrittenFactory = HandWrittenAnalyticsFactory(make: { TrackedAnalytics() })
   let swinjectFactories = Swinject.Container()

@@ -24,41 +24,37 @@ final class RequestHandler: @unchecked Sendable {
 
 enum ScopeContainers {
   static let root: Joinery.Container = {
-    try! ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(RequestPool.self, lifetime: .persistent, to: RequestPool.init)
-        registrar.bind(RequestWork.self, lifetime: .scoped, to: RequestWork.init(pool:))
-        registrar.bind(RequestAudit.self, lifetime: .scoped, to: RequestAudit.init(work:))
-        registrar.bind(RequestHandler.self, to: RequestHandler.init(work:audit:))
-      }
-    ).build()
+    try! ContainerBuilder().adding { registrar in
+      registrar.bind(RequestPool.self, lifetime: .persistent, to: RequestPool.init)
+      registrar.bind(RequestWork.self, lifetime: .scoped, to: RequestWork.init(pool:))
+      registrar.bind(RequestAudit.self, lifetime: .scoped, to: RequestAudit.init(work:))
+      registrar.bind(RequestHandler.self, to: RequestHandler.init(work:audit:))
+    }.build()
   }()
 
   /// The same request with async bindings (`bindAsync`), resolved with `resolveAsync`.
   static let asyncRoot: Joinery.Container = {
-    try! ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(RequestPool.self, lifetime: .persistent, to: RequestPool.init)
-        registrar.bindAsync(RequestWork.self, lifetime: .scoped, to: RequestWork.init(pool:))
-        registrar.bindAsync(RequestAudit.self, lifetime: .scoped, to: RequestAudit.init(work:))
-        registrar.bindAsync(RequestHandler.self, to: RequestHandler.init(work:audit:))
-      }
-    ).build()
+    try! ContainerBuilder().adding { registrar in
+      registrar.bind(RequestPool.self, lifetime: .persistent, to: RequestPool.init)
+      registrar.bindAsync(RequestWork.self, lifetime: .scoped, to: RequestWork.init(pool:))
+      registrar.bindAsync(RequestAudit.self, lifetime: .scoped, to: RequestAudit.init(work:))
+      registrar.bindAsync(RequestHandler.self, to: RequestHandler.init(work:audit:))
+    }.build()
   }()
 
   /// The same, the way it had to be done before scopes: a child container per request whose
   /// assembly re-declares the request's objects as persistent.
   static let childRoot: Joinery.Container = {
-    try! ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(RequestPool.self, lifetime: .persistent, to: RequestPool.init)
-      }
-    ).build()
+    try! ContainerBuilder().adding { registrar in
+      registrar.bind(RequestPool.self, lifetime: .persistent, to: RequestPool.init)
+    }.build()
   }()
-  static let requestAssembly = InlineRegister { registrar in
-    registrar.bind(RequestWork.self, lifetime: .persistent, to: RequestWork.init(pool:))
-    registrar.bind(RequestAudit.self, lifetime: .persistent, to: RequestAudit.init(work:))
-    registrar.bind(RequestHandler.self, to: RequestHandler.init(work:audit:))
+  struct RequestAssembly: Assembly {
+    func register(in registrar: inout Registrar) {
+      registrar.bind(RequestWork.self, lifetime: .persistent, to: RequestWork.init(pool:))
+      registrar.bind(RequestAudit.self, lifetime: .persistent, to: RequestAudit.init(work:))
+      registrar.bind(RequestHandler.self, to: RequestHandler.init(work:audit:))
+    }
   }
 
   /// Swinject's way: a child container per request with `.container`-scoped registrations.
@@ -119,7 +115,7 @@ func scopeRows() -> [Row] {
         Variant(
           name: "Joinery makeChild",
           run: loop {
-            let child = try! childRoot.makeChild(ScopeContainers.requestAssembly)
+            let child = try! childRoot.makeChild(ScopeContainers.RequestAssembly())
             blackHole(try! child.resolve(RequestHandler.self))
           }),
         Variant(

@@ -38,18 +38,16 @@ final class CheckoutHandler: @unchecked Sendable {
   return CheckoutHandler(orders: OrderStore(work: work), payments: PaymentStore(work: work))
 }
 
-let checkoutContainer: Joinery.Container = try! ContainerBuilder(
-  InlineRegister { registrar in
-    registrar.bind(UnitOfWork.self, lifetime: .graph, to: UnitOfWork.init)
-    registrar.bind(OrderStore.self, to: OrderStore.init(work:))
-    registrar.bind(PaymentStore.self, to: PaymentStore.init(work:))
-    registrar.bindAsync(CheckoutHandler.self) { resolver in
-      CheckoutHandler(
-        orders: try resolver.resolve(OrderStore.self),
-        payments: try resolver.resolve(PaymentStore.self))
-    }
+let checkoutContainer: Joinery.Container = try! ContainerBuilder().adding { registrar in
+  registrar.bind(UnitOfWork.self, lifetime: .graph, to: UnitOfWork.init)
+  registrar.bind(OrderStore.self, to: OrderStore.init(work:))
+  registrar.bind(PaymentStore.self, to: PaymentStore.init(work:))
+  registrar.bindAsync(CheckoutHandler.self) { resolver in
+    CheckoutHandler(
+      orders: try resolver.resolve(OrderStore.self),
+      payments: try resolver.resolve(PaymentStore.self))
   }
-).build()
+}.build()
 
 /// Runs `body` on the cooperative pool and waits for it: one task per sample, not per iteration.
 func blockingAsync(_ body: @escaping @Sendable () async -> Void) {

@@ -23,11 +23,9 @@ struct ExternalObjectsTests {
     do {
       let owner = AppRouter(name: "main")
       released = owner
-      container = try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind((any AppRouting).self, weakInstance: owner)
-        }
-      ).build()
+      container = try ContainerBuilder().adding { registrar in
+        registrar.bind((any AppRouting).self, weakInstance: owner)
+      }.build()
       #expect(try container.resolve((any AppRouting).self) === owner)
     }
     #expect(released == nil, "the container did not keep it")
@@ -41,12 +39,10 @@ struct ExternalObjectsTests {
   @Test("inject(into:) fills an existing object in one resolution")
   func blockInjection() throws {
     let router = AppRouter(name: "main")
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Model.self, lifetime: .graph, to: Model.init)
-        registrar.bind((any AppRouting).self, weakInstance: router)
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Model.self, lifetime: .graph, to: Model.init)
+      registrar.bind((any AppRouting).self, weakInstance: router)
+    }.build()
     let controller = ViewController()
     var models: [Model] = []
     try container.inject(into: controller) { resolver, controller in

@@ -30,13 +30,11 @@ private final class Panel {
 }
 
 private func tagged(_ extra: @escaping @Sendable (inout Registrar) -> Void) throws -> Container {
-  try ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { Cache(.disk) }
-      registrar.bind(Cache.self, tag: Store.memory, lifetime: .persistent) { Cache(.memory) }
-      extra(&registrar)
-    }
-  ).build()
+  try ContainerBuilder().adding { registrar in
+    registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { Cache(.disk) }
+    registrar.bind(Cache.self, tag: Store.memory, lifetime: .persistent) { Cache(.memory) }
+    extra(&registrar)
+  }.build()
 }
 
 private final class Clock: Sendable {}
@@ -71,14 +69,12 @@ struct TaggedDependencyFormsTests {
     #expect(try container.resolve(Report.self).cache.store == .disk)
     // Without the tagged cache, build() refuses the graph before anything runs.
     let error = #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind(Clock.self, lifetime: .persistent) { Clock() }
-          registrar.bind(Ledger.self, lifetime: .persistent) { Ledger() }
-          registrar.bind(Cache.self, tag: Store.memory) { Cache(.memory) }
-          report(&registrar)
-        }
-      ).build()
+      try ContainerBuilder().adding { registrar in
+        registrar.bind(Clock.self, lifetime: .persistent) { Clock() }
+        registrar.bind(Ledger.self, lifetime: .persistent) { Ledger() }
+        registrar.bind(Cache.self, tag: Store.memory) { Cache(.memory) }
+        report(&registrar)
+      }.build()
     }
     #expect(error?.description.contains("Cache") == true)
   }
@@ -123,20 +119,18 @@ struct TaggedDependencyFormsTests {
   @Test("build() checks each declared tag on every form")
   func checked() throws {
     let error = #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { Cache(.disk) }
-          registrar.contribute(
-            (any Plugin).self, to: { Exporter(cache: $0) },
-            dependencies: .tagged(Store.memory, matching: .exact))
-          registrar.bindAsync(
-            Replica.self, to: Replica.init(cache:),
-            dependencies: .tagged(Store.memory, matching: .exact))
-          registrar.bindMainActor(
-            Panel.self, to: Panel.init(cache:backup:),
-            dependencies: .tagged(Store.disk), .tagged(Store.memory, matching: .exact))
-        }
-      ).build()
+      try ContainerBuilder().adding { registrar in
+        registrar.bind(Cache.self, tag: Store.disk, lifetime: .persistent) { Cache(.disk) }
+        registrar.contribute(
+          (any Plugin).self, to: { Exporter(cache: $0) },
+          dependencies: .tagged(Store.memory, matching: .exact))
+        registrar.bindAsync(
+          Replica.self, to: Replica.init(cache:),
+          dependencies: .tagged(Store.memory, matching: .exact))
+        registrar.bindMainActor(
+          Panel.self, to: Panel.init(cache:backup:),
+          dependencies: .tagged(Store.disk), .tagged(Store.memory, matching: .exact))
+      }.build()
     }
     #expect(error?.diagnostics.count == 3)
     #expect(error?.diagnostics.allSatisfy { $0.code == .missingDependency } == true)

@@ -26,27 +26,25 @@ struct DeclareOptionsTests {
   @Test("metadata: on instance, weak-instance, forwarding and argument bindings")
   func metadataOnEveryForm() throws {
     let owner = Owner()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Socket.self, metadata: Tagline(text: "instance"), instance: Socket())
-        registrar.bind(
-          Owner.self, metadata: Tagline(text: "weak"), weakInstance: owner)
-        registrar.bind(
-          SocketChannel.self, lifetime: .persistent, to: SocketChannel.init(socket:))
-        registrar.bind(
-          (any Channel).self, forwardingTo: SocketChannel.self,
-          metadata: Tagline(text: "forward"))
-        registrar.bind(Download.self, metadata: Tagline(text: "one argument")) {
-          (_, url: String) in Download(url: url)
-        }
-        registrar.bind(Download.self, metadata: Tagline(text: "two arguments")) {
-          (_, url: String, _: Int) in Download(url: url)
-        }
-        registrar.bindAsync(Download.self, metadata: Tagline(text: "async argument")) {
-          (_, url: Int) in Download(url: "\(url)")
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Socket.self, metadata: Tagline(text: "instance"), instance: Socket())
+      registrar.bind(
+        Owner.self, metadata: Tagline(text: "weak"), weakInstance: owner)
+      registrar.bind(
+        SocketChannel.self, lifetime: .persistent, to: SocketChannel.init(socket:))
+      registrar.bind(
+        (any Channel).self, forwardingTo: SocketChannel.self,
+        metadata: Tagline(text: "forward"))
+      registrar.bind(Download.self, metadata: Tagline(text: "one argument")) {
+        (_, url: String) in Download(url: url)
       }
-    ).build()
+      registrar.bind(Download.self, metadata: Tagline(text: "two arguments")) {
+        (_, url: String, _: Int) in Download(url: url)
+      }
+      registrar.bindAsync(Download.self, metadata: Tagline(text: "async argument")) {
+        (_, url: Int) in Download(url: "\(url)")
+      }
+    }.build()
 
     func tagline(_ type: Any.Type, arguments: Any.Type? = nil) -> String? {
       let key = BindingKey(type, argumentTypes: arguments)
@@ -69,19 +67,17 @@ struct DeclareOptionsTests {
   @Test("dispose: on contributions, sync and async, runs at shutdown like a binding's")
   func disposeOnContributions() async throws {
     let journal = Journal()
-    let container = try await ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.contribute(
-          (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("closure") }
-        ) { _ in Counter() }
-        registrar.contribute(
-          (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("autowired") },
-          to: Counter.init)
-        registrar.contributeAsync(
-          (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("async") }
-        ) { _ in Counter() }
-      }
-    ).buildAsync()
+    let container = try await ContainerBuilder().adding { registrar in
+      registrar.contribute(
+        (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("closure") }
+      ) { _ in Counter() }
+      registrar.contribute(
+        (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("autowired") },
+        to: Counter.init)
+      registrar.contributeAsync(
+        (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("async") }
+      ) { _ in Counter() }
+    }.buildAsync()
     #expect(try await container.resolveAllAsync((any Plugin).self).count == 3)
     try await container.shutdown()
     // Newest instance first; all three, each once.
@@ -91,13 +87,11 @@ struct DeclareOptionsTests {
   @Test("dispose: on a contribution that was never made does not run")
   func disposeNeedsAnInstance() async throws {
     let journal = Journal()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.contribute(
-          (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("never") }
-        ) { _ in Counter() }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.contribute(
+        (any Plugin).self, lifetime: .persistent, dispose: { _ in journal.note("never") }
+      ) { _ in Counter() }
+    }.build()
     try await container.shutdown()
     #expect(journal.all.isEmpty)
   }
@@ -106,13 +100,11 @@ struct DeclareOptionsTests {
   @MainActor
   func disposeOnMainActorBindings() async throws {
     let journal = Journal()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindMainActor(
-          Screen.self, lifetime: .persistent, dispose: { _ in journal.note("screen") }
-        ) { _ in Screen() }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bindMainActor(
+        Screen.self, lifetime: .persistent, dispose: { _ in journal.note("screen") }
+      ) { _ in Screen() }
+    }.build()
     let first = try container.resolve(Screen.self)
     #expect(try container.resolve(Screen.self) === first)
     try await container.shutdown()
@@ -122,16 +114,14 @@ struct DeclareOptionsTests {
   @Test("dispose: on scoped contributions runs when their scope closes, per scope")
   func disposeOnScopedContributions() async throws {
     let journal = Journal()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.contribute(
-          (any Plugin).self, lifetime: .scoped, dispose: { _ in journal.note("scoped") },
-          to: Counter.init)
-        registrar.contributeAsync(
-          (any Plugin).self, lifetime: .scoped, dispose: { _ in journal.note("scoped async") }
-        ) { _ in Counter() }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.contribute(
+        (any Plugin).self, lifetime: .scoped, dispose: { _ in journal.note("scoped") },
+        to: Counter.init)
+      registrar.contributeAsync(
+        (any Plugin).self, lifetime: .scoped, dispose: { _ in journal.note("scoped async") }
+      ) { _ in Counter() }
+    }.build()
     let first = container.makeScope()
     let second = container.makeScope()
     let one = try await first.resolveAllAsync((any Plugin).self)
@@ -150,13 +140,11 @@ struct DeclareOptionsTests {
   @Test("dispose: on cached contributions runs when their group is closed, and a new one is made")
   func disposeOnCachedContributions() async throws {
     let journal = Journal()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.contribute(
-          (any Plugin).self, lifetime: .cached, dispose: { _ in journal.note("cached") }
-        ) { _ in Counter() }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.contribute(
+        (any Plugin).self, lifetime: .cached, dispose: { _ in journal.note("cached") }
+      ) { _ in Counter() }
+    }.build()
     let before = try container.resolveAll((any Plugin).self)
     try await container.close(.default)
     #expect(journal.all == ["cached"])
@@ -169,12 +157,10 @@ struct DeclareOptionsTests {
   @Test("dispose: on a contribution that keeps no instance fails the build, as on a binding")
   func disposeNeedsAKeepingLifetime() throws {
     let error = try #require(throws: BuildError.self) {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.contribute((any Plugin).self, dispose: { _ in }) { _ in Counter() }
-          registrar.bindMainActor(Screen.self, dispose: { _ in }) { _ in Screen() }
-        }
-      ).build()
+      try ContainerBuilder().adding { registrar in
+        registrar.contribute((any Plugin).self, dispose: { _ in }) { _ in Counter() }
+        registrar.bindMainActor(Screen.self, dispose: { _ in }) { _ in Screen() }
+      }.build()
     }
     let messages = error.diagnostics.map(\.message)
     #expect(messages.count == 2)

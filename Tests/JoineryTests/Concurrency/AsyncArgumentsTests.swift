@@ -10,17 +10,15 @@ private struct Thumbnail: Sendable, Equatable {
 @Suite("Async factories with runtime arguments (Guise's async resolution)")
 struct AsyncArgumentsTests {
   private func container() throws -> Container {
-    try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(String.self, instance: "metal")
-        registrar.bindAsync(Thumbnail.self, dependsOn: [BindingKey(String.self)]) {
-          (resolver, url: String, size: Int) in
-          try await Task.sleep(milliseconds: 1)
-          return Thumbnail(url: url, size: size, renderer: try resolver.resolve(String.self))
-        }
-        registrar.bindAsync(Int.self) { (_, a: Int, b: Int, c: Int) in a + b + c }
+    try ContainerBuilder().adding { registrar in
+      registrar.bind(String.self, instance: "metal")
+      registrar.bindAsync(Thumbnail.self, dependsOn: [BindingKey(String.self)]) {
+        (resolver, url: String, size: Int) in
+        try await Task.sleep(milliseconds: 1)
+        return Thumbnail(url: url, size: size, renderer: try resolver.resolve(String.self))
       }
-    ).build()
+      registrar.bindAsync(Int.self) { (_, a: Int, b: Int, c: Int) in a + b + c }
+    }.build()
   }
 
   @Test("One to three arguments, each resolve a new instance")
@@ -46,7 +44,7 @@ struct AsyncArgumentsTests {
 
   @Test("A child container resolves its parent's async argument binding")
   func child() async throws {
-    let child = try container().makeChild(InlineRegister { $0.bind(Double.self, instance: 1) })
+    let child = try container().makeChild { $0.bind(Double.self, instance: 1) }
     let sum = try await child.resolveAsync(Int.self, arguments: 1, 1, 1)
     #expect(sum == 3)
   }
@@ -108,7 +106,7 @@ struct AsyncTaggedArgumentsTests {
 
   @Test("A child container serves its parent's tagged async argument binding")
   func child() async throws {
-    let child = try container().makeChild(InlineRegister { $0.bind(Bool.self, instance: true) })
+    let child = try container().makeChild { $0.bind(Bool.self, instance: true) }
     #expect(try await child.resolveAsync(Int.self, tag: "product", arguments: 2, 5) == 10)
   }
 

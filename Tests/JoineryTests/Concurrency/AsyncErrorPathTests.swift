@@ -20,26 +20,24 @@ struct AsyncErrorPathTests {
   @Test("A binding missing deep in an async chain is reported with every step and file:line")
   func missingDeepInAsyncChain() async throws {
     for syncLeaf in [false, true] {
-      let container = try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bindAsync(Dashboard.self) { resolver in
-            Dashboard(reports: try await resolver.resolveAsync(Reports.self))
-          }
-          registrar.bindAsync(Reports.self) { resolver in
-            // The store is synchronous: resolved either way, its missing archive is reported
-            // under the async chain.
-            let store: ReportStore =
-              syncLeaf
-              ? try resolver.resolve(ReportStore.self)
-              : try await resolver.resolveAsync(ReportStore.self)
-            return Reports(store: store)
-          }
-          // Declares nothing, so build() cannot see the missing archive.
-          registrar.bind(ReportStore.self) { resolver in
-            ReportStore(archive: try resolver.resolve(ReportArchive.self))
-          }
+      let container = try ContainerBuilder().adding { registrar in
+        registrar.bindAsync(Dashboard.self) { resolver in
+          Dashboard(reports: try await resolver.resolveAsync(Reports.self))
         }
-      ).build()
+        registrar.bindAsync(Reports.self) { resolver in
+          // The store is synchronous: resolved either way, its missing archive is reported
+          // under the async chain.
+          let store: ReportStore =
+            syncLeaf
+            ? try resolver.resolve(ReportStore.self)
+            : try await resolver.resolveAsync(ReportStore.self)
+          return Reports(store: store)
+        }
+        // Declares nothing, so build() cannot see the missing archive.
+        registrar.bind(ReportStore.self) { resolver in
+          ReportStore(archive: try resolver.resolve(ReportArchive.self))
+        }
+      }.build()
       let error = await #expect(throws: ResolutionError.self) {
         try await container.resolveAsync(Dashboard.self)
       }

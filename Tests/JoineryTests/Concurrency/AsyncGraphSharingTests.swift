@@ -24,23 +24,21 @@ struct AsyncGraphSharingTests {
   @Test("Two async siblings over a synchronous graph binding share its instance")
   func syncGraphUnderAsyncSiblings() async throws {
     for syncSiblings in [false, true] {
-      let container = try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind(UnitOfWork.self, lifetime: .graph) { UnitOfWork() }
-          if syncSiblings {
-            registrar.bind(Orders.self, to: Orders.init(work:))
-            registrar.bind(Payments.self, to: Payments.init(work:))
-          } else {
-            registrar.bindAsync(Orders.self, to: Orders.init(work:))
-            registrar.bindAsync(Payments.self, to: Payments.init(work:))
-          }
-          registrar.bindAsync(Checkout.self) { resolver in
-            Checkout(
-              orders: try await resolver.resolveAsync(Orders.self),
-              payments: try await resolver.resolveAsync(Payments.self))
-          }
+      let container = try ContainerBuilder().adding { registrar in
+        registrar.bind(UnitOfWork.self, lifetime: .graph) { UnitOfWork() }
+        if syncSiblings {
+          registrar.bind(Orders.self, to: Orders.init(work:))
+          registrar.bind(Payments.self, to: Payments.init(work:))
+        } else {
+          registrar.bindAsync(Orders.self, to: Orders.init(work:))
+          registrar.bindAsync(Payments.self, to: Payments.init(work:))
         }
-      ).build()
+        registrar.bindAsync(Checkout.self) { resolver in
+          Checkout(
+            orders: try await resolver.resolveAsync(Orders.self),
+            payments: try await resolver.resolveAsync(Payments.self))
+        }
+      }.build()
       let first = try await container.resolveAsync(Checkout.self)
       #expect(first.orders.work === first.payments.work, "sync siblings: \(syncSiblings)")
       // The next top-level resolution is another graph.
@@ -67,18 +65,16 @@ private final class Pipeline: Sendable {
 extension AsyncGraphSharingTests {
   @Test("resolveAllAsync inside an async factory shares the resolution's graph instances")
   func contributionsShareTheGraph() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(UnitOfWork.self, lifetime: .graph) { UnitOfWork() }
-        registrar.contribute((any Step).self, to: SaveStep.init(work:))
-        registrar.contributeAsync((any Step).self, to: SaveStep.init(work:))
-        registrar.bindAsync(Pipeline.self) { resolver in
-          Pipeline(
-            work: try await resolver.resolveAsync(),
-            steps: try await resolver.resolveAllAsync((any Step).self))
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(UnitOfWork.self, lifetime: .graph) { UnitOfWork() }
+      registrar.contribute((any Step).self, to: SaveStep.init(work:))
+      registrar.contributeAsync((any Step).self, to: SaveStep.init(work:))
+      registrar.bindAsync(Pipeline.self) { resolver in
+        Pipeline(
+          work: try await resolver.resolveAsync(),
+          steps: try await resolver.resolveAllAsync((any Step).self))
       }
-    ).build()
+    }.build()
     let pipeline = try await container.resolveAsync(Pipeline.self)
     #expect(pipeline.steps.count == 2)
     #expect(pipeline.steps.allSatisfy { $0.work === pipeline.work })
@@ -104,20 +100,18 @@ extension AsyncGraphSharingTests {
     arguments: 1...3)
   func syncGraphUnheld(resolves: Int) async throws {
     let made = TestAtomic<Int>(0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(UnitOfWork.self, lifetime: .graph) { () -> UnitOfWork in
-          made.add(1, ordering: .relaxed)
-          return UnitOfWork()
-        }
-        registrar.bindAsync(Orders.self) { resolver in
-          // Each resolve is a synchronous resolution of its own; the instance of the first is
-          // released before the next starts.
-          for _ in 1..<resolves { _ = try resolver.resolve(UnitOfWork.self) }
-          return Orders(work: try resolver.resolve(UnitOfWork.self))
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(UnitOfWork.self, lifetime: .graph) { () -> UnitOfWork in
+        made.add(1, ordering: .relaxed)
+        return UnitOfWork()
       }
-    ).build()
+      registrar.bindAsync(Orders.self) { resolver in
+        // Each resolve is a synchronous resolution of its own; the instance of the first is
+        // released before the next starts.
+        for _ in 1..<resolves { _ = try resolver.resolve(UnitOfWork.self) }
+        return Orders(work: try resolver.resolve(UnitOfWork.self))
+      }
+    }.build()
     _ = try await container.resolveAsync(Orders.self)
     #expect(made.load(ordering: .relaxed) == 1)
     _ = try await container.resolveAsync(Orders.self)
@@ -127,18 +121,16 @@ extension AsyncGraphSharingTests {
   @Test("A graph value is one value in a resolveAsync, resolved synchronously or awaited")
   func graphValue() async throws {
     let serials = TestAtomic<Int>(0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Ticket.self, lifetime: .graph) {
-          Ticket(serial: serials.add(1, ordering: .relaxed).newValue)
-        }
-        registrar.bindAsync(Report.self) { resolver in
-          Report(
-            first: try resolver.resolve(Ticket.self),
-            second: try await resolver.resolveAsync(Ticket.self))
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Ticket.self, lifetime: .graph) {
+        Ticket(serial: serials.add(1, ordering: .relaxed).newValue)
       }
-    ).build()
+      registrar.bindAsync(Report.self) { resolver in
+        Report(
+          first: try resolver.resolve(Ticket.self),
+          second: try await resolver.resolveAsync(Ticket.self))
+      }
+    }.build()
     let report = try await container.resolveAsync(Report.self)
     #expect(report.first.serial == report.second.serial)
     let next = try await container.resolveAsync(Report.self)
@@ -149,15 +141,13 @@ extension AsyncGraphSharingTests {
   @Test("The graph instances a resolveAsync held are released when it ends")
   func heldInstancesReleased() async throws {
     let tracker = LifetimeTracker()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Tracked.self, lifetime: .graph) { Tracked(tracker) }
-        registrar.bindAsync(Orders.self) { resolver in
-          _ = try resolver.resolve(Tracked.self)
-          return Orders(work: UnitOfWork())
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Tracked.self, lifetime: .graph) { Tracked(tracker) }
+      registrar.bindAsync(Orders.self) { resolver in
+        _ = try resolver.resolve(Tracked.self)
+        return Orders(work: UnitOfWork())
       }
-    ).build()
+    }.build()
     for _ in 0..<10 { _ = try await container.resolveAsync(Orders.self) }
     #expect(tracker.madeCount == 10)
     #expect(tracker.aliveCount == 0)
@@ -166,19 +156,17 @@ extension AsyncGraphSharingTests {
   @Test("A Lazy made in a resolveAsync keeps its graph weakly once the resolution ends")
   func lazyAfterTheResolution() async throws {
     let tracker = LifetimeTracker()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Tracked.self, lifetime: .graph) { Tracked(tracker) }
-        registrar.bind(Watcher.self, to: Watcher.init(later:))
-        registrar.bindAsync(Watcher.self, tag: "async") { resolver in
-          let tracked = try resolver.resolve(Tracked.self)
-          let watcher = try resolver.resolve(Watcher.self)
-          // During the resolution the Lazy finds the instance it holds.
-          #expect(try watcher.later.get() === tracked)
-          return watcher
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Tracked.self, lifetime: .graph) { Tracked(tracker) }
+      registrar.bind(Watcher.self, to: Watcher.init(later:))
+      registrar.bindAsync(Watcher.self, tag: "async") { resolver in
+        let tracked = try resolver.resolve(Tracked.self)
+        let watcher = try resolver.resolve(Watcher.self)
+        // During the resolution the Lazy finds the instance it holds.
+        #expect(try watcher.later.get() === tracked)
+        return watcher
       }
-    ).build()
+    }.build()
     let watcher = try await container.resolveAsync(Watcher.self, tag: "async")
     // The resolution held its instance; the Lazy it made does not.
     #expect(tracker.madeCount == 1)
@@ -219,18 +207,16 @@ extension AsyncGraphSharingTests {
 
   @Test("async let siblings over a synchronous graph binding share its instance")
   func concurrentSiblings() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        Self.bindSlowUnitOfWork(&registrar)
-        registrar.bind(Orders.self, to: Orders.init(work:))
-        registrar.bind(Payments.self, to: Payments.init(work:))
-        registrar.bindAsync(Checkout.self) { resolver in
-          async let orders = resolver.resolveAsync(Orders.self)
-          async let payments = resolver.resolveAsync(Payments.self)
-          return Checkout(orders: try await orders, payments: try await payments)
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      Self.bindSlowUnitOfWork(&registrar)
+      registrar.bind(Orders.self, to: Orders.init(work:))
+      registrar.bind(Payments.self, to: Payments.init(work:))
+      registrar.bindAsync(Checkout.self) { resolver in
+        async let orders = resolver.resolveAsync(Orders.self)
+        async let payments = resolver.resolveAsync(Payments.self)
+        return Checkout(orders: try await orders, payments: try await payments)
       }
-    ).build()
+    }.build()
     let split = try await Self.splitResolutions(of: container)
     #expect(split == 0, "\(split) resolutions gave their siblings two units of work")
   }
@@ -245,22 +231,20 @@ extension AsyncGraphSharingTests {
   @Test(
     "Two Lazy values made in a resolveAsync, read by two of its tasks at once, find one instance")
   func lazyReadBySiblings() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        Self.bindSlowUnitOfWork(&registrar)
-        registrar.bind(LaterWork.self, to: LaterWork.init(later:))
-        registrar.bindAsync(Checkout.self) { resolver in
-          // Two Lazy values of this resolution, whose UnitOfWork is not made yet.
-          let (one, two) = (
-            try resolver.resolve(LaterWork.self), try resolver.resolve(LaterWork.self)
-          )
-          async let first = one.later.get()
-          async let second = two.later.get()
-          let (work, other) = try await (first, second)
-          return Checkout(orders: Orders(work: work), payments: Payments(work: other))
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      Self.bindSlowUnitOfWork(&registrar)
+      registrar.bind(LaterWork.self, to: LaterWork.init(later:))
+      registrar.bindAsync(Checkout.self) { resolver in
+        // Two Lazy values of this resolution, whose UnitOfWork is not made yet.
+        let (one, two) = (
+          try resolver.resolve(LaterWork.self), try resolver.resolve(LaterWork.self)
+        )
+        async let first = one.later.get()
+        async let second = two.later.get()
+        let (work, other) = try await (first, second)
+        return Checkout(orders: Orders(work: work), payments: Payments(work: other))
       }
-    ).build()
+    }.build()
     let split = try await Self.splitResolutions(of: container)
     #expect(split == 0, "\(split) resolutions gave their Lazy two units of work")
   }

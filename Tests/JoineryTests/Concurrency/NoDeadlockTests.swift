@@ -226,32 +226,30 @@ struct NoDeadlockTests {
   func unstructuredTaskInFactory() async throws {
     let container = Locked<Container?>(nil)
     let later = Locked<[String]>([])
-    let built = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindAsync(Ping.self, lifetime: .persistent) { _ in
-          let container = container.withLock { $0 }!
-          // Awaits a task that awaits the binding being made: a ring through a task.
-          return try await Task { try await container.resolveAsync(Ping.self) }.value
-        }
-        registrar.bind(Quick.self, lifetime: .transient) { _ in Quick() }
-        registrar.bindAsync(Left.self, lifetime: .scoped) { _ in Left() }
-        registrar.bindAsync(Pong.self, lifetime: .persistent) { _ in
-          let container = container.withLock { $0 }!
-          // Started by the factory, run after it returned: no captive, no cycle.
-          Task {
-            try await Task.sleep(milliseconds: 20)
-            do {
-              _ = try container.resolve(Quick.self)
-              _ = try await container.makeScope().resolveAsync(Left.self)
-              later.withLock { $0.append("resolved") }
-            } catch {
-              later.withLock { $0.append("\(error)") }
-            }
-          }
-          return Pong()
-        }
+    let built = try ContainerBuilder().adding { registrar in
+      registrar.bindAsync(Ping.self, lifetime: .persistent) { _ in
+        let container = container.withLock { $0 }!
+        // Awaits a task that awaits the binding being made: a ring through a task.
+        return try await Task { try await container.resolveAsync(Ping.self) }.value
       }
-    ).build()
+      registrar.bind(Quick.self, lifetime: .transient) { _ in Quick() }
+      registrar.bindAsync(Left.self, lifetime: .scoped) { _ in Left() }
+      registrar.bindAsync(Pong.self, lifetime: .persistent) { _ in
+        let container = container.withLock { $0 }!
+        // Started by the factory, run after it returned: no captive, no cycle.
+        Task {
+          try await Task.sleep(milliseconds: 20)
+          do {
+            _ = try container.resolve(Quick.self)
+            _ = try await container.makeScope().resolveAsync(Left.self)
+            later.withLock { $0.append("resolved") }
+          } catch {
+            later.withLock { $0.append("\(error)") }
+          }
+        }
+        return Pong()
+      }
+    }.build()
     container.withLock { $0 = built }
     defer { container.withLock { $0 = nil } }
 

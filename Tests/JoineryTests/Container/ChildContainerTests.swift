@@ -242,11 +242,10 @@ struct ChildCollectionTests {
   @Test("A child's contributions follow its ancestors'; an overriding one replaces theirs")
   func overridingContributions() throws {
     let parent = try parent()
-    let child = try parent.makeChild(
-      InlineRegister { registrar in
-        registrar.contribute(Plugin.self) { _ in Plugin("grammar") }
-        registrar.contribute(Plugin.self, tag: "export", override: true) { _ in Plugin("stub") }
-      })
+    let child = try parent.makeChild { registrar in
+      registrar.contribute(Plugin.self) { _ in Plugin("grammar") }
+      registrar.contribute(Plugin.self, tag: "export", override: true) { _ in Plugin("stub") }
+    }
     #expect(try child.resolveAll(Plugin.self).map(\.name) == ["spelling", "grammar"])
     #expect(try child.resolveAll(Plugin.self, tag: "export").map(\.name) == ["stub"])
     #expect(try parent.resolveAll(Plugin.self, tag: "export").map(\.name) == ["pdf"])
@@ -257,12 +256,11 @@ struct ChildCollectionTests {
   @Test("keys(for:) on a child lists what it resolves, and each key resolves from the child")
   func keysAcrossTheChain() throws {
     let parent = try parent()
-    let child = try parent.makeChild(
-      InlineRegister { registrar in
-        registrar.contribute(Plugin.self) { _ in Plugin("grammar") }
-        registrar.contribute(Plugin.self, tag: "export", override: true) { _ in Plugin("stub") }
-        registrar.bind(Plugin.self, override: true) { _ in Plugin("child default") }
-      })
+    let child = try parent.makeChild { registrar in
+      registrar.contribute(Plugin.self) { _ in Plugin("grammar") }
+      registrar.contribute(Plugin.self, tag: "export", override: true) { _ in Plugin("stub") }
+      registrar.bind(Plugin.self, override: true) { _ in Plugin("child default") }
+    }
     let keys = child.keys(for: Plugin.self)
     #expect(
       try keys.map { try child.resolve($0).name } == [
@@ -278,11 +276,10 @@ struct ChildCollectionTests {
 
   @Test("An override in a child of a binding only the parent has is no warning")
   func overrideOfAnAncestorsBinding() throws {
-    let child = try parent().makeChild(
-      InlineRegister { registrar in
-        registrar.bind(Plugin.self, override: true) { _ in Plugin("child") }
-        registrar.bind(String.self, override: true) { _ in "nothing to replace" }
-      })
+    let child = try parent().makeChild { registrar in
+      registrar.bind(Plugin.self, override: true) { _ in Plugin("child") }
+      registrar.bind(String.self, override: true) { _ in "nothing to replace" }
+    }
     #expect(child.warnings.map(\.code) == [.overrideWithoutTarget])
     #expect(child.warnings.first?.key == BindingKey(String.self))
   }

@@ -123,28 +123,24 @@ private struct BrokenStep: Error {}
 @Suite("resolveAll is one resolution")
 struct ResolveAllResolutionTests {
   static func container(failing: Bool = false) throws -> Container {
-    try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Session.self, lifetime: .graph, to: Session.init)
-        registrar.contribute((any Step).self, to: LoadStep.init(session:))
-        registrar.contributeAsync((any Step).self, to: SaveStep.init(session:))
-        registrar.contribute((any Step).self) { resolver in
-          if failing { throw BrokenStep() }
-          return SaveStep(session: try resolver.resolve())
-        }
+    try ContainerBuilder().adding { registrar in
+      registrar.bind(Session.self, lifetime: .graph, to: Session.init)
+      registrar.contribute((any Step).self, to: LoadStep.init(session:))
+      registrar.contributeAsync((any Step).self, to: SaveStep.init(session:))
+      registrar.contribute((any Step).self) { resolver in
+        if failing { throw BrokenStep() }
+        return SaveStep(session: try resolver.resolve())
       }
-    ).build()
+    }.build()
   }
 
   @Test("The contributions of one resolveAll share its graph instances; the next call is another")
   func sync() throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Session.self, lifetime: .graph, to: Session.init)
-        registrar.contribute((any Step).self, to: LoadStep.init(session:))
-        registrar.contribute((any Step).self, to: SaveStep.init(session:))
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Session.self, lifetime: .graph, to: Session.init)
+      registrar.contribute((any Step).self, to: LoadStep.init(session:))
+      registrar.contribute((any Step).self, to: SaveStep.init(session:))
+    }.build()
     let steps = try container.resolveAll((any Step).self)
     #expect(steps.count == 2)
     #expect(steps[0].session === steps[1].session)
@@ -187,12 +183,9 @@ struct ResolveAllResolutionTests {
       init(plugins: [any Plugin]) {}
     }
     let build = #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        CoreAssembly(),
-        InlineRegister { registrar in
-          registrar.bind(Autowired.self, to: Autowired.init(plugins:))
-        }
-      ).build()
+      try ContainerBuilder(CoreAssembly()).adding { registrar in
+        registrar.bind(Autowired.self, to: Autowired.init(plugins:))
+      }.build()
     }
     #expect(
       build?.errors.first?.fixes == [
@@ -224,12 +217,9 @@ struct ResolveAllResolutionTests {
       init(plugin: any Plugin) {}
     }
     let build = #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        CoreAssembly(),
-        InlineRegister { registrar in
-          registrar.bind(Autowired.self, to: Autowired.init(plugin:))
-        }
-      ).build()
+      try ContainerBuilder(CoreAssembly()).adding { registrar in
+        registrar.bind(Autowired.self, to: Autowired.init(plugin:))
+      }.build()
     }
     #expect(
       build?.errors.first?.fixes == [

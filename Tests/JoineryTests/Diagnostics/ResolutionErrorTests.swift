@@ -93,12 +93,10 @@ struct ResolutionErrorTests {
   func nearMissAdviceOnce() throws {
     final class Logger: Sendable {}
     final class Loger: Sendable {}
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Logger.self, tag: "audit") { _ in Logger() }
-        registrar.bind(Logger.self, tag: "debug") { _ in Logger() }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Logger.self, tag: "audit") { _ in Logger() }
+      registrar.bind(Logger.self, tag: "debug") { _ in Logger() }
+    }.build()
     let error = #expect(throws: ResolutionError.self) { try container.resolve(Loger.self) }
     #expect(error?.nearMisses.count == 2, "both bindings are near misses")
     let report = error.map { String(reflecting: $0) } ?? ""

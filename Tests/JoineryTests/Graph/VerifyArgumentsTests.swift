@@ -10,17 +10,15 @@ private struct Refused: Error {}
 @Suite("verify(arguments:) creates argument bindings with sample arguments (Dip's validate(args))")
 struct VerifyArgumentsTests {
   private func container() throws -> Container {
-    try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Download.self) { (_, url: String, retries: Int) in
-          Download(url: url, retries: retries)
-        }
-        registrar.bind(Download.self, tag: "strict") { (_, url: String) in
-          guard url.hasPrefix("https") else { throw Refused() }
-          return Download(url: url, retries: 0)
-        }
+    try ContainerBuilder().adding { registrar in
+      registrar.bind(Download.self) { (_, url: String, retries: Int) in
+        Download(url: url, retries: retries)
       }
-    ).build()
+      registrar.bind(Download.self, tag: "strict") { (_, url: String) in
+        guard url.hasPrefix("https") else { throw Refused() }
+        return Download(url: url, retries: 0)
+      }
+    }.build()
   }
 
   @Test("With samples, argument bindings are created and verified; without, skipped")

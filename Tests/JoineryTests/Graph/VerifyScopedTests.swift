@@ -22,18 +22,16 @@ private final class AuditTrail: Sendable {
 }
 
 private func serverGraph() async throws -> Container {
-  try await ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bindAsync(Pool.self, lifetime: .persistent(eager: true)) { _ in Pool() }
-      registrar.bindAsync(
-        Connection.self, lifetime: .scoped, dependsOn: [BindingKey(Pool.self)]
-      ) { resolver in try await resolver.resolve(Pool.self).lease() }
-      registrar.bindAsync(OrderQuery.self, to: OrderQuery.init(connection:))
-      registrar.bindScopeValue(RequestInfo.self)
-      registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init(info:))
-      registrar.bind(AuditTrail.self, to: AuditTrail.init(work:))
-    }
-  ).buildAsync()
+  try await ContainerBuilder().adding { registrar in
+    registrar.bindAsync(Pool.self, lifetime: .persistent(eager: true)) { _ in Pool() }
+    registrar.bindAsync(
+      Connection.self, lifetime: .scoped, dependsOn: [BindingKey(Pool.self)]
+    ) { resolver in try await resolver.resolve(Pool.self).lease() }
+    registrar.bindAsync(OrderQuery.self, to: OrderQuery.init(connection:))
+    registrar.bindScopeValue(RequestInfo.self)
+    registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init(info:))
+    registrar.bind(AuditTrail.self, to: AuditTrail.init(work:))
+  }.buildAsync()
 }
 
 @Suite("verify() and verifyAsync() on scoped bindings")

@@ -12,14 +12,12 @@ struct ContainerTraitShutdownTests {
   func shutsDownAfterEachTest() async throws {
     let made = Locked<Pool?>(nil)
     let trait = ContainerTrait.container {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind(
-            Pool.self, lifetime: .persistent,
-            dispose: { pool in pool.closed.withLock { $0 = true } },
-            to: Pool.init)
-        }
-      ).build()
+      try ContainerBuilder().adding { registrar in
+        registrar.bind(
+          Pool.self, lifetime: .persistent,
+          dispose: { pool in pool.closed.withLock { $0 = true } },
+          to: Pool.init)
+      }.build()
     }
     let test = try #require(Test.current)
     try await trait.provideScope(for: test, testCase: nil) {

@@ -113,17 +113,14 @@ extension MainActorIsolationTests {
   @Test("resolveAll from a main-actor caller makes main-actor dependencies, in one resolution")
   @MainActor
   func resolveAllOnTheMainActor() throws {
-    let container = try ContainerBuilder(
-      Screens(),
-      InlineRegister { registrar in
-        registrar.bind(Tick.self, lifetime: .graph, to: Tick.init)
-        registrar.contribute(Tick.self) { resolver in
-          _ = try resolver.resolve(Window.self)
-          return try resolver.resolve(Tick.self)
-        }
-        registrar.contribute(Tick.self) { resolver in try resolver.resolve(Tick.self) }
+    let container = try ContainerBuilder(Screens()).adding { registrar in
+      registrar.bind(Tick.self, lifetime: .graph, to: Tick.init)
+      registrar.contribute(Tick.self) { resolver in
+        _ = try resolver.resolve(Window.self)
+        return try resolver.resolve(Tick.self)
       }
-    ).build()
+      registrar.contribute(Tick.self) { resolver in try resolver.resolve(Tick.self) }
+    }.build()
     let ticks = try container.resolveAll(Tick.self)
     #expect(ticks.count == 2)
     #expect(ticks[0] === ticks[1])
@@ -144,20 +141,17 @@ extension MainActorIsolationTests {
     "An async factory awaits a main-actor binding: under a singleton, beside graph bindings",
     arguments: [false, true])
   func asyncFactoryAwaitsMainActor(withGraphBindings: Bool) async throws {
-    let container = try ContainerBuilder(
-      Screens(),
-      InlineRegister { registrar in
-        if withGraphBindings { registrar.bind(Tick.self, lifetime: .graph, to: Tick.init) }
-        registrar.bindAsync(Dashboard.self, lifetime: .persistent) { resolver in
-          let window = try await resolver.resolveAsync(Window.self)
-          let number = await MainActor.run { window.panel.number }
-          return Dashboard(title: "panel \(number > 0)")
-        }
-        registrar.bindAsync(String.self) { resolver in
-          try await resolver.resolveAsync(Dashboard.self).title
-        }
+    let container = try ContainerBuilder(Screens()).adding { registrar in
+      if withGraphBindings { registrar.bind(Tick.self, lifetime: .graph, to: Tick.init) }
+      registrar.bindAsync(Dashboard.self, lifetime: .persistent) { resolver in
+        let window = try await resolver.resolveAsync(Window.self)
+        let number = await MainActor.run { window.panel.number }
+        return Dashboard(title: "panel \(number > 0)")
       }
-    ).build()
+      registrar.bindAsync(String.self) { resolver in
+        try await resolver.resolveAsync(Dashboard.self).title
+      }
+    }.build()
     // From a task that is not on the main actor, as a server handler would.
     let title = try await Task.detached { try await container.resolveAsync(String.self) }.value
     #expect(title == "panel true")

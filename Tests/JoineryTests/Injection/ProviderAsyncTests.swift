@@ -24,16 +24,14 @@ private final class LazyScreen: Sendable {
 struct ProviderAsyncTests {
   @Test("getAsync() awaits an async binding a synchronous consumer holds, with its lifetime")
   func awaitsThroughProvider() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
-          await Task.yield()
-          return Database(name: "main")
-        }
-        registrar.bindAsync(Database.self, tag: "archive") { _ in Database(name: "archive") }
-        registrar.bind(ReportScreen.self, to: ReportScreen.init(database:))
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
+        await Task.yield()
+        return Database(name: "main")
       }
-    ).build()
+      registrar.bindAsync(Database.self, tag: "archive") { _ in Database(name: "archive") }
+      registrar.bind(ReportScreen.self, to: ReportScreen.init(database:))
+    }.build()
     let screen = try container.resolve(ReportScreen.self)
     let error = #expect(throws: ResolutionError.self) { try screen.database.get() }
     #expect(error?.code == .asyncBinding)
@@ -52,12 +50,10 @@ struct ProviderAsyncTests {
 
   @Test("getAsync() of a provider made in a scope resolves there, and refuses once it is closed")
   func scopedProvider() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindAsync(Ticket.self, lifetime: .scoped) { _ in Ticket() }
-        registrar.bind(Database.self) { _ in Database(name: "sync") }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bindAsync(Ticket.self, lifetime: .scoped) { _ in Ticket() }
+      registrar.bind(Database.self) { _ in Database(name: "sync") }
+    }.build()
     let scope = container.makeScope()
     let provider = try scope.resolve(Provider<Ticket>.self)
     let ticket = try await provider.getAsync()
@@ -70,11 +66,9 @@ struct ProviderAsyncTests {
 
   @Test("getAsync() after the container is gone throws containerReleased")
   func releasedContainer() async throws {
-    var container: Container? = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindAsync(Database.self) { _ in Database(name: "main") }
-      }
-    ).build()
+    var container: Container? = try ContainerBuilder().adding { registrar in
+      registrar.bindAsync(Database.self) { _ in Database(name: "main") }
+    }.build()
     let provider = try container?.resolve(Provider<Database>.self)
     container = nil
     let error = await #expect(throws: ResolutionError.self) { try await provider?.getAsync() }
@@ -85,18 +79,16 @@ struct ProviderAsyncTests {
   func lazyOfAsyncBinding() throws {
     for consumerIsAsync in [false, true] {
       let error = #expect(throws: BuildError.self) {
-        try ContainerBuilder(
-          InlineRegister { registrar in
-            registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
-              Database(name: "main")
-            }
-            if consumerIsAsync {
-              registrar.bindAsync(LazyScreen.self, to: LazyScreen.init(database:))
-            } else {
-              registrar.bind(LazyScreen.self, to: LazyScreen.init(database:))
-            }
+        try ContainerBuilder().adding { registrar in
+          registrar.bindAsync(Database.self, lifetime: .persistent) { _ in
+            Database(name: "main")
           }
-        ).build()
+          if consumerIsAsync {
+            registrar.bindAsync(LazyScreen.self, to: LazyScreen.init(database:))
+          } else {
+            registrar.bind(LazyScreen.self, to: LazyScreen.init(database:))
+          }
+        }.build()
       }
       let diagnostic = error?.errors.first
       #expect(error?.errors.count == 1)
@@ -111,11 +103,9 @@ struct ProviderAsyncTests {
 
   @Test("getAsync() of a main-actor binding, awaited off the main actor, hops to it")
   func mainActorBinding() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindMainActor(Window.self, lifetime: .persistent) { _ in Window() }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bindMainActor(Window.self, lifetime: .persistent) { _ in Window() }
+    }.build()
     let provider = try container.resolve(Provider<Window>.self)
     let offMain = try await Task.detached { try await provider.getAsync() }.value
     #expect(offMain === (try await container.resolveAsync(Window.self)))

@@ -29,8 +29,8 @@ private final class Worker: Sendable {
   }
 }
 
-private func jobRegister(disposed: Locked<[Int]>) -> InlineRegister {
-  InlineRegister { registrar in
+private func jobRegister(disposed: Locked<[Int]>) -> ContainerBuilder {
+  ContainerBuilder().adding { registrar in
     registrar.bindScopeValue(Job.self)
     registrar.bind(
       UnitOfWork.self, lifetime: .scoped,
@@ -45,7 +45,7 @@ struct ScopeFactoryTests {
   @Test("build() accepts it; each job gets its own unit of work, disposed when its scope closes")
   func scopePerJob() async throws {
     let disposed = Locked<[Int]>([])
-    let container = try ContainerBuilder(jobRegister(disposed: disposed)).build()
+    let container = try jobRegister(disposed: disposed).build()
     let worker = try container.resolve(Worker.self)
     let works = try await withThrowingTaskGroup(of: UnitOfWork.self) { group in
       for id in 1...20 { group.addTask { try await worker.run(Job(id: id)) } }
@@ -59,7 +59,7 @@ struct ScopeFactoryTests {
 
   @Test("verify() passes on the worker's graph")
   func verifies() throws {
-    let container = try ContainerBuilder(jobRegister(disposed: Locked([]))).build()
+    let container = try jobRegister(disposed: Locked([])).build()
     var samples = SampleArguments()
     samples.addScopeValue(Job(id: 0))
     let report = try container.verify(arguments: samples)
@@ -69,7 +69,7 @@ struct ScopeFactoryTests {
 
   @Test("It keeps its container weakly: once the container is gone, makeScope() says so")
   func weakContainer() throws {
-    var container: Container? = try ContainerBuilder(jobRegister(disposed: Locked([]))).build()
+    var container: Container? = try jobRegister(disposed: Locked([])).build()
     let worker = try container!.resolve(Worker.self)
     weak let released = container
     container = nil
@@ -81,9 +81,10 @@ struct ScopeFactoryTests {
   @Test("Resolved in a child container, it makes scopes of the child")
   func childScopes() throws {
     final class Extra: Sendable {}
-    let parent = try ContainerBuilder(jobRegister(disposed: Locked([]))).build()
-    let child = try parent.makeChild(
-      InlineRegister { registrar in registrar.bind(Extra.self, lifetime: .scoped, to: Extra.init) })
+    let parent = try jobRegister(disposed: Locked([])).build()
+    let child = try parent.makeChild { registrar in
+      registrar.bind(Extra.self, lifetime: .scoped, to: Extra.init)
+    }
     let factory = try child.resolve(ScopeFactory.self)
     let scope = try factory.makeScope()
     #expect(scope.container === child)
@@ -136,17 +137,15 @@ struct ReportWorkerRecipeTests {
   @Test("Each job runs in its own scope, closed whether the job succeeds or throws")
   func recipe() async throws {
     let closed = Locked<[Int?]>([])
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindScopeValue(Job.self)
-        registrar.bind(
-          ReportWork.self, lifetime: .scoped,
-          dispose: { work in closed.withLock { $0.append(work.written.withLock { $0 }) } },
-          to: ReportWork.init)
-        registrar.bind(ReportJob.self, to: ReportJob.init(job:work:))
-        registrar.bind(ReportWorker.self, lifetime: .persistent, to: ReportWorker.init(scopes:))
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bindScopeValue(Job.self)
+      registrar.bind(
+        ReportWork.self, lifetime: .scoped,
+        dispose: { work in closed.withLock { $0.append(work.written.withLock { $0 }) } },
+        to: ReportWork.init)
+      registrar.bind(ReportJob.self, to: ReportJob.init(job:work:))
+      registrar.bind(ReportWorker.self, lifetime: .persistent, to: ReportWorker.init(scopes:))
+    }.build()
     let worker = try container.resolve(ReportWorker.self)
     try await worker.run(Job(id: 1))
     await #expect(throws: JobFailed.self) { try await worker.run(Job(id: 2, fails: true)) }

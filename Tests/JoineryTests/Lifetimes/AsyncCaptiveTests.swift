@@ -33,25 +33,23 @@ enum AsyncCaptiveReach: String, CaseIterable, CustomTestStringConvertible {
 }
 
 private func server(_ reach: AsyncCaptiveReach) throws -> Container {
-  try ContainerBuilder(
-    InlineRegister { registrar in
-      if reach.asyncUser {
-        registrar.bindAsync(SignedInUser.self, lifetime: .scoped) { _ in SignedInUser() }
-        registrar.contributeAsync((any AuditSink).self, lifetime: .scoped) { resolver in
-          UserAuditSink(user: try await resolver.resolveAsync())
-        }
-      } else {
-        registrar.bind(SignedInUser.self, lifetime: .scoped) { SignedInUser() }
-        registrar.contribute((any AuditSink).self, lifetime: .scoped) { resolver in
-          UserAuditSink(user: try resolver.resolve())
-        }
+  try ContainerBuilder().adding { registrar in
+    if reach.asyncUser {
+      registrar.bindAsync(SignedInUser.self, lifetime: .scoped) { _ in SignedInUser() }
+      registrar.contributeAsync((any AuditSink).self, lifetime: .scoped) { resolver in
+        UserAuditSink(user: try await resolver.resolveAsync())
       }
-      // Declares nothing: build() cannot see the edge, so the resolve must refuse it.
-      registrar.bindAsync(Reports.self, lifetime: .persistent) { resolver in
-        Reports(users: try await reach.users(resolver))
+    } else {
+      registrar.bind(SignedInUser.self, lifetime: .scoped) { SignedInUser() }
+      registrar.contribute((any AuditSink).self, lifetime: .scoped) { resolver in
+        UserAuditSink(user: try resolver.resolve())
       }
     }
-  ).build()
+    // Declares nothing: build() cannot see the edge, so the resolve must refuse it.
+    registrar.bindAsync(Reports.self, lifetime: .persistent) { resolver in
+      Reports(users: try await reach.users(resolver))
+    }
+  }.build()
 }
 
 @Suite("Captive dependencies below async factories")
@@ -80,18 +78,16 @@ struct AsyncCaptiveTests {
   @Test("An async singleton that resolves a cached instance fails; acknowledged, it works")
   func cachedUnderAsyncPersistent() async throws {
     for acknowledged in [false, true] {
-      let container = try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bindAsync(Session.self, lifetime: .cached) { _ in Session() }
-          registrar.bindAsync(Reports.self, lifetime: .persistent) { resolver in
-            _ = try await resolver.resolveAsync(Session.self)
-            return Reports(users: [])
-          }
-          if acknowledged {
-            registrar.allowCaptive(Reports.self, dependency: Session.self, because: "read once")
-          }
+      let container = try ContainerBuilder().adding { registrar in
+        registrar.bindAsync(Session.self, lifetime: .cached) { _ in Session() }
+        registrar.bindAsync(Reports.self, lifetime: .persistent) { resolver in
+          _ = try await resolver.resolveAsync(Session.self)
+          return Reports(users: [])
         }
-      ).build()
+        if acknowledged {
+          registrar.allowCaptive(Reports.self, dependency: Session.self, because: "read once")
+        }
+      }.build()
       if acknowledged {
         await #expect(throws: Never.self) { try await container.resolveAsync(Reports.self) }
       } else {
@@ -106,21 +102,19 @@ struct AsyncCaptiveTests {
   @Test("A graph instance under an async singleton is build()'s to report, as under a sync one")
   func graphUnderAsyncPersistent() async throws {
     for async in [false, true] {
-      let container = try ContainerBuilder(
-        InlineRegister { registrar in
-          if async {
-            registrar.bindAsync(SignedInUser.self, lifetime: .graph) { _ in SignedInUser() }
-            registrar.bindAsync(Reports.self, lifetime: .persistent) { resolver in
-              Reports(users: [try await resolver.resolveAsync()])
-            }
-          } else {
-            registrar.bind(SignedInUser.self, lifetime: .graph) { SignedInUser() }
-            registrar.bind(Reports.self, lifetime: .persistent) { resolver in
-              Reports(users: [try resolver.resolve()])
-            }
+      let container = try ContainerBuilder().adding { registrar in
+        if async {
+          registrar.bindAsync(SignedInUser.self, lifetime: .graph) { _ in SignedInUser() }
+          registrar.bindAsync(Reports.self, lifetime: .persistent) { resolver in
+            Reports(users: [try await resolver.resolveAsync()])
+          }
+        } else {
+          registrar.bind(SignedInUser.self, lifetime: .graph) { SignedInUser() }
+          registrar.bind(Reports.self, lifetime: .persistent) { resolver in
+            Reports(users: [try resolver.resolve()])
           }
         }
-      ).build()
+      }.build()
       await #expect(throws: Never.self, "async: \(async)") {
         try await container.resolveAsync(Reports.self)
       }
@@ -129,17 +123,15 @@ struct AsyncCaptiveTests {
 
   @Test("An ephemeral async factory may use the request's scoped instances")
   func scopedUnderAsyncEphemeral() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(SignedInUser.self, lifetime: .scoped) { SignedInUser() }
-        registrar.bindAsync(Reports.self) { resolver in
-          Reports(users: [
-            try resolver.resolve(SignedInUser.self),
-            try await resolver.resolveAsync(SignedInUser.self),
-          ])
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(SignedInUser.self, lifetime: .scoped) { SignedInUser() }
+      registrar.bindAsync(Reports.self) { resolver in
+        Reports(users: [
+          try resolver.resolve(SignedInUser.self),
+          try await resolver.resolveAsync(SignedInUser.self),
+        ])
       }
-    ).build()
+    }.build()
     let scope = container.makeScope()
     let reports = try await scope.resolveAsync(Reports.self)
     let user = try scope.resolve(SignedInUser.self)

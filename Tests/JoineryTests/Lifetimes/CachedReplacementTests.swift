@@ -52,25 +52,23 @@ private final class Hold: Sendable {
 /// of `hold`'s serial waits for it to open.
 private func container(async: Bool, disposals: Disposals, hold: Hold? = nil) throws -> Container {
   let serials = TestAtomic<Int>(0)
-  return try ContainerBuilder(
-    InlineRegister { registrar in
-      if async {
-        registrar.bindAsync(
-          Session.self, lifetime: .cached, dispose: { disposals.note($0) }
-        ) { _ in
-          let serial = serials.add(1, ordering: .relaxed).newValue
-          if serial == hold?.serial { await hold?.waitAsync() }
-          return Session(serial: serial)
-        }
-      } else {
-        registrar.bind(Session.self, lifetime: .cached, dispose: { disposals.note($0) }) { _ in
-          let serial = serials.add(1, ordering: .relaxed).newValue
-          if serial == hold?.serial { hold?.waitSync() }
-          return Session(serial: serial)
-        }
+  return try ContainerBuilder().adding { registrar in
+    if async {
+      registrar.bindAsync(
+        Session.self, lifetime: .cached, dispose: { disposals.note($0) }
+      ) { _ in
+        let serial = serials.add(1, ordering: .relaxed).newValue
+        if serial == hold?.serial { await hold?.waitAsync() }
+        return Session(serial: serial)
+      }
+    } else {
+      registrar.bind(Session.self, lifetime: .cached, dispose: { disposals.note($0) }) { _ in
+        let serial = serials.add(1, ordering: .relaxed).newValue
+        if serial == hold?.serial { hold?.waitSync() }
+        return Session(serial: serial)
       }
     }
-  ).build()
+  }.build()
 }
 
 private func resolve(_ container: Container, async: Bool) async throws -> Session {

@@ -21,22 +21,20 @@ private final class UnitOfWork: Sendable {
 private func container(
   _ journal: Journal, _ extra: @escaping @Sendable (inout Registrar) -> Void = { _ in }
 ) throws -> Container {
-  try ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bind(
-        Pool.self, lifetime: .persistent, dispose: { _ in journal.note("pool") }, to: Pool.init)
-      registrar.bind(
-        Repository.self, lifetime: .persistent, dispose: { _ in journal.note("repository") },
-        to: Repository.init(pool:))
-      registrar.bind(
-        Session.self, lifetime: .cached, dispose: { _ in journal.note("session") },
-        to: Session.init)
-      registrar.bind(
-        UnitOfWork.self, lifetime: .scoped, dispose: { _ in journal.note("unit of work") },
-        to: UnitOfWork.init(repository:))
-      extra(&registrar)
-    }
-  ).build()
+  try ContainerBuilder().adding { registrar in
+    registrar.bind(
+      Pool.self, lifetime: .persistent, dispose: { _ in journal.note("pool") }, to: Pool.init)
+    registrar.bind(
+      Repository.self, lifetime: .persistent, dispose: { _ in journal.note("repository") },
+      to: Repository.init(pool:))
+    registrar.bind(
+      Session.self, lifetime: .cached, dispose: { _ in journal.note("session") },
+      to: Session.init)
+    registrar.bind(
+      UnitOfWork.self, lifetime: .scoped, dispose: { _ in journal.note("unit of work") },
+      to: UnitOfWork.init(repository:))
+    extra(&registrar)
+  }.build()
 }
 
 @Suite("Disposal and shutdown")
@@ -66,19 +64,17 @@ struct DisposalTests {
         }
       }
     }
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Session.self, lifetime: .persistent(eager: true)) { _ in
-          journal.note("make session")
-          return Session()
-        }
-        registrar.include(Storage(journal: journal))
-        registrar.bind(Pool.self, lifetime: .persistent(eager: true)) { _ in
-          journal.note("make pool")
-          return Pool()
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Session.self, lifetime: .persistent(eager: true)) { _ in
+        journal.note("make session")
+        return Session()
       }
-    ).build()
+      registrar.include(Storage(journal: journal))
+      registrar.bind(Pool.self, lifetime: .persistent(eager: true)) { _ in
+        journal.note("make pool")
+        return Pool()
+      }
+    }.build()
     #expect(journal.all == ["make pool", "make repository", "make session"])
     try await container.shutdown()
   }
@@ -138,13 +134,11 @@ struct DisposalTests {
   @Test("Instances handed over with instance: are disposed only when asked")
   func externalInstances() async throws {
     let journal = Journal()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Pool.self, instance: Pool())
-        registrar.bind(
-          Session.self, dispose: { _ in journal.note("session") }, instance: Session())
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Pool.self, instance: Pool())
+      registrar.bind(
+        Session.self, dispose: { _ in journal.note("session") }, instance: Session())
+    }.build()
     _ = try container.resolve(Pool.self)
     _ = try container.resolve(Session.self)
     try await container.shutdown()
@@ -178,20 +172,18 @@ struct DisposalTests {
   @Test("An async persistent binding's dispose: runs at shutdown")
   func asyncDisposal() async throws {
     let journal = Journal()
-    let container = try await ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindAsync(
-          Pool.self, lifetime: .persistent(eager: true),
-          dispose: { _ in
-            try await Task.sleep(milliseconds: 1)
-            journal.note("async pool")
-          }
-        ) { _ in Pool() }
-        registrar.bind(
-          Repository.self, lifetime: .scoped, dispose: { _ in journal.note("repository") },
-          to: Repository.init(pool:))
-      }
-    ).buildAsync()
+    let container = try await ContainerBuilder().adding { registrar in
+      registrar.bindAsync(
+        Pool.self, lifetime: .persistent(eager: true),
+        dispose: { _ in
+          try await Task.sleep(milliseconds: 1)
+          journal.note("async pool")
+        }
+      ) { _ in Pool() }
+      registrar.bind(
+        Repository.self, lifetime: .scoped, dispose: { _ in journal.note("repository") },
+        to: Repository.init(pool:))
+    }.buildAsync()
     let scope = container.makeScope()
     _ = try scope.resolve(Repository.self)
     try await scope.close()
@@ -201,11 +193,11 @@ struct DisposalTests {
 
   @Test("A synchronous binding may depend on an eager async one only with buildAsync()")
   func eagerAsyncDependency() throws {
-    let register = InlineRegister { registrar in
+    let builder = ContainerBuilder().adding { registrar in
       registrar.bindAsync(Pool.self, lifetime: .persistent(eager: true)) { _ in Pool() }
       registrar.bind(Repository.self, lifetime: .scoped, to: Repository.init(pool:))
     }
-    let error = #expect(throws: BuildError.self) { try ContainerBuilder(register).build() }
+    let error = #expect(throws: BuildError.self) { try builder.build() }
     #expect(error?.diagnostics.contains { $0.code == .asyncDependency } == true)
     #expect(error?.debugDescription.contains("buildAsync()") == true)
   }
@@ -214,11 +206,9 @@ struct DisposalTests {
   func unsupportedLifetimes() throws {
     for lifetime in [Lifetime.ephemeral, .graph, .transient] {
       let error = #expect(throws: BuildError.self) {
-        try ContainerBuilder(
-          InlineRegister { registrar in
-            registrar.bind(Pool.self, lifetime: .init(lifetime), dispose: { _ in }, to: Pool.init)
-          }
-        ).build()
+        try ContainerBuilder().adding { registrar in
+          registrar.bind(Pool.self, lifetime: .init(lifetime), dispose: { _ in }, to: Pool.init)
+        }.build()
       }
       #expect(error?.diagnostics.first?.code == .unsupportedLifetime, "\(lifetime)")
       #expect(error?.debugDescription.contains("could never dispose") == true)
@@ -276,8 +266,8 @@ struct DisposalTests {
     let journal = Journal()
     let parent = try container(journal)
     let registers: [any DependencyRegister] = [
-      InlineRegister { $0.bind(String.self, instance: "child") },
-      InlineRegister { $0.bind(Double.self, instance: 2) },
+      Bindings("string") { $0.bind(String.self, instance: "child") },
+      Bindings("double") { $0.bind(Double.self, instance: 2) },
     ]
     let child = try parent.makeChild(registers)
     #expect(try child.resolve(String.self) == "child")

@@ -35,14 +35,12 @@ private final class Permissions: Sendable {
 private func server(
   _ extra: @escaping @Sendable (inout Registrar) -> Void = { _ in }
 ) throws -> Container {
-  try ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bindScopeValue(SignedInUser.self)
-      registrar.bind(EditHandler.self, to: EditHandler.init(user:lazyUser:))
-      registrar.bind(Permissions.self, lifetime: .persistent, to: Permissions.init(user:))
-      extra(&registrar)
-    }
-  ).build()
+  try ContainerBuilder().adding { registrar in
+    registrar.bindScopeValue(SignedInUser.self)
+    registrar.bind(EditHandler.self, to: EditHandler.init(user:lazyUser:))
+    registrar.bind(Permissions.self, lifetime: .persistent, to: Permissions.init(user:))
+    extra(&registrar)
+  }.build()
 }
 
 private func request(_ container: Container, user: String) throws -> Scope {

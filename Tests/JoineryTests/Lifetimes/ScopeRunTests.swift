@@ -33,19 +33,17 @@ private final class Handler: Sendable {
 private func container(
   journal: Locked<[String]>, failingDisposal: Bool = false
 ) throws -> Container {
-  try ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bindScopeValue(RequestInfo.self)
-      registrar.bind(SignedInUser.self, lifetime: .scoped, to: SignedInUser.init(info:))
-      registrar.bind(
-        UnitOfWork.self, lifetime: .scoped,
-        dispose: { work in
-          journal.withLock { $0.append(work.committed.withLock { $0 } ? "done" : "rolled back") }
-          if failingDisposal { throw Broken() }
-        }, to: UnitOfWork.init)
-      registrar.bind(Handler.self, to: Handler.init(user:work:))
-    }
-  ).build()
+  try ContainerBuilder().adding { registrar in
+    registrar.bindScopeValue(RequestInfo.self)
+    registrar.bind(SignedInUser.self, lifetime: .scoped, to: SignedInUser.init(info:))
+    registrar.bind(
+      UnitOfWork.self, lifetime: .scoped,
+      dispose: { work in
+        journal.withLock { $0.append(work.committed.withLock { $0 } ? "done" : "rolled back") }
+        if failingDisposal { throw Broken() }
+      }, to: UnitOfWork.init)
+    registrar.bind(Handler.self, to: Handler.init(user:work:))
+  }.build()
 }
 
 @Suite("Scope.run: a unit of work in a scope of its own, and a factory's own error")

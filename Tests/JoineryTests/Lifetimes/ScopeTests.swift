@@ -31,17 +31,15 @@ private final class Checkout: Sendable {
 private func serverContainer(
   _ extra: @escaping @Sendable (inout Registrar) -> Void = { _ in }
 ) throws -> Container {
-  try ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bindScopeValue(Request.self)
-      registrar.bind(Pool.self, lifetime: .persistent, to: Pool.init)
-      registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init(pool:))
-      registrar.bind(Orders.self, to: Orders.init(work:))
-      registrar.bind(Payments.self, to: Payments.init(work:))
-      registrar.bind(Checkout.self, to: Checkout.init(orders:payments:request:))
-      extra(&registrar)
-    }
-  ).build()
+  try ContainerBuilder().adding { registrar in
+    registrar.bindScopeValue(Request.self)
+    registrar.bind(Pool.self, lifetime: .persistent, to: Pool.init)
+    registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init(pool:))
+    registrar.bind(Orders.self, to: Orders.init(work:))
+    registrar.bind(Payments.self, to: Payments.init(work:))
+    registrar.bind(Checkout.self, to: Checkout.init(orders:payments:request:))
+    extra(&registrar)
+  }.build()
 }
 
 @Suite("Scoped lifetime")
@@ -115,15 +113,13 @@ struct ScopeTests {
 
     // Not declaring the value is a build error for its consumers, as for any binding.
     #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind(Pool.self, lifetime: .persistent, to: Pool.init)
-          registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init(pool:))
-          registrar.bind(Orders.self, to: Orders.init(work:))
-          registrar.bind(Payments.self, to: Payments.init(work:))
-          registrar.bind(Checkout.self, to: Checkout.init(orders:payments:request:))
-        }
-      ).build()
+      try ContainerBuilder().adding { registrar in
+        registrar.bind(Pool.self, lifetime: .persistent, to: Pool.init)
+        registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init(pool:))
+        registrar.bind(Orders.self, to: Orders.init(work:))
+        registrar.bind(Payments.self, to: Payments.init(work:))
+        registrar.bind(Checkout.self, to: Checkout.init(orders:payments:request:))
+      }.build()
     }
   }
 
@@ -143,18 +139,16 @@ struct ScopeTests {
   func scopedCycle() throws {
     final class Left: Sendable {}
     final class Right: Sendable {}
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Left.self, lifetime: .scoped) { resolver in
-          _ = try resolver.resolve(Right.self)
-          return Left()
-        }
-        registrar.bind(Right.self, lifetime: .scoped) { resolver in
-          _ = try resolver.resolve(Left.self)
-          return Right()
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Left.self, lifetime: .scoped) { resolver in
+        _ = try resolver.resolve(Right.self)
+        return Left()
       }
-    ).build()
+      registrar.bind(Right.self, lifetime: .scoped) { resolver in
+        _ = try resolver.resolve(Left.self)
+        return Right()
+      }
+    }.build()
     let error = #expect(throws: ResolutionError.self) {
       try container.makeScope().resolve(Left.self)
     }
@@ -165,14 +159,12 @@ struct ScopeTests {
   @Test("Many threads asking one scope at once get one instance, made once")
   func exactlyOncePerScope() async throws {
     let made = TestAtomic<Int>(0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(UnitOfWork.self, lifetime: .scoped) { _ in
-          _ = made.add(1, ordering: .relaxed)
-          return UnitOfWork(pool: Pool())
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(UnitOfWork.self, lifetime: .scoped) { _ in
+        _ = made.add(1, ordering: .relaxed)
+        return UnitOfWork(pool: Pool())
       }
-    ).build()
+    }.build()
     await Stress.run(
       threads: 8, rounds: min(Stress.rounds, 2_000),
       prepare: { _ in container.makeScope() },
@@ -220,12 +212,11 @@ struct ScopeTests {
   @Test("A scope released without close() is reported, naming what was never disposed")
   func unclosedScopeIsReported() throws {
     let reports = Locked<[String]>([])
-    var builder = ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Pool.self, lifetime: .persistent, to: Pool.init)
-        registrar.bind(
-          UnitOfWork.self, lifetime: .scoped, dispose: { _ in }, to: UnitOfWork.init(pool:))
-      })
+    var builder = ContainerBuilder().adding { registrar in
+      registrar.bind(Pool.self, lifetime: .persistent, to: Pool.init)
+      registrar.bind(
+        UnitOfWork.self, lifetime: .scoped, dispose: { _ in }, to: UnitOfWork.init(pool:))
+    }
     builder.onUnclosedScope = { message in reports.withLock { $0.append(message) } }
     let container = try builder.build()
     do {
@@ -263,13 +254,11 @@ struct ScopeTests {
   func nestedScopeRequest() throws {
     let container = try serverContainer()
     let scope = try container.makeScope { $0.provide(Request(id: 3)) }
-    let inner = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(String.self) { _ in
-          "\(try scope.resolve(Checkout.self).request.id)"
-        }
+    let inner = try ContainerBuilder().adding { registrar in
+      registrar.bind(String.self) { _ in
+        "\(try scope.resolve(Checkout.self).request.id)"
       }
-    ).build()
+    }.build()
     #expect(try inner.resolve(String.self) == "3")
   }
 }

@@ -62,20 +62,18 @@ private actor Gate {
 private func scopedContainer(
   pool: Pool = Pool(), released: Released = Released()
 ) throws -> Container {
-  try ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bindScopeValue(Request.self)
-      registrar.bind(Pool.self, instance: pool)
-      registrar.bindAsync(
-        Connection.self, lifetime: .scoped,
-        dependsOn: [BindingKey(Pool.self), BindingKey(Request.self)],
-        dispose: { released.note($0.serial) }
-      ) { resolver in
-        try await resolver.resolve(Pool.self).lease(for: try resolver.resolve(Request.self))
-      }
-      registrar.bindAsync(OrderQuery.self, to: OrderQuery.init(connection:))
+  try ContainerBuilder().adding { registrar in
+    registrar.bindScopeValue(Request.self)
+    registrar.bind(Pool.self, instance: pool)
+    registrar.bindAsync(
+      Connection.self, lifetime: .scoped,
+      dependsOn: [BindingKey(Pool.self), BindingKey(Request.self)],
+      dispose: { released.note($0.serial) }
+    ) { resolver in
+      try await resolver.resolve(Pool.self).lease(for: try resolver.resolve(Request.self))
     }
-  ).build()
+    registrar.bindAsync(OrderQuery.self, to: OrderQuery.init(connection:))
+  }.build()
 }
 
 @Suite("Scoped async bindings")
@@ -189,22 +187,21 @@ struct ScopedAsyncTests {
   @Test("build() refuses a shared binding on a scoped async one, and a synchronous one on it")
   func buildChecks() throws {
     let error = #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind(Pool.self, instance: Pool())
-          registrar.bindScopeValue(Request.self)
-          registrar.bindAsync(
-            Connection.self, lifetime: .scoped,
-            dependsOn: [BindingKey(Pool.self), BindingKey(Request.self)]
-          ) { resolver in
-            try await resolver.resolve(Pool.self).lease(for: try resolver.resolve(Request.self))
-          }
-          registrar.bindAsync(
-            OrderQuery.self, lifetime: .persistent, to: OrderQuery.init(connection:))
-          registrar.bind(Released.self, lifetime: .scoped, dependsOn: [BindingKey(Connection.self)])
-          { _ in Released() }
+      try ContainerBuilder().adding { registrar in
+        registrar.bind(Pool.self, instance: Pool())
+        registrar.bindScopeValue(Request.self)
+        registrar.bindAsync(
+          Connection.self, lifetime: .scoped,
+          dependsOn: [BindingKey(Pool.self), BindingKey(Request.self)]
+        ) { resolver in
+          try await resolver.resolve(Pool.self).lease(for: try resolver.resolve(Request.self))
         }
-      ).build()
+        registrar.bindAsync(
+          OrderQuery.self, lifetime: .persistent, to: OrderQuery.init(connection:))
+        registrar.bind(Released.self, lifetime: .scoped, dependsOn: [BindingKey(Connection.self)]) {
+          _ in Released()
+        }
+      }.build()
     }
     let codes = Set(error?.diagnostics.map(\.code) ?? [])
     #expect(codes == [.captiveDependency, .asyncDependency])
@@ -215,18 +212,16 @@ struct ScopedAsyncTests {
   )
   func creationOutlivesClose() async throws {
     let (started, proceed, released) = (Gate(), Gate(), Released())
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bindAsync(
-          Connection.self, lifetime: .scoped, dependsOn: [],
-          dispose: { released.note($0.serial) }
-        ) { _ in
-          await started.open()
-          await proceed.wait()
-          return Connection(serial: 41, request: Request(id: 0))
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bindAsync(
+        Connection.self, lifetime: .scoped, dependsOn: [],
+        dispose: { released.note($0.serial) }
+      ) { _ in
+        await started.open()
+        await proceed.wait()
+        return Connection(serial: 41, request: Request(id: 0))
       }
-    ).build()
+    }.build()
     let scope = container.makeScope()
     let request = Task { try await scope.resolveAsync(Connection.self) }
     await started.wait()

@@ -26,11 +26,9 @@ struct ShutdownOrderTests {
   func handedOverInstanceIsDisposed() async throws {
     for resolves in [false, true] {
       let pool = Pool()  // opened at start-up, before build()
-      let container = try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind(Pool.self, dispose: { $0.close() }, instance: pool)
-        }
-      ).build()
+      let container = try ContainerBuilder().adding { registrar in
+        registrar.bind(Pool.self, dispose: { $0.close() }, instance: pool)
+      }.build()
       if resolves { #expect(try container.resolve(Pool.self) === pool) }
       try await container.shutdown()
       try await container.shutdown()
@@ -40,14 +38,13 @@ struct ShutdownOrderTests {
 
   @Test("After the parent's shutdown, a child and its scopes refuse every request")
   func childOfShutDownParent() async throws {
-    let parent = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Pool.self, lifetime: .persistent, dispose: { $0.close() }, to: Pool.init)
-        registrar.bind(Repository.self, to: Repository.init(pool:))
-      }
-    ).build()
-    let child = try parent.makeChild(
-      InlineRegister { registrar in registrar.bind(Report.self, to: Report.init(repository:)) })
+    let parent = try ContainerBuilder().adding { registrar in
+      registrar.bind(Pool.self, lifetime: .persistent, dispose: { $0.close() }, to: Pool.init)
+      registrar.bind(Repository.self, to: Repository.init(pool:))
+    }.build()
+    let child = try parent.makeChild { registrar in
+      registrar.bind(Report.self, to: Report.init(repository:))
+    }
     let scope = child.makeScope()
     let pool = try child.resolve(Pool.self)
     try await parent.shutdown()
@@ -74,16 +71,14 @@ private final class Connection: Sendable {
 struct DisposalCompletionTests {
   @Test("A second concurrent shutdown() returns only after the first has disposed everything")
   func concurrentShutdownWaits() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(
-          Connection.self, lifetime: .persistent,
-          dispose: { connection in
-            try await Task.sleep(milliseconds: 50)
-            connection.closed.withLock { $0 = true }
-          }, to: Connection.init)
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(
+        Connection.self, lifetime: .persistent,
+        dispose: { connection in
+          try await Task.sleep(milliseconds: 50)
+          connection.closed.withLock { $0 = true }
+        }, to: Connection.init)
+    }.build()
     let connection = try container.resolve(Connection.self)
     let first = Task { try await container.shutdown() }
     while !container.isShutDown { await Task.yield() }
@@ -94,14 +89,12 @@ struct DisposalCompletionTests {
 
   @Test("An instance put in with store(_:for:) is disposed at shutdown; store after it throws")
   func storedInstanceIsDisposed() async throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(
-          Connection.self, lifetime: .cached,
-          dispose: { connection in connection.closed.withLock { $0 = true } },
-          to: Connection.init)
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(
+        Connection.self, lifetime: .cached,
+        dispose: { connection in connection.closed.withLock { $0 = true } },
+        to: Connection.init)
+    }.build()
     let stored = Connection()
     try container.store(stored)
     #expect(try container.resolve(Connection.self) === stored)
@@ -132,14 +125,12 @@ struct ShutdownSequenceTests {
   @Test("shutdown() closes the open scopes first: a request's lease is disposed before its pool")
   func scopesCloseFirst() async throws {
     let journal = Locked<[String]>([])
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        bindJournaledPool(&registrar, journal)
-        registrar.bind(
-          Lease.self, lifetime: .scoped,
-          dispose: { _ in journal.withLock { $0.append("lease") } }, to: Lease.init(pool:))
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      bindJournaledPool(&registrar, journal)
+      registrar.bind(
+        Lease.self, lifetime: .scoped,
+        dispose: { _ in journal.withLock { $0.append("lease") } }, to: Lease.init(pool:))
+    }.build()
     let requests = (0..<3).map { _ in container.makeScope() }
     for scope in requests { _ = try scope.resolve(Lease.self) }
     try await requests[1].close()  // one request ended normally
@@ -164,23 +155,21 @@ struct ShutdownSequenceTests {
     let journal = Locked<[String]>([])
     let started = TestAtomic<Int>(0)
     let proceed = DispatchSemaphore(value: 0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        bindJournaledPool(&registrar, journal)
-        registrar.bind(
-          Repository.self, lifetime: .persistent,
-          dispose: { _ in
-            journal.withLock { $0.append("repository") }
-            throw Refused()
-          }
-        ) { resolver in
-          let pool = try resolver.resolve(Pool.self)
-          started.store(1, ordering: .releasing)
-          proceed.wait()
-          return Repository(pool: pool)
+    let container = try ContainerBuilder().adding { registrar in
+      bindJournaledPool(&registrar, journal)
+      registrar.bind(
+        Repository.self, lifetime: .persistent,
+        dispose: { _ in
+          journal.withLock { $0.append("repository") }
+          throw Refused()
         }
+      ) { resolver in
+        let pool = try resolver.resolve(Pool.self)
+        started.store(1, ordering: .releasing)
+        proceed.wait()
+        return Repository(pool: pool)
       }
-    ).build()
+    }.build()
     let outcome = Locked<ResolutionError.Code?>(nil)
     let finished = DispatchSemaphore(value: 0)
     Thread {
@@ -216,20 +205,18 @@ struct ShutdownSequenceTests {
     let journal = Locked<[String]>([])
     let started = TestAtomic<Int>(0)
     let proceed = TestAtomic<Int>(0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        bindJournaledPool(&registrar, journal)
-        registrar.bindAsync(
-          Repository.self, lifetime: .persistent, dependsOn: [],
-          dispose: { _ in journal.withLock { $0.append("repository") } }
-        ) { resolver in
-          let pool = try resolver.resolve(Pool.self)
-          started.store(1, ordering: .releasing)
-          while proceed.load(ordering: .acquiring) == 0 { try await Task.sleep(milliseconds: 1) }
-          return Repository(pool: pool)
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      bindJournaledPool(&registrar, journal)
+      registrar.bindAsync(
+        Repository.self, lifetime: .persistent, dependsOn: [],
+        dispose: { _ in journal.withLock { $0.append("repository") } }
+      ) { resolver in
+        let pool = try resolver.resolve(Pool.self)
+        started.store(1, ordering: .releasing)
+        while proceed.load(ordering: .acquiring) == 0 { try await Task.sleep(milliseconds: 1) }
+        return Repository(pool: pool)
       }
-    ).build()
+    }.build()
     let request = Task { try await container.resolveAsync(Repository.self) }
     while started.load(ordering: .acquiring) == 0 { try await Task.sleep(milliseconds: 1) }
     let shutdown = Task { try await container.shutdown() }

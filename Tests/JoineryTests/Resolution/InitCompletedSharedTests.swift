@@ -39,19 +39,17 @@ struct InitCompletedSharedTests {
     arguments: sharedLifetimes)
   func backReference(lifetime: Lifetime) throws {
     let made = TestAtomic<Int>(0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Session.self, lifetime: .init(lifetime)) {
-          Session(serial: made.add(1, ordering: .relaxed).newValue)
-        }
-        registrar.bind(Observer.self) { resolver in
-          Observer(session: try resolver.resolve(Session.self))
-        }
-        registrar.initCompleted(Session.self) { resolver, session in
-          session.observer = try resolver.resolve(Observer.self)
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Session.self, lifetime: .init(lifetime)) {
+        Session(serial: made.add(1, ordering: .relaxed).newValue)
       }
-    ).build()
+      registrar.bind(Observer.self) { resolver in
+        Observer(session: try resolver.resolve(Session.self))
+      }
+      registrar.initCompleted(Session.self) { resolver, session in
+        session.observer = try resolver.resolve(Observer.self)
+      }
+    }.build()
     let scope = container.makeScope()
     let first = try session(container, scope, lifetime)
     #expect(first.observer?.session === first)
@@ -72,17 +70,15 @@ struct InitCompletedSharedTests {
     struct Refused: Error {}
     let made = TestAtomic<Int>(0)
     let refusals = TestAtomic<Int>(2)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Session.self, lifetime: .init(lifetime)) {
-          Session(serial: made.add(1, ordering: .relaxed).newValue)
-        }
-        registrar.initCompleted(Session.self) { _, session in
-          if refusals.subtract(1, ordering: .relaxed).newValue >= 0 { throw Refused() }
-          session.completed = true
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Session.self, lifetime: .init(lifetime)) {
+        Session(serial: made.add(1, ordering: .relaxed).newValue)
       }
-    ).build()
+      registrar.initCompleted(Session.self) { _, session in
+        if refusals.subtract(1, ordering: .relaxed).newValue >= 0 { throw Refused() }
+        session.completed = true
+      }
+    }.build()
     let scope = container.makeScope()
     for _ in 0..<2 {
       let error = #expect(throws: ResolutionError.self) {
@@ -104,17 +100,15 @@ struct InitCompletedSharedTests {
     arguments: sharedLifetimes)
   func noEarlyReader(lifetime: Lifetime) async throws {
     let stepStarted = DispatchSemaphore(value: 0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Session.self, lifetime: .init(lifetime)) { Session(serial: 1) }
-        registrar.initCompleted(Session.self) { _, session in
-          stepStarted.signal()
-          // Long enough for the other thread to ask while the step runs.
-          Thread.sleep(forTimeInterval: 0.05)
-          session.completed = true
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Session.self, lifetime: .init(lifetime)) { Session(serial: 1) }
+      registrar.initCompleted(Session.self) { _, session in
+        stepStarted.signal()
+        // Long enough for the other thread to ask while the step runs.
+        Thread.sleep(forTimeInterval: 0.05)
+        session.completed = true
       }
-    ).build()
+    }.build()
     let scope = container.makeScope()
     let early = Locked<(completed: Bool, same: Bool)?>(nil)
     let first = Locked<Session?>(nil)
@@ -142,17 +136,15 @@ struct InitCompletedSharedTests {
     final class Outer: Sendable { init(session: Session) throws { throw Broken() } }
     let made = TestAtomic<Int>(0)
     let disposed = TestAtomic<Int>(0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(
-          Session.self, lifetime: .init(lifetime),
-          dispose: { _ in disposed.add(1, ordering: .relaxed) }
-        ) { Session(serial: made.add(1, ordering: .relaxed).newValue) }
-        registrar.initCompleted(Session.self) { _, session in session.completed = true }
-        registrar.bind(Outer.self) { resolver in try Outer(session: resolver.resolve(Session.self))
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(
+        Session.self, lifetime: .init(lifetime),
+        dispose: { _ in disposed.add(1, ordering: .relaxed) }
+      ) { Session(serial: made.add(1, ordering: .relaxed).newValue) }
+      registrar.initCompleted(Session.self) { _, session in session.completed = true }
+      registrar.bind(Outer.self) { resolver in try Outer(session: resolver.resolve(Session.self))
       }
-    ).build()
+    }.build()
     #expect(throws: ResolutionError.self) { try container.resolve(Outer.self) }
     // Its step never ran, so it was never handed out; the next request makes a complete one.
     #expect(!container.hasInstance(of: Session.self))
@@ -168,18 +160,16 @@ struct InitCompletedSharedTests {
     await Stress.run(
       threads: 4, rounds: min(Stress.rounds, 500),
       prepare: { _ in
-        try ContainerBuilder(
-          InlineRegister { registrar in
-            registrar.bind(Session.self, lifetime: .persistent) { Session(serial: 1) }
-            registrar.bind(Observer.self) { resolver in
-              Observer(session: try resolver.resolve(Session.self))
-            }
-            registrar.initCompleted(Session.self) { resolver, session in
-              session.observer = try resolver.resolve(Observer.self)
-              session.completed = true
-            }
+        try ContainerBuilder().adding { registrar in
+          registrar.bind(Session.self, lifetime: .persistent) { Session(serial: 1) }
+          registrar.bind(Observer.self) { resolver in
+            Observer(session: try resolver.resolve(Session.self))
           }
-        ).build()
+          registrar.initCompleted(Session.self) { resolver, session in
+            session.observer = try resolver.resolve(Observer.self)
+            session.completed = true
+          }
+        }.build()
       },
       work: { container, _ in
         let session = try container.resolve(Session.self)

@@ -41,17 +41,15 @@ private final class Client: @unchecked Sendable {
 }
 
 private func parentAndChild(_ lifetime: Lifetime) throws -> Container {
-  try ContainerBuilder(
-    InlineRegister { registrar in
-      registrar.bind((any ParentProtocol).self, lifetime: .init(lifetime)) { resolver in
-        Parent(child: try resolver.resolve((any ChildProtocol).self))
-      }
-      registrar.bind((any ChildProtocol).self, lifetime: .init(lifetime)) { _ in Child() }
-      registrar.initCompleted((any ChildProtocol).self) { resolver, child in
-        (child as! Child).parent = try resolver.resolve((any ParentProtocol).self)
-      }
+  try ContainerBuilder().adding { registrar in
+    registrar.bind((any ParentProtocol).self, lifetime: .init(lifetime)) { resolver in
+      Parent(child: try resolver.resolve((any ChildProtocol).self))
     }
-  ).build()
+    registrar.bind((any ChildProtocol).self, lifetime: .init(lifetime)) { _ in Child() }
+    registrar.initCompleted((any ChildProtocol).self) { resolver, child in
+      (child as! Child).parent = try resolver.resolve((any ParentProtocol).self)
+    }
+  }.build()
 }
 
 @Suite("initCompleted: back-references filled in the same resolution")
@@ -84,14 +82,12 @@ struct InitCompletedTests {
 
   @Test("Three objects in a ring, the last one's back-reference filled after construction")
   func threeObjects() throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(A.self, lifetime: .graph, to: A.init(b:))
-        registrar.bind(B.self, lifetime: .graph, to: B.init(c:))
-        registrar.bind(C.self, lifetime: .graph, to: C.init)
-        registrar.initCompleted(C.self) { resolver, c in c.a = try resolver.resolve(A.self) }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(A.self, lifetime: .graph, to: A.init(b:))
+      registrar.bind(B.self, lifetime: .graph, to: B.init(c:))
+      registrar.bind(C.self, lifetime: .graph, to: C.init)
+      registrar.initCompleted(C.self) { resolver, c in c.a = try resolver.resolve(A.self) }
+    }.build()
     let a = try container.resolve(A.self)
     #expect(a.b.c.a === a)
   }
@@ -102,18 +98,16 @@ struct InitCompletedTests {
       Lifetime.graph, .persistent,
     ])
   func bothSidesByProperty(lifetime: Lifetime) throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Server.self, lifetime: .init(lifetime), to: Server.init)
-        registrar.bind(Client.self, lifetime: .init(lifetime), to: Client.init)
-        registrar.initCompleted(Client.self) { resolver, client in
-          client.server = try resolver.resolve(Server.self)
-        }
-        registrar.initCompleted(Server.self) { resolver, server in
-          server.client = try resolver.resolve(Client.self)
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Server.self, lifetime: .init(lifetime), to: Server.init)
+      registrar.bind(Client.self, lifetime: .init(lifetime), to: Client.init)
+      registrar.initCompleted(Client.self) { resolver, client in
+        client.server = try resolver.resolve(Server.self)
       }
-    ).build()
+      registrar.initCompleted(Server.self) { resolver, server in
+        server.client = try resolver.resolve(Client.self)
+      }
+    }.build()
     let client = try container.resolve(Client.self)
     let server = try #require(client.server)
     #expect(server.client === client)
@@ -155,15 +149,13 @@ struct InitCompletedTests {
 
   @Test("A step in a scope resolves in that scope")
   func inAScope() throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Server.self, lifetime: .scoped, to: Server.init)
-        registrar.bind(Client.self, to: Client.init)
-        registrar.initCompleted(Client.self) { resolver, client in
-          client.server = try resolver.resolve(Server.self)
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Server.self, lifetime: .scoped, to: Server.init)
+      registrar.bind(Client.self, to: Client.init)
+      registrar.initCompleted(Client.self) { resolver, client in
+        client.server = try resolver.resolve(Server.self)
       }
-    ).build()
+    }.build()
     let scope = container.makeScope()
     let first = try scope.resolve(Client.self)
     let second = try scope.resolve(Client.self)
@@ -173,18 +165,16 @@ struct InitCompletedTests {
 
   @Test("A back-reference through ephemeral bindings never closes: an error, not a hang")
   func ephemeralRingIsReported() throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Server.self, to: Server.init)
-        registrar.bind(Client.self, to: Client.init)
-        registrar.initCompleted(Client.self) { resolver, client in
-          client.server = try resolver.resolve(Server.self)
-        }
-        registrar.initCompleted(Server.self) { resolver, server in
-          server.client = try resolver.resolve(Client.self)
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Server.self, to: Server.init)
+      registrar.bind(Client.self, to: Client.init)
+      registrar.initCompleted(Client.self) { resolver, client in
+        client.server = try resolver.resolve(Server.self)
       }
-    ).build()
+      registrar.initCompleted(Server.self) { resolver, server in
+        server.client = try resolver.resolve(Client.self)
+      }
+    }.build()
     let error = #expect(throws: ResolutionError.self) { try container.resolve(Client.self) }
     #expect(error?.code == .depthLimitExceeded)
     #expect(error?.debugDescription.contains("initCompleted") == true)
@@ -193,12 +183,10 @@ struct InitCompletedTests {
   @Test("A step that throws fails the resolve with its error, and says the step threw")
   func throwingStep() throws {
     struct Refused: Error {}
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Client.self, to: Client.init)
-        registrar.initCompleted(Client.self) { _, _ in throw Refused() }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Client.self, to: Client.init)
+      registrar.initCompleted(Client.self) { _, _ in throw Refused() }
+    }.build()
     let error = #expect(throws: ResolutionError.self) { try container.resolve(Client.self) }
     #expect(error?.code == .factoryFailed)
     #expect(error?.underlyingError is Refused)
@@ -213,12 +201,10 @@ struct InitCompletedTests {
   @Test("A factory that throws is still reported as the factory's failure")
   func throwingFactory() throws {
     struct Refused: Error {}
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Client.self) { _ in throw Refused() }
-        registrar.initCompleted(Client.self) { _, _ in }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Client.self) { _ in throw Refused() }
+      registrar.initCompleted(Client.self) { _, _ in }
+    }.build()
     let error = #expect(throws: ResolutionError.self) { try container.resolve(Client.self) }
     #expect(error?.code == .factoryFailed)
     #expect(error?.description.hasPrefix("The factory of Client threw: Refused()") == true)
@@ -226,14 +212,12 @@ struct InitCompletedTests {
 
   @Test("A step whose own resolve fails passes that error on, path and all")
   func stepResolveFails() throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Client.self, to: Client.init)
-        registrar.initCompleted(Client.self) { resolver, _ in
-          _ = try resolver.resolve(Int.self)
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Client.self, to: Client.init)
+      registrar.initCompleted(Client.self) { resolver, _ in
+        _ = try resolver.resolve(Int.self)
       }
-    ).build()
+    }.build()
     let error = #expect(throws: ResolutionError.self) { try container.resolve(Client.self) }
     #expect(error?.code == .missingBinding)
     #expect(error?.requested == BindingKey(Int.self))
@@ -245,12 +229,10 @@ struct InitCompletedTests {
   func throwingStepKeepsNothing(lifetime: Lifetime) throws {
     struct Refused: Error {}
     let tracker = LifetimeTracker()
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Tracked.self, lifetime: .init(lifetime)) { Tracked(tracker) }
-        registrar.initCompleted(Tracked.self) { _, _ in throw Refused() }
-      }
-    ).build()
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Tracked.self, lifetime: .init(lifetime)) { Tracked(tracker) }
+      registrar.initCompleted(Tracked.self) { _, _ in throw Refused() }
+    }.build()
     for _ in 0..<3 {
       #expect(throws: ResolutionError.self) { try container.resolve(Tracked.self) }
     }
@@ -261,11 +243,9 @@ struct InitCompletedTests {
   @Test("A step for a type nothing binds fails build()")
   func unboundStep() throws {
     let error = #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.initCompleted(Client.self) { _, _ in }
-        }
-      ).build()
+      try ContainerBuilder().adding { registrar in
+        registrar.initCompleted(Client.self) { _, _ in }
+      }.build()
     }
     #expect(
       error?.diagnostics.first?.message.contains("initCompleted is declared for Client") == true)
@@ -276,12 +256,10 @@ struct InitCompletedTests {
     final class Left: @unchecked Sendable { init(right: Right) {} }
     final class Right: @unchecked Sendable { init(left: Left) {} }
     let error = #expect(throws: BuildError.self) {
-      try ContainerBuilder(
-        InlineRegister { registrar in
-          registrar.bind(Left.self, lifetime: .graph, to: Left.init(right:))
-          registrar.bind(Right.self, lifetime: .graph, to: Right.init(left:))
-        }
-      ).build()
+      try ContainerBuilder().adding { registrar in
+        registrar.bind(Left.self, lifetime: .graph, to: Left.init(right:))
+        registrar.bind(Right.self, lifetime: .graph, to: Right.init(left:))
+      }.build()
     }
     #expect(error?.diagnostics.contains { $0.code == .dependencyCycle } == true)
   }

@@ -22,18 +22,16 @@ private final class Report: Sendable {
 @Suite("What a factory can see of its resolution (Dip's ContextTests)")
 struct ResolverContextTests {
   private func container() throws -> Container {
-    try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Logger.self) { resolver in
-          let tag = resolver.requested.tag.map { "\($0)" }
-          return Logger(category: tag ?? resolver.consumer?.typeName ?? "app")
-        }
-        registrar.bind(FeedService.self, to: FeedService.init(logger:))
-        registrar.bind(FeedService.self, tag: "audited") { resolver in
-          FeedService(logger: try resolver.resolve(Logger.self, tag: "audit"))
-        }
+    try ContainerBuilder().adding { registrar in
+      registrar.bind(Logger.self) { resolver in
+        let tag = resolver.requested.tag.map { "\($0)" }
+        return Logger(category: tag ?? resolver.consumer?.typeName ?? "app")
       }
-    ).build()
+      registrar.bind(FeedService.self, to: FeedService.init(logger:))
+      registrar.bind(FeedService.self, tag: "audited") { resolver in
+        FeedService(logger: try resolver.resolve(Logger.self, tag: "audit"))
+      }
+    }.build()
   }
 
   @Test("The tag a request asked with, even when the untagged binding served it")
@@ -54,31 +52,27 @@ struct ResolverContextTests {
 
   @Test("The path from the top-level request")
   func path() throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(String.self) { resolver in
-          resolver.path.map(\.description).joined(separator: " → ")
-        }
-        registrar.bind(Int.self) { resolver in (try resolver.resolve(String.self)).count }
-        registrar.bind(Double.self) { resolver in
-          Double(try resolver.resolve(String.self).count)
-        }
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(String.self) { resolver in
+        resolver.path.map(\.description).joined(separator: " → ")
       }
-    ).build()
+      registrar.bind(Int.self) { resolver in (try resolver.resolve(String.self)).count }
+      registrar.bind(Double.self) { resolver in
+        Double(try resolver.resolve(String.self).count)
+      }
+    }.build()
     #expect(try container.resolve(String.self) == "String")
     #expect(try container.resolve(Int.self) == "Int → String".count)
   }
 
   @Test("A Provider makes instances of a binding with runtime arguments")
   func providerWithArguments() throws {
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Download.self) { (_, url: String, retries: Int) in
-          Download(url: url, retries: retries)
-        }
-        registrar.bind(Downloads.self, to: Downloads.init(make:))
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Download.self) { (_, url: String, retries: Int) in
+        Download(url: url, retries: retries)
       }
-    ).build()
+      registrar.bind(Downloads.self, to: Downloads.init(make:))
+    }.build()
     let downloads = try container.resolve(Downloads.self)
     let download = try downloads.make.get(arguments: "https://example.com", 3)
     #expect(download.url == "https://example.com" && download.retries == 3)
@@ -89,15 +83,13 @@ struct ResolverContextTests {
   @Test("A Lazy resolves a binding with runtime arguments once, with the first call's arguments")
   func lazyWithArguments() throws {
     let made = TestAtomic<Int>(0)
-    let container = try ContainerBuilder(
-      InlineRegister { registrar in
-        registrar.bind(Download.self) { (_, url: String, retries: Int) in
-          made.add(1, ordering: .sequentiallyConsistent)
-          return Download(url: url, retries: retries)
-        }
-        registrar.bind(Report.self, to: Report.init(download:))
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Download.self) { (_, url: String, retries: Int) in
+        made.add(1, ordering: .sequentiallyConsistent)
+        return Download(url: url, retries: retries)
       }
-    ).build()
+      registrar.bind(Report.self, to: Report.init(download:))
+    }.build()
     let report = try container.resolve(Report.self)
     let error = #expect(throws: ResolutionError.self) { try report.download.get(arguments: 3) }
     #expect(error?.code == .argumentMismatch)

@@ -47,7 +47,7 @@ private final class Handler: Sendable {
 }
 
 private func build(_ declare: @escaping @Sendable (inout Registrar) -> Void) throws -> Container {
-  try ContainerBuilder(InlineRegister(declare)).build()
+  try ContainerBuilder().adding(declare).build()
 }
 
 private func captives(_ error: BuildError?) -> [Diagnostic] {

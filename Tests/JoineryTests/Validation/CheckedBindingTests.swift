@@ -11,7 +11,7 @@ private final class Scheduler: Sendable {
 @Suite("Requiring checked bindings")
 struct CheckedBindingTests {
   static func builder(_ body: @escaping @Sendable (inout Registrar) -> Void) -> ContainerBuilder {
-    var builder = ContainerBuilder(InlineRegister(body))
+    var builder = ContainerBuilder().adding(body)
     builder.requiresCheckedBindings = true
     return builder
   }
