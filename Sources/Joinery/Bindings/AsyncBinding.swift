@@ -135,14 +135,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     container.disposals.record(self, disposer(instance))
   }
 
-  /// Disposes, in a task of its own, the cached instances a newer one replaced that no reset
-  /// took (``CacheGroupState/takeReplaced(madeBy:from:)``); ``Container/shutdown()`` waits.
+  /// Disposes the cached instances a newer one replaced that no reset took
+  /// (``CacheGroupState/disposeReplaced(madeBy:in:)``).
   private func disposeReplaced(in container: Container) {
-    guard let group = lock.withLock({ group }) else { return }
-    let list = container.disposals
-    list.disposeDetached(
-      group.takeReplaced(madeBy: self, from: list),
-      context: "disposing the cached \(key) a newer instance replaced")
+    lock.withLock({ group })?.disposeReplaced(madeBy: self, in: container)
   }
 
   override func resolve(

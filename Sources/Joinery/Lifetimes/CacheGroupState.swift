@@ -46,15 +46,17 @@ final class CacheGroupState: Sendable {
     return mark
   }
 
-  /// Takes from `disposals` what `binding`'s instances recorded since the last reset owe: the
-  /// instances a newer one replaced (a later request after a reset that found the old one in
-  /// use, or a store), which no reset will dispose.
+  /// Disposes, in a task of its own that ``Container/shutdown()`` waits for, what `binding`'s
+  /// instances recorded since the last reset owe: the instances a newer one replaced (a later
+  /// request after a reset that found the old one being made, or a store), which no reset will
+  /// dispose.
   ///
-  /// Under the group's lock, so that a reset running at the same time takes each entry or
-  /// leaves it to this, never both.
-  func takeReplaced(
-    madeBy binding: AnyBinding, from disposals: DisposalList
-  ) -> [DisposalList.Entry] {
-    state.withLock { disposals.take(madeBy: binding, after: $0.resetMark) }
+  /// Takes them under the group's lock, so that a reset running at the same time takes each
+  /// entry or leaves it to this, never both.
+  func disposeReplaced(madeBy binding: AnyBinding, in container: Container) {
+    let disposals = container.disposals
+    let replaced = state.withLock { disposals.take(madeBy: binding, after: $0.resetMark) }
+    disposals.disposeDetached(
+      replaced, context: "disposing the cached \(binding.key) a newer instance replaced")
   }
 }

@@ -141,11 +141,8 @@ extension FactoryBinding {
   /// the creation gate.
   private func dropReplacedInstance(in container: Container) {
     dropInstance()
-    guard disposer != nil, let group = cell?.withLock({ $0.group }) else { return }
-    let list = container.disposals
-    list.disposeDetached(
-      group.takeReplaced(madeBy: self, from: list),
-      context: "disposing the cached \(key) a newer instance replaced")
+    guard disposer != nil else { return }
+    cell?.withLock({ $0.group })?.disposeReplaced(madeBy: self, in: container)
   }
 
   /// Destroys the cached instance; called holding the creation gate.
