@@ -59,8 +59,12 @@ public struct ContainerBuilder: Sendable {
   public var requiresCheckedBindings = false
 
   /// Where a ``Scope`` released without ``Scope/close()`` is reported, with the instances it
-  /// never disposed; `nil` (the default) writes the report to standard error in debug builds
-  /// and drops it in release builds.
+  /// had made; `nil` (the default) writes the report to standard error in debug builds and
+  /// drops it in release builds.
+  ///
+  /// Those instances are disposed when the scope is released, as `close()` would, in a task
+  /// of their own that ``Container/shutdown()`` waits for; a disposer's error is written to
+  /// standard error. The report is there because nothing awaited that disposal.
   ///
   /// A server can route it to its logger.
   ///

@@ -42,14 +42,22 @@ public final class Scope: Sendable {
 
   deinit {
     guard !disposals.isClosed else { return }
+    let undisposed = disposals.close() ?? []
+    // Disposed as close() would, in a task the container's shutdown() waits for (it counts
+    // as a creation under way): a forgotten close() must not keep a connection or a
+    // transaction open for the life of the process. Started before the scope leaves the
+    // container's list, so that a shutdown running now either closes the scope or waits.
+    container.disposals.disposeDetached(
+      undisposed, context: "disposing what a Scope released without close() made")
     container.disposals.unregister(scope: disposals, slot: registration)
-    guard let undisposed = disposals.close(), !undisposed.isEmpty else { return }
+    guard !undisposed.isEmpty else { return }
     container.reportUnclosedScope(
       """
-      Joinery: a Scope was released without close(); \(undisposed.count) instance\
-      \(undisposed.count == 1 ? " was" : "s were") never disposed: \
+      Joinery: a Scope was released without close(); its \(undisposed.count) instance\
+      \(undisposed.count == 1 ? " is" : "s are") disposed now, without awaiting: \
       \(undisposed.map { "\($0.key) (bound at \($0.location))" }.joined(separator: ", ")). \
-      Call `try await scope.close()` when the unit of work ends.
+      Call `try await scope.close()` when the unit of work ends, to await the disposal and \
+      catch its errors.
       """)
   }
 

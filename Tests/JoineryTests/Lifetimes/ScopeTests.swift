@@ -209,13 +209,15 @@ struct ScopeTests {
     #expect(disposed.load(ordering: .relaxed) == 1_000)
   }
 
-  @Test("A scope released without close() is reported, naming what was never disposed")
-  func unclosedScopeIsReported() throws {
+  @Test("A scope released without close() disposes its instances and is reported")
+  func unclosedScopeIsReported() async throws {
     let reports = Locked<[String]>([])
+    let disposed = TestAtomic<Int>(0)
     var builder = ContainerBuilder().adding { registrar in
       registrar.bind(Pool.self, lifetime: .persistent, to: Pool.init)
       registrar.bind(
-        UnitOfWork.self, lifetime: .scoped, dispose: { _ in }, to: UnitOfWork.init(pool:))
+        UnitOfWork.self, lifetime: .scoped,
+        dispose: { _ in disposed.add(1, ordering: .releasing) }, to: UnitOfWork.init(pool:))
     }
     builder.onUnclosedScope = { message in reports.withLock { $0.append(message) } }
     let container = try builder.build()
@@ -223,22 +225,43 @@ struct ScopeTests {
       let scope = container.makeScope()
       _ = try scope.resolve(UnitOfWork.self)
     }
+    #expect(try await eventually(disposed, reaches: 1) == 1, "disposed as close() would")
     do {
       // A closed scope, and one that made nothing to dispose, are not reported.
       let closed = container.makeScope()
       _ = try closed.resolve(UnitOfWork.self)
-      let done = Locked(false)
-      Task {
-        try await closed.close()
-        done.withLock { $0 = true }
-      }
-      while !done.withLock({ $0 }) { usleep(1_000) }
+      try await closed.close()
       _ = container.makeScope()
     }
+    #expect(disposed.load(ordering: .acquiring) == 2)
     let seen = reports.withLock { $0 }
     #expect(seen.count == 1)
     #expect(seen.first?.contains("UnitOfWork") == true)
+    #expect(seen.first?.contains("disposed now") == true)
     #expect(seen.first?.contains("close()") == true)
+  }
+
+  @Test("shutdown() waits for the disposal a scope released without close() started")
+  func shutdownWaitsForUnclosedScopesDisposal() async throws {
+    for _ in 0..<20 {
+      let disposed = TestAtomic<Int>(0)
+      var builder = ContainerBuilder().adding { registrar in
+        registrar.bind(
+          UnitOfWork.self, lifetime: .scoped,
+          dispose: { _ in
+            try await Task.sleep(milliseconds: 5)
+            disposed.add(1, ordering: .releasing)
+          }, to: { UnitOfWork(pool: Pool()) })
+      }
+      builder.onUnclosedScope = { _ in }
+      let container = try builder.build()
+      for _ in 0..<3 {
+        let scope = container.makeScope()
+        _ = try scope.resolve(UnitOfWork.self)
+      }
+      try await container.shutdown()
+      #expect(disposed.load(ordering: .acquiring) == 3)
+    }
   }
 
   @Test("verify() creates scoped bindings in a scope and skips what needs a scope value")
