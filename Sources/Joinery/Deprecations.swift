@@ -301,3 +301,24 @@ public struct InlineRegister: DependencyRegister, Hashable {
   @available(*, deprecated, message: "pass the closure itself: 'builder.adding { … }'")
   public func register(in registrar: inout Registrar) { register.register(in: &registrar) }
 }
+
+extension DependencyGraph.Edge {
+  /// How an edge is known: declared by its binding, or observed by `verify()`.
+  @available(*, deprecated, message: "use 'edge.isObserved'")
+  public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    let isObserved: Bool
+    /// Declared by the binding; checked by `build()`.
+    @available(*, deprecated, message: "use 'edge.isObserved == false'")
+    public static let declared = Kind(isObserved: false)
+    /// Seen when ``Container/verify(arguments:)`` ran the factory.
+    @available(*, deprecated, message: "use 'edge.isObserved'")
+    public static let observed = Kind(isObserved: true)
+    /// A one-line, human-readable description.
+    @available(*, deprecated, message: "use 'edge.isObserved'")
+    public var description: String { isObserved ? "observed" : "declared" }
+  }
+
+  /// Declared or observed.
+  @available(*, deprecated, message: "use 'edge.isObserved'")
+  public var kind: Kind { Kind(isObserved: isObserved) }
+}

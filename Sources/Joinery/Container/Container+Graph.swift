@@ -18,7 +18,7 @@ extension Container {
         guard let (target, fellBack) = declaredTarget(of: dependency) else { continue }
         edges.append(
           DependencyGraph.Edge(
-            from: binding.key, to: target.key, kind: .declared, isFallback: fellBack))
+            from: binding.key, to: target.key, isObserved: false, isFallback: fellBack))
         if seen.insert(ObjectIdentifier(target)).inserted { reached.append(target) }
       }
     }

@@ -19,7 +19,7 @@ extension DependencyGraph {
     for edge in edges {
       guard let from = ids[edge.from], let to = ids[edge.to] else { continue }
       let label = edge.isFallback ? "|fallback|" : ""
-      let arrow = edge.kind == .observed ? "-.->" : "-->"
+      let arrow = edge.isObserved ? "-.->" : "-->"
       lines.append("  \(from) \(arrow)\(label) \(to)")
     }
     lines.append("  classDef unchecked stroke-dasharray: 5 3")
@@ -51,7 +51,7 @@ extension DependencyGraph {
     for edge in edges {
       guard let from = ids[edge.from], let to = ids[edge.to] else { continue }
       var attributes: [String] = []
-      if edge.kind == .observed { attributes.append("style=dashed") }
+      if edge.isObserved { attributes.append("style=dashed") }
       if edge.isFallback { attributes.append("label=\"fallback\"") }
       let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
       lines.append("  \(from) -> \(to)\(suffix);")
@@ -100,7 +100,7 @@ extension DependencyGraph {
       var line = prefix + branch + (node?.title ?? edge.to.description)
       if let node { line += " [\(node.binding.lifetime)]" }
       if edge.isFallback { line += " (fallback)" }
-      if edge.kind == .observed { line += " (observed)" }
+      if edge.isObserved { line += " (observed)" }
       if shown.contains(edge.to) {
         lines.append(line + " (see above)")
         continue

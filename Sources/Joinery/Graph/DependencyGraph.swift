@@ -24,23 +24,13 @@ public struct DependencyGraph: Sendable {
 
   /// One dependency between two bindings.
   public struct Edge: Sendable, Hashable {
-    /// How an edge is known.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
-      let name: String
-      /// Declared by the binding; checked by `build()`.
-      public static let declared = Kind(name: "declared")
-      /// Seen when ``Container/verify(arguments:)`` ran the factory.
-      public static let observed = Kind(name: "observed")
-      /// A one-line, human-readable description.
-      public var description: String { name }
-    }
-
     /// The binding that depends.
     public let from: BindingKey
     /// The binding that serves the dependency.
     public let to: BindingKey
-    /// Declared or observed.
-    public let kind: Kind
+    /// Whether the edge was seen when ``Container/verify(arguments:)`` ran the factory;
+    /// `false` for an edge the binding declares, which `build()` checked.
+    public let isObserved: Bool
     /// Whether a tagged dependency is served by the untagged binding.
     public let isFallback: Bool
   }
@@ -56,8 +46,9 @@ public struct DependencyGraph: Sendable {
     var seen: Set<Edge> = []
     for edge in edges where seen.insert(edge).inserted { unique.append(edge) }
     self.edges = unique.sorted {
-      ($0.from.sortKey, $0.to.sortKey, $0.kind.name) < (
-        $1.from.sortKey, $1.to.sortKey, $1.kind.name
+      // Declared before observed.
+      ($0.from.sortKey, $0.to.sortKey, $0.isObserved ? 1 : 0) < (
+        $1.from.sortKey, $1.to.sortKey, $1.isObserved ? 1 : 0
       )
     }
   }

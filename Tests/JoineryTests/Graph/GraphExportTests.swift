@@ -46,6 +46,10 @@ struct GraphExportTests {
         classDef unchecked stroke-dasharray: 5 3
       """
     #expect(container.graph.mermaid == expected)
+    // Every edge build() knows is declared; only verify() adds observed ones.
+    #expect(container.graph.edges.count == 3)
+    #expect(container.graph.edges.allSatisfy { !$0.isObserved })
+    #expect(container.graph.edges.map(\.isFallback) == [true, false, false])
   }
 
   @Test("Graphviz DOT export")

@@ -46,7 +46,7 @@ struct GraphValidationTests {
     _ = try container.resolve(Account.self)
     let graph = container.graph
     #expect(graph.nodes.allSatisfy { $0.isChecked })
-    #expect(graph.edges.filter { $0.kind == .declared }.count == 3)
+    #expect(graph.edges.filter { !$0.isObserved }.count == 3)
   }
 
   @Test("A missing dependency is reported with its binding, location and near misses")
