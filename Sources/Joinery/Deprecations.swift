@@ -322,3 +322,16 @@ extension DependencyGraph.Edge {
   @available(*, deprecated, message: "use 'edge.isObserved'")
   public var kind: Kind { Kind(isObserved: isObserved) }
 }
+
+extension ResolutionError {
+  /// The error a factory threw, if it is a `T`.
+  ///
+  /// ```swift
+  /// if let denied = error.underlyingError as? AccessDenied { throw denied }
+  /// ```
+  ///
+  /// - Parameter type: The error type (or protocol) to look for.
+  /// - Returns: The factory's error as a `T`, or `nil`.
+  @available(*, deprecated, message: "use 'error.underlyingError as? T'")
+  public func factoryError<T>(as type: T.Type = T.self) -> T? { underlyingError as? T }
+}

@@ -134,23 +134,18 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
   public var path: [ResolutionStep] { storage.path }
   /// The binding whose creation failed, when one was involved.
   public var binding: BindingInfo? { storage.binding }
-  /// The error a factory or an `initCompleted` step threw, for ``Code/factoryFailed``.
-  public var underlyingError: (any Error)? { storage.underlyingError }
-
-  /// The error a factory threw, if it is a `T`: how a domain error — a refused login, a
-  /// validation failure — reaches the code that turns errors into answers, as itself.
+  /// The error a factory or an `initCompleted` step threw, for ``Code/factoryFailed``: how a
+  /// domain error — a refused login, a validation failure — reaches the code that turns
+  /// errors into answers, as itself.
   ///
   /// ```swift
   /// } catch let error as ResolutionError {
-  ///   if let denied = error.factoryError(as: AccessDenied.self) { throw denied }  // a 401
+  ///   if let denied = error.underlyingError as? AccessDenied { throw denied }  // a 401
   ///   throw error  // a 500, logged in full
   /// }
   /// ```
-  ///
-  /// - Parameter type: The error type (or protocol) to look for.
-  /// - Returns: The factory's error as a `T`, or `nil` when this error is not a factory's
-  ///   failure or the factory threw something else.
-  public func factoryError<T>(as type: T.Type = T.self) -> T? { underlyingError as? T }
+  public var underlyingError: (any Error)? { storage.underlyingError }
+
   /// For a cycle, the keys on the cycle, first and last equal (`A → B → A`); otherwise empty.
   public var cycle: [BindingKey] {
     guard code == .cycle else { return [] }

@@ -78,8 +78,8 @@ struct ScopeRunTests {
       Issue.record("expected the resolve to fail")
     } catch let error as ResolutionError {
       #expect(error.code == .factoryFailed)
-      #expect(error.factoryError(as: Unauthorized.self) == Unauthorized())
-      #expect(error.factoryError(as: Broken.self) == nil)
+      #expect(error.underlyingError as? Unauthorized == Unauthorized())
+      #expect(error.underlyingError as? Broken == nil)
       #expect(error.path.map(\.requested.typeName) == ["Handler", "SignedInUser"])
     }
     #expect(journal.withLock { $0 } == ["rolled back"])

@@ -51,7 +51,7 @@ public struct ScopeMiddleware: RouterMiddleware {
         return response
       }
     } catch let error as ResolutionError {
-      if let answer = error.factoryError(as: (any HTTPResponseError).self) { throw answer }
+      if let answer = error.underlyingError as? any HTTPResponseError { throw answer }
       context.logger.error("\(String(reflecting: error))")
       throw HTTPError(.internalServerError)
     }

@@ -25,7 +25,7 @@ public struct ScopeMiddleware: AsyncMiddleware {
         return response
       }
     } catch let error as ResolutionError {
-      if let answer = error.factoryError(as: (any AbortError).self) { throw answer }
+      if let answer = error.underlyingError as? any AbortError { throw answer }
       request.logger.error("\(String(reflecting: error))")
       throw Abort(.internalServerError)
     }
