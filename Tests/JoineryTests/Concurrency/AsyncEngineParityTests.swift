@@ -81,7 +81,7 @@ struct AsyncEngineParityTests {
       })
     builder.maximumResolutionDepth = 50
     let container = try builder.buildOrRecord()
-    let outcome = try await finishing(within: 90) { () -> ResolutionError? in
+    let outcome = try await finishing(within: patience) { () -> ResolutionError? in
       do throws(ResolutionError) {
         _ = try await container.resolveAsync(Link.self, tag: 0)
         return nil
@@ -89,7 +89,7 @@ struct AsyncEngineParityTests {
         return error
       }
     }
-    let finished = try #require(outcome, "still running after 90 s")
+    let finished = try #require(outcome, "still running after \(patience) s")
     let error = try #require(finished)
     // A persistent chain over 200 tags wraps around to tag 0: a cycle at depth 201, but the
     // limit of 50 stops it first.
@@ -105,7 +105,7 @@ struct AsyncEngineParityTests {
       let container = try ContainerBuilder(
         Bindings { registrar in
           registrar.bindAsync(Loop.self, lifetime: .init(lifetime)) { _ in
-            try await box.container!.resolveAsync(Loop.self)
+            try await box.unwrapped().resolveAsync(Loop.self)
           }
           registrar.bindAsync(Hub.self) { resolver in
             _ = try await resolver.resolveAsync(Loop.self)
@@ -115,7 +115,7 @@ struct AsyncEngineParityTests {
       ).buildOrRecord()
       box.container = container
       defer { box.container = nil }
-      let outcome = try await finishing(within: 90) { () -> ResolutionError? in
+      let outcome = try await finishing(within: patience) { () -> ResolutionError? in
         do throws(ResolutionError) {
           _ = try await container.resolveAsync(Hub.self)
           return nil
@@ -123,7 +123,7 @@ struct AsyncEngineParityTests {
           return error
         }
       }
-      let finished = try #require(outcome, "\(lifetime): still running after 90 s")
+      let finished = try #require(outcome, "\(lifetime): still running after \(patience) s")
       let error = try #require(finished, "\(lifetime): no error")
       #expect(error.code == .cycle, "\(lifetime)")
       // The captured container's request joins the chain that made it.
@@ -142,7 +142,7 @@ struct AsyncEngineParityTests {
           later.withLock {
             $0 = Task {
               try await Task.sleep(milliseconds: 20)
-              return try await box.container!.resolveAsync(Hub.self)
+              return try await box.unwrapped().resolveAsync(Hub.self)
             }
           }
           return hub
@@ -185,7 +185,7 @@ struct AsyncEngineParityTests {
         }
       }
     ).buildOrRecord()
-    let outcome = try await finishing(within: 90) {
+    let outcome = try await finishing(within: patience) {
       await endings(
         of: { () async throws(ResolutionError) in _ = try await container.resolveAsync(Spoke.self)
         },
@@ -193,7 +193,7 @@ struct AsyncEngineParityTests {
         then: { () async throws(ResolutionError) in _ = try await container.resolveAsync(Hub.self) }
       )
     }
-    let codes = try #require(outcome, "deadlocked: still waiting after 90 s")
+    let codes = try #require(outcome, "deadlocked: still waiting after \(patience) s")
     // The wait that closes the ring (Spoke → Hub) is refused; Hub then fails through Spoke.
     #expect(codes == [.cycle, .cycle])
   }
@@ -208,7 +208,7 @@ struct AsyncEngineParityTests {
     let parent = try ContainerBuilder(
       Bindings { registrar in
         registrar.bindAsync(Hub.self, lifetime: .persistent) { _ in
-          _ = try await box.container!.resolveAsync(Spoke.self)
+          _ = try await box.unwrapped().resolveAsync(Spoke.self)
           return Hub()
         }
       }
@@ -224,13 +224,13 @@ struct AsyncEngineParityTests {
       })
     box.container = child
     defer { box.container = nil }  // Hub's factory captures the box: break the cycle
-    let outcome = try await finishing(within: 90) {
+    let outcome = try await finishing(within: patience) {
       await endings(
         of: { () async throws(ResolutionError) in _ = try await child.resolveAsync(Spoke.self) },
         once: spokeStarted,
         then: { () async throws(ResolutionError) in _ = try await parent.resolveAsync(Hub.self) })
     }
-    let codes = try #require(outcome, "deadlocked: still waiting after 90 s")
+    let codes = try #require(outcome, "deadlocked: still waiting after \(patience) s")
     #expect(codes == [.cycle, .cycle])
   }
 

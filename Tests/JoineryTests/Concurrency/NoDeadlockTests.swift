@@ -119,13 +119,13 @@ struct NoDeadlockTests {
         registrar.bind(Ping.self, lifetime: .persistent) { _ in
           started.add(1, ordering: .acquiringAndReleasing)
           while started.load(ordering: .acquiring) < 2 { sched_yield() }
-          _ = try box.container!.resolve(Pong.self)
+          _ = try box.unwrapped().resolve(Pong.self)
           return Ping()
         }
         registrar.bind(Pong.self, lifetime: .persistent) { _ in
           started.add(1, ordering: .acquiringAndReleasing)
           while started.load(ordering: .acquiring) < 2 { sched_yield() }
-          _ = try box.container!.resolve(Ping.self)
+          _ = try box.unwrapped().resolve(Ping.self)
           return Pong()
         }
       }
@@ -156,7 +156,7 @@ struct NoDeadlockTests {
         registrar.bind(Ping.self, lifetime: .persistent) { _ in
           started.add(1, ordering: .acquiringAndReleasing)
           while started.load(ordering: .acquiring) < 2 { sched_yield() }
-          _ = try box.container!.resolve(Pong.self)
+          _ = try box.unwrapped().resolve(Pong.self)
           return Ping()
         }
       }

@@ -115,7 +115,8 @@ struct CachedReplacementTests {
     // A thread of its own for the synchronous request, which blocks until the hold opens.
     let first = Task.detached { () async throws -> Session in
       if async { return try await container.resolveAsync(Session.self) }
-      return try await Stress.onThread { Result { try container.resolve(Session.self) } }!.get()
+      let made = await Stress.onThread { Result { try container.resolve(Session.self) } }
+      return try #require(made).get()
     }
     _ = try await eventually(hold.started, reaches: 1)
     try await container.close(.default)  // the user logs out while serial 1 is being made
