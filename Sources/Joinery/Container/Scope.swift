@@ -41,14 +41,16 @@ public final class Scope: Sendable {
   }
 
   deinit {
-    guard !disposals.isClosed else { return }
-    let undisposed = disposals.close() ?? []
-    // Disposed as close() would, in a task the container's shutdown() waits for (it counts
-    // as a creation under way): a forgotten close() must not keep a connection or a
-    // transaction open for the life of the process. Started before the scope leaves the
-    // container's list, so that a shutdown running now either closes the scope or waits.
-    container.disposals.disposeDetached(
-      undisposed, context: "disposing what a Scope released without close() made")
+    guard !disposals.isClosed else { return }  // closed, as every request's scope is
+    // Disposed as close() would, in a task the container's shutdown() waits for: a forgotten
+    // close() must not keep a connection or a transaction open for the life of the process.
+    // Started before the scope leaves the container's list, so that a shutdown running now
+    // either waits for that task or, having taken this scope to close, waits for it too.
+    guard
+      let undisposed = disposals.closeReleased(
+        countingIn: container.disposals,
+        context: "disposing what a Scope released without close() made")
+    else { return }
     container.disposals.unregister(scope: disposals, slot: registration)
     guard !undisposed.isEmpty else { return }
     container.reportUnclosedScope(

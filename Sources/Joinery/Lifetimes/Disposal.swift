@@ -348,10 +348,38 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
 
   /// Marks the list closed and takes every entry, without waiting for creations under way.
   ///
-  /// `nil` when it was closed already. For a scope released without `close()`.
+  /// `nil` when it was closed already. For verification's throwaway scopes.
   func close() -> [Entry]? {
     guard markClosed() != nil else { return nil }
     return takeEntries()
+  }
+
+  /// Closes the list of a scope released without `close()` and disposes what it held, newest
+  /// first, in a task of its own that `container`'s list counts as a creation under way (its
+  /// shutdown waits for it), without waiting for creations under way.
+  ///
+  /// A `closeAndDispose()` of this list racing with it — the container's shutdown closing its
+  /// open scopes — returns once that task has disposed them, as it would after another
+  /// `closeAndDispose()`. Returns the entries it disposes; `nil` when the list was closed
+  /// already.
+  func closeReleased(countingIn container: DisposalList, context: String) -> [Entry]? {
+    guard markClosed() != nil else { return nil }
+    let entries = takeEntries()
+    guard !entries.isEmpty else {
+      finishDisposing()
+      return entries
+    }
+    let counted = container.beginCreation()
+    Task {
+      defer { if counted { container.endCreation() } }
+      do {
+        try await Self.dispose(entries)
+      } catch {
+        _writeErrorLine("Joinery: \(context) threw: \(error)")
+      }
+      self.finishDisposing()
+    }
+    return entries
   }
 
   /// Marks the list closed, so nothing new is resolved, created or registered.

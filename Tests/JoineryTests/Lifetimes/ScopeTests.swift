@@ -264,6 +264,59 @@ struct ScopeTests {
     }
   }
 
+  @Test(
+    "Scopes released while the container shuts down: shutdown() returns, every instance disposed once"
+  )
+  func releaseRacingShutdown() async throws {
+    for round in 0..<300 {
+      let made = TestAtomic<Int>(0)
+      let disposed = Locked<[Int: Int]>([:])
+      var builder = ContainerBuilder().adding { registrar in
+        registrar.bind(
+          UnitOfWork.self, lifetime: .scoped,
+          dispose: { work in
+            disposed.withLock { $0[ObjectIdentifier(work).hashValue, default: 0] += 1 }
+          },
+          to: {
+            made.add(1, ordering: .relaxed)
+            return UnitOfWork(pool: Pool())
+          })
+      }
+      builder.onUnclosedScope = { _ in }
+      let container = try builder.build()
+      let scopes = Locked<[Scope]>([])
+      var kept: [UnitOfWork] = []  // so that no two instances share an address
+      for _ in 0..<4 {
+        let scope = container.makeScope()
+        kept.append(try scope.resolve(UnitOfWork.self))
+        scopes.withLock { $0.append(scope) }
+      }
+      let go = TestAtomic<Bool>(false)
+      let released = TestAtomic<Bool>(false)
+      let releaser = Thread {
+        while !go.load(ordering: .acquiring) {}
+        for _ in 0..<round % 50 { _ = 0 }  // vary the moment
+        scopes.withLock { $0.removeAll() }
+        released.store(true, ordering: .releasing)
+      }
+      releaser.start()
+      go.store(true, ordering: .releasing)
+      let shutDown = TestAtomic<Int>(0)
+      let finished = Task {
+        try await container.shutdown()
+        shutDown.store(1, ordering: .releasing)
+      }
+      let reached = try await eventually(shutDown, reaches: 1)
+      try #require(reached == 1, "round \(round): shutdown() did not return: a hang")
+      try await finished.value
+      while !released.load(ordering: .acquiring) { try await Task.sleep(milliseconds: 1) }
+      let counts = disposed.withLock { $0 }
+      #expect(counts.count == made.load(ordering: .relaxed), "round \(round): \(counts)")
+      #expect(counts.values.allSatisfy { $0 == 1 }, "round \(round): \(counts)")
+      _ = kept
+    }
+  }
+
   @Test("verify() creates scoped bindings in a scope and skips what needs a scope value")
   func verifyWithScopes() throws {
     let container = try serverContainer()
