@@ -49,7 +49,7 @@ enum ScopeContainers {
       registrar.bind(RequestPool.self, lifetime: .persistent, to: RequestPool.init)
     }.build()
   }()
-  struct RequestAssembly: Assembly {
+  struct RequestAssembly: Joinery.Assembly {
     func register(in registrar: inout Registrar) {
       registrar.bind(RequestWork.self, lifetime: .persistent, to: RequestWork.init(pool:))
       registrar.bind(RequestAudit.self, lifetime: .persistent, to: RequestAudit.init(work:))
