@@ -209,7 +209,7 @@ struct TreeAssembly: Assembly {
     }
     // The logger's category is the type it is injected into.
     registrar.bind(SampleLogger.self) { resolver in
-      SampleLogger(category: resolver.consumer?.typeName ?? "app")
+      SampleLogger(category: resolver.consumer.map { "\($0.type)" } ?? "app")
     }
     // No Tracer is bound: `Leaf.init(logger:tracer:)` gets nil.
   }

@@ -110,10 +110,10 @@ extension Diagnostic {
   /// Where the finding points: the declarations involved, `Assembly at file:line`.
   ///
   /// ```swift
-  /// let places = diagnostic.bindings.map { "\($0.assembly) at \($0.location)" }
+  /// let places = diagnostic.bindings.map { "\($0.registerName) at \($0.location)" }
   /// ```
-  @available(*, deprecated, message: "use 'bindings', each with its 'assembly' and 'location'")
-  public var locations: [String] { bindings.map { "\($0.assembly) at \($0.location)" } }
+  @available(*, deprecated, message: "use 'bindings', each with its 'registerType' and 'location'")
+  public var locations: [String] { bindings.map { "\($0.registerName) at \($0.location)" } }
 }
 
 extension Diagnostic.Code {
@@ -334,4 +334,47 @@ extension ResolutionError {
   /// - Returns: The factory's error as a `T`, or `nil`.
   @available(*, deprecated, message: "use 'error.underlyingError as? T'")
   public func factoryError<T>(as type: T.Type = T.self) -> T? { underlyingError as? T }
+}
+
+extension BindingInfo {
+  /// The name of the register (assembly) that declared the binding.
+  ///
+  /// ```swift
+  /// let name = "\(binding.registerType)"
+  /// ```
+  @available(*, deprecated, message: "use '\\(binding.registerType)', the same text")
+  public var assembly: String { registerName }
+}
+
+extension BindingKey {
+  /// The type's short name.
+  ///
+  /// ```swift
+  /// let name = "\(key.type)"
+  /// ```
+  @available(*, deprecated, message: "use '\\(key.type)', the same text")
+  public var typeName: String { shortName }
+}
+
+extension Lazy {
+  /// The instance, resolved on the first call from a binding that takes runtime arguments and
+  /// kept afterwards, whatever arguments later calls pass.
+  ///
+  /// ```swift
+  /// let exporter = try provider.get(arguments: Format.pdf)
+  /// ```
+  ///
+  /// - Parameter arguments: The runtime arguments of the first call.
+  /// - Returns: The instance made with the first call's arguments.
+  /// - Throws: ``ResolutionError``.
+  @available(
+    *, deprecated,
+    message: """
+      use a Provider: 'provider.get(arguments:)' makes an instance per arguments; a Lazy \
+      kept the first call's instance whatever later calls passed
+      """
+  )
+  public func get<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
+    try getOnce(arguments: repeat each arguments)
+  }
 }

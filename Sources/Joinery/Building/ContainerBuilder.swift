@@ -363,7 +363,7 @@ public struct ContainerBuilder: Sendable {
             fixes: [
               asyncBinding
                 ? "Complete the instance at the end of its async factory instead."
-                : "Bind \(key.typeName) in the assembly that declares the step, or remove it."
+                : "Bind \(key.shortName) in the assembly that declares the step, or remove it."
             ]))
         continue
       }

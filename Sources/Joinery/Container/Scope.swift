@@ -234,7 +234,7 @@ extension Container {
           path: [ResolutionStep(requested: value.key, binding: nil)],
           detail: """
             makeScope was given a \(value.key), but no binding declares it as a value each \
-            scope provides: declare it with registrar.bindScopeValue(\(value.key.typeName).self).
+            scope provides: declare it with registrar.bindScopeValue(\(value.key.shortName).self).
             """,
           container: self)
       }

@@ -113,7 +113,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   /// `at` line, which says how many they are.
   public var debugDescription: String {
     var lines = [description]
-    lines += Self.runs(of: bindings.map { "    at \($0.assembly) at \($0.location)" }).map {
+    lines += Self.runs(of: bindings.map { "    at \($0.registerName) at \($0.location)" }).map {
       $0.count == 1 ? $0.text : "\($0.text) (\($0.count) bindings)"
     }
     if let underlyingError {

@@ -32,16 +32,16 @@ public struct NearMiss: Sendable, CustomStringConvertible {
   /// A one-line, human-readable description.
   public var description: String {
     let key = binding.key
-    let place = "\(binding.assembly) at \(binding.location)"
+    let place = "\(binding.registerName) at \(binding.location)"
     switch kind {
     case .otherArguments:
       let arguments = key.argumentTypes.map(TypeName.arguments) ?? "()"
       let tag = key.tag.map { " with tag \($0)" } ?? ""
-      return "\(key.typeName) is bound\(tag) with arguments \(arguments) — \(place)"
+      return "\(key.shortName) is bound\(tag) with arguments \(arguments) — \(place)"
     case .otherTag:
       let tag = key.tag.map { "with tag \($0)" } ?? "untagged"
       let arguments = key.argumentTypes.map { " with arguments \(TypeName.arguments($0))" } ?? ""
-      return "\(key.typeName) is bound \(tag)\(arguments) — \(place)"
+      return "\(key.shortName) is bound \(tag)\(arguments) — \(place)"
     default:
       return "\(displayName) is bound\(key.tag.map { " with tag \($0)" } ?? "") — \(place)"
     }
@@ -49,7 +49,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
 
   /// The binding's type name, module-qualified when a same-named type was requested.
   var displayName: String {
-    sameShortName ? TypeName.qualified(binding.key.type) : binding.key.typeName
+    sameShortName ? TypeName.qualified(binding.key.type) : binding.key.shortName
   }
 
   /// Whether the binding's type has the requested type's short name (another module's type).
@@ -88,7 +88,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
       similar.append(
         NearMiss(
           kind: .similarType, binding: binding,
-          sameShortName: binding.key.typeName == requested.typeName))
+          sameShortName: binding.key.shortName == requested.shortName))
     }
     similar.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
     misses.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }

@@ -21,7 +21,8 @@ extension ResolutionError {
       }
       let name = step.description + String(repeating: " ", count: width - step.description.count)
       if let binding = step.binding {
-        lines.append("  \(name)  [\(binding.lifetime)] \(binding.assembly) at \(binding.location)")
+        lines.append(
+          "  \(name)  [\(binding.lifetime)] \(binding.registerName) at \(binding.location)")
       } else {
         lines.append("  \(name)  (no binding)")
       }
@@ -54,7 +55,7 @@ extension ResolutionError {
         if !expected.contains(arguments) { expected.append(arguments) }
       }
       let expectedText = expected.isEmpty ? "other arguments" : expected.joined(separator: " or ")
-      return "\(requested.typeName) takes \(expectedText), but the resolve passed \(given)."
+      return "\(requested.shortName) takes \(expectedText), but the resolve passed \(given)."
     case .cycle:
       return "Dependency cycle: \(cycle.map(\.description).joined(separator: " → "))."
     case .factoryFailed:
@@ -68,7 +69,7 @@ extension ResolutionError {
       return "Resolution of \(requested) is too deep."
     case .forwardingTypeMismatch:
       let target = binding?.forwardedTo.map { "\($0)" } ?? "its target"
-      return "\(requested) forwards to \(target), whose instance is not a \(requested.typeName)."
+      return "\(requested) forwards to \(target), whose instance is not a \(requested.shortName)."
     case .notCached:
       return "store(_:for:) needs a cached binding, and \(requested) is not cached."
     case .containerReleased:
@@ -98,7 +99,7 @@ extension ResolutionError {
   }
 
   func fixes(nearMisses misses: [NearMiss]) -> [String] {
-    let name = requested.typeName
+    let name = requested.shortName
     switch code {
     case .missingBinding:
       let tag = requested.tag.map { ", tag: \($0)" } ?? ""
@@ -114,7 +115,7 @@ extension ResolutionError {
             + "from \(wrapped)'s binding: registrar.bind(\(wrapped).self\(tag)) { resolver in … }."
         ]
       }
-      let consumer = path.count > 1 ? path[path.count - 2].requested.typeName : nil
+      let consumer = path.count > 1 ? path[path.count - 2].requested.shortName : nil
       if let fix = storage.catalog?.contributionsFix(for: requested, consumer: consumer) {
         fixes =
           fix.isCollection
@@ -134,11 +135,11 @@ extension ResolutionError {
         fixes.append(
           "Or, if you meant \(miss.displayName), request that type, "
             + "or forward \(name) to it: registrar.bind(\(name).self, forwardingTo: "
-            + "\(miss.binding.key.typeName).self).")
+            + "\(miss.binding.key.shortName).self).")
       }
       if path.count > 1 {
         fixes.append(
-          "Or change \(path[path.count - 2].requested.typeName)'s factory not to need \(name).")
+          "Or change \(path[path.count - 2].requested.shortName)'s factory not to need \(name).")
       }
       // Two near misses of one type (under two tags) would repeat the same advice.
       var seen = Set<String>()
@@ -212,10 +213,10 @@ extension ResolutionError {
         "Or bind it with bind(_:…) if its initializer needs no main actor.",
       ]
     case .scopeRequired:
-      let consumer = path.count > 1 ? path[path.count - 2].requested.typeName : nil
+      let consumer = path.count > 1 ? path[path.count - 2].requested.shortName : nil
       var fixes = [
         "Resolve it in a scope: `let scope = container.makeScope()`, then "
-          + "`try scope.resolve(\(path.first?.requested.typeName ?? name).self)`, and "
+          + "`try scope.resolve(\(path.first?.requested.shortName ?? name).self)`, and "
           + "`try await scope.close()` when the unit of work ends."
       ]
       if let consumer {
@@ -229,7 +230,7 @@ extension ResolutionError {
       }
       return fixes
     case .captiveDependency:
-      let consumer = path.count > 1 ? path[path.count - 2].requested.typeName : "the consumer"
+      let consumer = path.count > 1 ? path[path.count - 2].requested.shortName : "the consumer"
       return [
         "Depend on Provider<\(name)> instead and call get() each time it is used: a Provider "
           + "resolves in the scope it was made in, or pass it a scope: get(in: scope).",

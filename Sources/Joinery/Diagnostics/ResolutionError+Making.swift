@@ -53,7 +53,7 @@ extension ResolutionError {
       if requested.tag == nil {
         nil
       } else if triedFallback {
-        "The fallback to the untagged \(requested.typeName) found no binding either."
+        "The fallback to the untagged \(requested.shortName) found no binding either."
       } else {
         "The request used `matching: .exact`, so the untagged binding was not tried."
       }
@@ -156,7 +156,7 @@ extension ResolutionError {
       .forwardingTypeMismatch, binding, fallbackTag: fallbackTag, parent: parent,
       detail: """
         The target made a \(TypeName.of(instanceType)), which is not a \
-        \(binding.key.typeName).
+        \(binding.key.shortName).
         """,
       in: container)
   }

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// catch let error as ResolutionError {
-///   print(error.path.map(\.requested.typeName))  // ["App", "FeedService", "HTTPClient"]
+///   print(error.path.map(\.requested.shortName))  // ["App", "FeedService", "HTTPClient"]
 /// }
 /// ```
 public struct ResolutionStep: Sendable, CustomStringConvertible {
@@ -21,7 +21,7 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
 
   /// A one-line, human-readable description.
   public var description: String {
-    var text = requested.typeName
+    var text = requested.shortName
     if let tag = requested.tag {
       text += usedFallback ? " (tag \(tag) → untagged)" : " (tag \(tag))"
     }

@@ -65,6 +65,6 @@ extension DependencyGraph.Node {
 
   /// `persistent · FeedAssembly`, with `unchecked` when the factory declares nothing.
   var subtitle: String {
-    "\(binding.lifetime) · \(binding.assembly)" + (isChecked ? "" : " · unchecked")
+    "\(binding.lifetime) · \(binding.registerName)" + (isChecked ? "" : " · unchecked")
   }
 }

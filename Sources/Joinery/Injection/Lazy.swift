@@ -59,22 +59,8 @@ public final class Lazy<Value> {
     return try resolveOnce { () throws(ResolutionError) in try provider.get(inGraph: graph) }
   }
 
-  /// The instance, resolved on the first call from a binding that takes runtime arguments,
-  /// with these arguments, and kept afterwards: later calls return it whatever arguments they
-  /// pass (for an instance per arguments, use ``Provider/get(arguments:)``).
-  ///
-  /// ```swift
-  /// final class Report {
-  ///   let export: Lazy<Exporter>  // bound as bind(Exporter.self) { (r, format: Format) in … }
-  ///   func save() throws { try export.get(arguments: Format.pdf).write(self) }
-  /// }
-  /// ```
-  ///
-  /// - Parameter arguments: The runtime arguments, of the bound types, in order.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError`` from the first resolve (a later call tries again), such as
-  ///   ``ResolutionError/Code/argumentMismatch``.
-  public func get<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
+  /// The instance resolved once with `arguments` (the deprecated `get(arguments:)`).
+  func getOnce<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
     let provider = self.provider
     return try resolveOnce { () throws(ResolutionError) in
       (try provider.get(arguments: repeat each arguments), false)

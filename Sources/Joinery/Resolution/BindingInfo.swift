@@ -29,7 +29,7 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   public let contributionIndex: Int?
 
   /// The name of the register (assembly) that declared it.
-  public var assembly: String { TypeName.of(registerType) }
+  var registerName: String { TypeName.of(registerType) }
 
   /// A one-line, human-readable description.
   public var description: String {
@@ -37,6 +37,6 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
     if let forwardedTo { text += " → \(forwardedTo)" }
     if let contributionIndex { text += " (contribution \(contributionIndex))" }
     if isOverride { text += " (override)" }
-    return text + " — \(assembly) at \(location)"
+    return text + " — \(registerName) at \(location)"
   }
 }

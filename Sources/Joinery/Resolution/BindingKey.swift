@@ -47,12 +47,12 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The type's short name.
-  public var typeName: String { TypeName.of(type) }
+  var shortName: String { TypeName.of(type) }
 
   /// The key as a reader sees it, such as `Logger (tag "audit")` or
   /// `Downloader (arguments (URL, Int))`.
   public var description: String {
-    var text = typeName
+    var text = shortName
     if let tag { text += " (tag \(tag))" }
     if let argumentTypes { text += " (arguments \(TypeName.arguments(argumentTypes)))" }
     return text
@@ -60,7 +60,7 @@ public struct BindingKey: Hashable, Sendable, CustomStringConvertible {
 
   /// A stable sort order for reports: by type name, then tag text, then arguments.
   var sortKey: String {
-    "\(typeName)\u{1}\(tag.map { "\($0)" } ?? "")\u{1}\(argumentTypes.map(TypeName.of) ?? "")"
+    "\(shortName)\u{1}\(tag.map { "\($0)" } ?? "")\u{1}\(argumentTypes.map(TypeName.of) ?? "")"
   }
 }
 

@@ -19,7 +19,7 @@ extension Resolver {
   ///
   /// ```swift
   /// registrar.bind(Logger.self) { resolver in
-  ///   Logger(category: resolver.consumer?.typeName ?? "app")
+  ///   Logger(category: resolver.consumer?.shortName ?? "app")
   /// }
   /// ```
   public var consumer: BindingKey? { context.consumer }

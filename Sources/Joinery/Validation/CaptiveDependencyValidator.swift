@@ -125,8 +125,8 @@ struct CaptiveDependencyValidator: BuildValidator {
       : " through \(chain.map { "\($0.key)" }.joined(separator: " → ")), made for it"
     let reason =
       lifetime.reach == .scope
-      ? "one scope's \(requested.typeName) would serve every scope"
-      : "the \(consumerLifetime) instance would keep one \(requested.typeName) beyond its lifetime"
+      ? "one scope's \(requested.shortName) would serve every scope"
+      : "the \(consumerLifetime) instance would keep one \(requested.shortName) beyond its lifetime"
     return Diagnostic(
       .captiveDependency, severity, key: consumer.key,
       bindings: [consumer.info] + chain.map(\.info) + [dependency.info],
@@ -135,13 +135,13 @@ struct CaptiveDependencyValidator: BuildValidator {
         \(lifetime): \(reason).\(chain.isEmpty ? "" : " Chain: \(links.joined(separator: " → ")).")
         """,
       fixes: [
-        "Make \(consumer.key.typeName) as short-lived as its dependency, or the "
+        "Make \(consumer.key.shortName) as short-lived as its dependency, or the "
           + "dependency as long-lived as it.",
-        "Or depend on Provider<\(requested.typeName)> and call get() when it is used: "
+        "Or depend on Provider<\(requested.shortName)> and call get() when it is used: "
           + "a Provider resolves in the scope it is used in.",
         "Or, if it is intended, declare it: registrar.allowCaptive("
-          + "\(consumer.key.typeName).self, dependency: "
-          + "\(requested.typeName).self, because: \"…\").",
+          + "\(consumer.key.shortName).self, dependency: "
+          + "\(requested.shortName).self, because: \"…\").",
       ])
   }
 }

@@ -12,11 +12,11 @@ struct ExactTagValidator: BuildValidator {
             .fallbackDependency, .error, key: binding.key, bindings: [binding.info],
             message: """
               \(binding.key) depends on \(edge.dependency.key), which only the untagged \
-              \(edge.dependency.key.typeName) serves (a fallback), and exact tags are required.
+              \(edge.dependency.key.shortName) serves (a fallback), and exact tags are required.
               """,
             fixes: [
               "Bind \(edge.dependency.key).",
-              "Or depend on the untagged \(edge.dependency.key.typeName) explicitly.",
+              "Or depend on the untagged \(edge.dependency.key.shortName) explicitly.",
             ]))
       }
     }

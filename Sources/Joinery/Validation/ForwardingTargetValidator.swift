@@ -11,13 +11,13 @@ struct ForwardingTargetValidator: BuildValidator {
           if target != nil {
             "\(forward) is itself a forward; forward to the binding that makes the instance"
           } else if bound.isEmpty {
-            "nothing is bound to \(forward.typeName)"
+            "nothing is bound to \(forward.shortName)"
           } else if bound.allSatisfy({ $0.argumentTypes != nil }) {
-            "\(forward.typeName) is bound only with runtime arguments ("
+            "\(forward.shortName) is bound only with runtime arguments ("
               + bound.map { "`\($0)`" }.joined(separator: ", ")
               + "), which a forward cannot supply"
           } else {
-            "\(forward) is not bound; \(forward.typeName) is bound only as "
+            "\(forward) is not bound; \(forward.shortName) is bound only as "
               + bound.map { "`\($0)`" }.joined(separator: ", ")
           }
         findings.append(
@@ -27,14 +27,14 @@ struct ForwardingTargetValidator: BuildValidator {
             message: "\(binding.key) forwards to \(forward), but \(problem).",
             fixes: bound.allSatisfy({ $0.argumentTypes != nil }) && target == nil && !bound.isEmpty
               ? [
-                "Bind \(binding.key.typeName) with its own factory taking the same arguments, "
-                  + "or resolve \(forward.typeName) with its arguments and use it as "
-                  + "\(binding.key.typeName).",
-                "Or bind \(forward.typeName) without arguments too, and forward to that.",
+                "Bind \(binding.key.shortName) with its own factory taking the same arguments, "
+                  + "or resolve \(forward.shortName) with its arguments and use it as "
+                  + "\(binding.key.shortName).",
+                "Or bind \(forward.shortName) without arguments too, and forward to that.",
               ]
               : [
-                "Bind \(forward.typeName) with a factory or an instance, and forward to it.",
-                "Or bind \(binding.key.typeName) with its own factory.",
+                "Bind \(forward.shortName) with a factory or an instance, and forward to it.",
+                "Or bind \(binding.key.shortName) with its own factory.",
               ]))
       }
     }

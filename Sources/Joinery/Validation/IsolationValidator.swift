@@ -51,7 +51,7 @@ struct IsolationValidator: BuildValidator {
   private func asyncFinding(
     _ consumer: AnyBinding, _ dependency: AnyBinding, _ edge: DeclaredGraph.Edge
   ) -> Diagnostic {
-    let name = consumer.key.typeName
+    let name = consumer.key.shortName
     return Diagnostic(
       .asyncDependency, .error, key: consumer.key, bindings: [consumer.info, dependency.info],
       message: """
@@ -61,7 +61,7 @@ struct IsolationValidator: BuildValidator {
       fixes: [
         "Bind \(name) with bindAsync(\(name).self, to: \(name).init) (or an async closure) so "
           + "that its dependencies are awaited, and resolve it with resolveAsync.",
-        "Or make \(edge.dependency.key.typeName)'s factory synchronous.",
+        "Or make \(edge.dependency.key.shortName)'s factory synchronous.",
         "Or, for a shared resource such as a pool, make it .persistent(eager: true) and build "
           + "with buildAsync(), which creates it before any resolve.",
       ])
@@ -70,7 +70,7 @@ struct IsolationValidator: BuildValidator {
   private func lazyFinding(
     _ consumer: AnyBinding, _ dependency: AnyBinding, _ edge: DeclaredGraph.Edge
   ) -> Diagnostic {
-    let name = edge.dependency.key.typeName
+    let name = edge.dependency.key.shortName
     return Diagnostic(
       .asyncDependency, .error, key: consumer.key, bindings: [consumer.info, dependency.info],
       message: """
@@ -80,7 +80,7 @@ struct IsolationValidator: BuildValidator {
       fixes: [
         "Take a Provider<\(name)> instead and await it where it is needed: "
           + "try await provider.getAsync().",
-        "Or take \(name) itself, awaited when \(consumer.key.typeName) is made (bindAsync).",
+        "Or take \(name) itself, awaited when \(consumer.key.shortName) is made (bindAsync).",
         "Or make \(name)'s factory synchronous.",
       ])
   }
@@ -88,7 +88,7 @@ struct IsolationValidator: BuildValidator {
   private func mainActorFinding(
     _ consumer: AnyBinding, _ dependency: AnyBinding, _ edge: DeclaredGraph.Edge
   ) -> Diagnostic {
-    let name = consumer.key.typeName
+    let name = consumer.key.shortName
     return Diagnostic(
       .mainActorDependency, .error, key: consumer.key, bindings: [consumer.info, dependency.info],
       message: """
@@ -97,8 +97,8 @@ struct IsolationValidator: BuildValidator {
         """,
       fixes: [
         "Bind \(name) with bindMainActor too, if it belongs to the UI.",
-        "Or take a Provider<\(edge.dependency.key.typeName)> and get it on the main actor.",
-        "Or bind \(edge.dependency.key.typeName) with bind(_:…) if it needs no main actor.",
+        "Or take a Provider<\(edge.dependency.key.shortName)> and get it on the main actor.",
+        "Or bind \(edge.dependency.key.shortName) with bind(_:…) if it needs no main actor.",
       ])
   }
 }

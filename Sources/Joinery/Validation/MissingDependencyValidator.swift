@@ -14,14 +14,14 @@ struct MissingDependencyValidator: BuildValidator {
         catalog = described
         let misses = NearMiss.find(for: wanted, in: described)
         var fixes = ["Bind \(wanted) in the assembly that owns it."]
-        if let fix = described.contributionsFix(for: wanted, consumer: binding.key.typeName) {
+        if let fix = described.contributionsFix(for: wanted, consumer: binding.key.shortName) {
           fixes =
             fix.isCollection
             ? [fix.text, "Or bind \(wanted) in the assembly that owns it."] : fixes + [fix.text]
         }
         fixes += misses.map { "Or use the near miss: \($0)." }
         if wanted.tag != nil, !edge.dependency.matching.allowsFallback {
-          fixes.append("Or allow the fallback to the untagged \(wanted.typeName).")
+          fixes.append("Or allow the fallback to the untagged \(wanted.shortName).")
         }
         let fallback =
           wanted.tag != nil && edge.dependency.matching.allowsFallback

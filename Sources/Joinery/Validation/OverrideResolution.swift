@@ -122,7 +122,7 @@ enum OverrideResolution {
   /// The likely cause when every binding comes from one place: one register type added or
   /// included twice with different values, so both ran.
   private static func repeatedRegister(named: [String], _ infos: [BindingInfo]) -> [String] {
-    guard named.count == 1, let register = infos.first?.assembly else { return [] }
+    guard named.count == 1, let register = infos.first?.registerName else { return [] }
     return [
       "If \(register) was added or included more than once: a register reached twice runs once "
         + "only when the two are equal (by == when it is Hashable, else by what they hold, as "
@@ -136,7 +136,7 @@ enum OverrideResolution {
   ) -> Diagnostic {
     let infos = bindings.map(\.info).sorted { $0.location < $1.location }
     // One place declaring several (a loop, a helper called twice) is named once, with a count.
-    let named = Diagnostic.runs(of: infos.map { "\($0.assembly) at \($0.location)" }).map {
+    let named = Diagnostic.runs(of: infos.map { "\($0.registerName) at \($0.location)" }).map {
       $0.count == 1 ? $0.text : "\($0.text) (\($0.count) times)"
     }
     let what = code == .duplicateOverride ? "overridden" : "bound"

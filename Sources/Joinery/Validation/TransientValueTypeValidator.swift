@@ -10,12 +10,12 @@ struct TransientValueTypeValidator: BuildValidator {
         Diagnostic(
           .transientValueType, .error, key: binding.key, bindings: [binding.info],
           message: """
-            \(binding.key) is transient (weak), but \(binding.key.typeName) is a value type, \
+            \(binding.key) is transient (weak), but \(binding.key.shortName) is a value type, \
             which cannot be referenced weakly.
             """,
           fixes: [
             "Use .persistent, .cached, .graph or .ephemeral for a value type.",
-            "Or make \(binding.key.typeName) a class.",
+            "Or make \(binding.key.shortName) a class.",
           ]))
     }
   }

@@ -4,7 +4,7 @@
 struct UncheckedBindingValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for binding in graph.bindings where binding.dependencies == nil {
-      let name = binding.key.typeName
+      let name = binding.key.shortName
       findings.append(
         Diagnostic(
           .uncheckedBinding, .error, key: binding.key, bindings: [binding.info],

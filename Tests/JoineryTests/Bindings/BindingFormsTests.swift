@@ -261,7 +261,7 @@ struct BindingFormsTests {
     let error = try #require(throws: ResolutionError.self) { try container.resolve(ServiceB.self) }
     #expect(error.code == .factoryFailed)
     #expect(error.underlyingError as? TestFailure == TestFailure(message: "disk full"))
-    #expect(error.path.map(\.requested.typeName) == ["ServiceB", "ServiceC"])
+    #expect(error.path.map { "\($0.requested.type)" } == ["ServiceB", "ServiceC"])
     #expect(error.binding?.key == BindingKey(ServiceC.self))
   }
 }

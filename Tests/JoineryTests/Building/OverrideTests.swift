@@ -67,7 +67,8 @@ struct OverrideTests {
     #expect(error.diagnostics.count == 1)
     #expect(finding.code == .duplicateBinding)
     #expect(finding.key == BindingKey(String.self))
-    #expect(finding.bindings.map(\.assembly).sorted() == ["AlsoBindsString", "Production"])
+    #expect(
+      finding.bindings.map { "\($0.registerType)" }.sorted() == ["AlsoBindsString", "Production"])
     #expect(finding.message.contains("Production at JoineryTests/OverrideTests.swift:6"))
     #expect(finding.message.contains("AlsoBindsString at JoineryTests/OverrideTests.swift:25"))
   }

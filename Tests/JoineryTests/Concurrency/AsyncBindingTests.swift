@@ -84,7 +84,7 @@ struct AsyncBindingTests {
       try await container.resolveAsync(Repository.self)
     }
     #expect(error.code == .factoryFailed)
-    #expect(error.path.map(\.requested.typeName) == ["Repository", "Database"])
+    #expect(error.path.map { "\($0.requested.type)" } == ["Repository", "Database"])
     #expect(error.underlyingError as? TestFailure == TestFailure(message: "offline"))
     #expect(try await container.resolveAsync(Repository.self).database.serial == 2)
   }

@@ -127,7 +127,7 @@ struct AsyncEngineParityTests {
       let error = try #require(finished, "\(lifetime): no error")
       #expect(error.code == .cycle, "\(lifetime)")
       // The captured container's request joins the chain that made it.
-      #expect(error.path.map(\.requested.typeName) == ["Hub", "Loop", "Loop"], "\(lifetime)")
+      #expect(error.path.map { "\($0.requested.type)" } == ["Hub", "Loop", "Loop"], "\(lifetime)")
     }
   }
 

@@ -43,7 +43,7 @@ struct AsyncErrorPathTests {
       }
       #expect(error?.code == .missingBinding)
       #expect(
-        error?.path.map(\.requested.typeName)
+        error?.path.map { "\($0.requested.type)" }
           == ["Dashboard", "Reports", "ReportStore", "ReportArchive"], "sync leaf: \(syncLeaf)")
       #expect(error?.debugDescription.contains("AsyncErrorPathTests.swift:") == true)
     }

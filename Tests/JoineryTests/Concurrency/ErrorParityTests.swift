@@ -108,7 +108,7 @@ struct ErrorParityTests {
     try expectAlike(sync, async, explaining: "Boom")
     #expect(sync?.underlyingError is Boom)
     #expect(async?.underlyingError is Boom)
-    #expect(async?.path.map(\.requested.typeName).joined(separator: " → ") == "Top → Bottom")
+    #expect(async?.path.map { "\($0.requested.type)" }.joined(separator: " → ") == "Top → Bottom")
   }
 
   @Test("A scoped binding requested outside a scope")

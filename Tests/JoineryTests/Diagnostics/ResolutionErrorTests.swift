@@ -32,7 +32,7 @@ struct ResolutionErrorTests {
     do {
       _ = try container.resolve(Counter.self)
     } catch {
-      seen = (error.code, error.path.map(\.requested.typeName))
+      seen = (error.code, error.path.map { "\($0.requested.type)" })
     }
     #expect(seen?.0 == .missingBinding)
     #expect(seen?.1 == ["Counter"])

@@ -35,12 +35,12 @@ struct VerifyTests {
     ).buildOrRecord()
     let error = try #require(throws: VerificationError.self) { try container.verify() }
     #expect(
-      error.failures.map { $0.path.first?.requested.typeName } == [
+      error.failures.map { $0.path.first.map { "\($0.requested.type)" } } == [
         "ServiceA", "ServiceB", "ServiceC",
       ])
     #expect(error.failures.allSatisfy { $0.code == .factoryFailed })
     #expect(error.report.verified == [BindingKey(Int.self)])
-    #expect(error.report.skipped.map(\.key.typeName) == ["String"])
+    #expect(error.report.skipped.map { "\($0.key.type)" } == ["String"])
   }
 
   @Test("verify observes the edges unchecked factories take")
@@ -81,7 +81,7 @@ struct VerifyTests {
     samples.add(String.self, arguments: "sample")
     let report = try await container.verifyAsync(arguments: samples)
     #expect(
-      Set(report.graph.edges.filter(\.isObserved).map { "\($0.from.typeName) → \($0.to.typeName)" })
+      Set(report.graph.edges.filter(\.isObserved).map { "\($0.from.type) → \($0.to.type)" })
         == [
           "ServiceA → Int", "ServiceA → ServiceB", "ServiceA → ServiceC", "ServiceA → String",
           "ServiceB → ServiceC", "String → ServiceB",

@@ -63,8 +63,8 @@ struct ScopeFactoryTests {
     var samples = SampleArguments()
     samples.addScopeValue(Job(id: 0))
     let report = try container.verify(arguments: samples)
-    #expect(report.verified.map(\.typeName).contains("Worker"))
-    #expect(report.verified.map(\.typeName).contains("UnitOfWork"))
+    #expect(report.verified.map { "\($0.type)" }.contains("Worker"))
+    #expect(report.verified.map { "\($0.type)" }.contains("UnitOfWork"))
   }
 
   @Test("It keeps its container weakly: once the container is gone, makeScope() says so")

@@ -243,9 +243,9 @@ struct LifetimeValueTests {
       }
     ).buildOrRecord()
     let persistent = container.bindings.filter { $0.lifetime == .persistent }
-    #expect(persistent.map(\.key.typeName) == ["Int"])
+    #expect(persistent.map { "\($0.key.type)" } == ["Int"])
     let session = container.bindings.filter { $0.lifetime == .cached(in: .session) }
-    #expect(session.map(\.key.typeName) == ["String"])
+    #expect(session.map { "\($0.key.type)" } == ["String"])
   }
 }
 

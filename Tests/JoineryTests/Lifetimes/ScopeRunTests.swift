@@ -80,7 +80,7 @@ struct ScopeRunTests {
       #expect(error.code == .factoryFailed)
       #expect(error.underlyingError as? Unauthorized == Unauthorized())
       #expect(error.underlyingError as? Broken == nil)
-      #expect(error.path.map(\.requested.typeName) == ["Handler", "SignedInUser"])
+      #expect(error.path.map { "\($0.requested.type)" } == ["Handler", "SignedInUser"])
     }
     #expect(journal.withLock { $0 } == ["rolled back"])
   }

@@ -68,7 +68,7 @@ struct ScopeTests {
     let container = try serverContainer()
     let error = #expect(throws: ResolutionError.self) { try container.resolve(Orders.self) }
     #expect(error?.code == .scopeRequired)
-    #expect(error?.path.map(\.requested.typeName) == ["Orders", "UnitOfWork"])
+    #expect(error?.path.map { "\($0.requested.type)" } == ["Orders", "UnitOfWork"])
     let report = error?.debugDescription ?? ""
     #expect(report.contains("UnitOfWork is scoped, and was requested outside any scope"))
     #expect(report.contains("container.makeScope()"))
@@ -153,7 +153,7 @@ struct ScopeTests {
       try container.makeScope().resolve(Left.self)
     }
     #expect(error?.code == .cycle)
-    #expect(error?.cycle.map(\.typeName) == ["Left", "Right", "Left"])
+    #expect(error?.cycle.map { "\($0.type)" } == ["Left", "Right", "Left"])
   }
 
   @Test("Many threads asking one scope at once get one instance, made once")

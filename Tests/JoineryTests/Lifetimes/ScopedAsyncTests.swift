@@ -129,7 +129,7 @@ struct ScopedAsyncTests {
       try await container.resolveAsync(OrderQuery.self)
     }
     #expect(error?.code == .scopeRequired)
-    #expect(error?.path.map(\.requested.typeName) == ["OrderQuery", "Connection"])
+    #expect(error?.path.map { "\($0.requested.type)" } == ["OrderQuery", "Connection"])
     #expect(error?.debugDescription.contains("makeScope") == true)
   }
 

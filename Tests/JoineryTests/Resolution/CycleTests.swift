@@ -26,11 +26,11 @@ struct CycleTests {
     ).buildOrRecord()
     let error = try #require(throws: ResolutionError.self) { try container.resolve(NodeB.self) }
     #expect(error.code == .cycle)
-    #expect(error.cycle.map(\.typeName) == ["NodeB", "NodeC", "NodeA", "NodeB"])
+    #expect(error.cycle.map { "\($0.type)" } == ["NodeB", "NodeC", "NodeA", "NodeB"])
     #expect(error.description.hasPrefix("Dependency cycle: NodeB → NodeC → NodeA → NodeB."))
     // Nothing is left half-built: a second attempt reports the same cycle.
     let again = try #require(throws: ResolutionError.self) { try container.resolve(NodeA.self) }
-    #expect(again.cycle.map(\.typeName) == ["NodeA", "NodeB", "NodeC", "NodeA"])
+    #expect(again.cycle.map { "\($0.type)" } == ["NodeA", "NodeB", "NodeC", "NodeA"])
   }
 
   @Test("A factory that resolves itself through the captured container is a cycle, not a deadlock")

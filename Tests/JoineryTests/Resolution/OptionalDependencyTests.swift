@@ -82,7 +82,7 @@ struct OptionalDependencyTests {
     ).build()
     let error = #expect(throws: ResolutionError.self) { try container.resolve(Checkout.self) }
     #expect(error?.code == .missingBinding)
-    #expect(error?.path.map(\.requested.typeName).first == "Checkout")
+    #expect(error?.path.map { "\($0.requested.type)" }.first == "Checkout")
   }
 
   @Test("A tagged optional falls back to the untagged binding, or is nil")

@@ -84,7 +84,7 @@ struct StackGuardTests {
       }
     }
     #expect(error??.code == .cycle)
-    #expect(error??.cycle.map(\.typeName) == ["Node", "Node"])
+    #expect(error??.cycle.map { "\($0.type)" } == ["Node", "Node"])
   }
 
   @Test("A nested resolve through the captured container shows the whole path when it fails")
@@ -101,7 +101,7 @@ struct StackGuardTests {
     defer { box.container = nil }
     let error = try #require(throws: ResolutionError.self) { try container.resolve(Node.self) }
     #expect(error.code == .missingBinding)
-    #expect(error.path.map(\.requested.typeName) == ["Node", "String"])
+    #expect(error.path.map { "\($0.requested.type)" } == ["Node", "String"])
   }
 
   @Test("A deep cycle entered below the full-check depth is still reported as a cycle")

@@ -75,7 +75,7 @@ struct CaptiveChainTests {
     // Every link with its lifetime and where it was bound.
     #expect(message.contains("UserRepository (ephemeral, JoineryTests/CaptiveChainTests.swift:"))
     #expect(
-      found.first?.bindings.map(\.key.typeName) == [
+      found.first?.bindings.map { "\($0.key.type)" } == [
         "PermissionService", "UserRepository", "SignedInUser",
       ])
   }
@@ -102,7 +102,7 @@ struct CaptiveChainTests {
     #expect(message.contains("Handler is persistent"))
     #expect(message.contains("through PermissionService → UserRepository, made for it"))
     #expect(
-      found.first?.bindings.map(\.key.typeName) == [
+      found.first?.bindings.map { "\($0.key.type)" } == [
         "Handler", "PermissionService", "UserRepository", "SignedInUser",
       ])
   }
@@ -170,7 +170,7 @@ struct CaptiveChainTests {
     // The repository captures the user; the service captures the transient repository; the
     // user is not reported a second time through the transient one.
     #expect(
-      captives(error).map(\.key.typeName).sorted() == ["PermissionService", "UserRepository"])
+      captives(error).map { "\($0.key.type)" }.sorted() == ["PermissionService", "UserRepository"])
     // allowCaptive acknowledges the far end of a chain.
     _ = try build { registrar in
       registrar.bind(Session.self, lifetime: .cached) { Session() }
@@ -207,7 +207,7 @@ struct CaptiveChainTests {
       }
     }
     let found = captives(error)
-    #expect(found.map(\.key.typeName) == ["Settings"])
+    #expect(found.map { "\($0.key.type)" } == ["Settings"])
     #expect(found.first?.message.contains("through SessionReader") == true)
   }
 
@@ -221,6 +221,6 @@ struct CaptiveChainTests {
         registrar.bind(Preferences.self, lifetime: .persistent, to: Preferences.init(reader:))
       }
     }
-    #expect(Set(captives(error).map(\.key.typeName)) == ["Settings", "Preferences"])
+    #expect(Set(captives(error).map { "\($0.key.type)" }) == ["Settings", "Preferences"])
   }
 }

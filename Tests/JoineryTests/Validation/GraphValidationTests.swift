@@ -71,7 +71,7 @@ struct GraphValidationTests {
     let sessionFixes = error.diagnostics[1].fixes.joined(separator: "\n")
     #expect(sessionFixes.contains("Session is bound with tag \"guest\""))
     #expect(
-      error.diagnostics[0].bindings.map { "\($0.assembly) at \($0.location)" } == [
+      error.diagnostics[0].bindings.map { "\($0.registerType) at \($0.location)" } == [
         "Bindings at JoineryTests/GraphValidationTests.swift:59"
       ])
   }
