@@ -33,7 +33,7 @@ def zero_overload():
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -84,7 +84,7 @@ def doc(kind, n):
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -104,7 +104,7 @@ def doc(kind, n):
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -186,7 +186,7 @@ def async_overload(n):
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -236,7 +236,7 @@ extension Registrar {{
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: The keys the factory resolves, for `build()` to check.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds a new instance from a resolver and the arguments.

@@ -97,8 +97,8 @@ func dipExample() throws {
 // Guise registers many implementations under names with arbitrary metadata and filters the
 // registrations by it (`filter(type:metadata:)`) before resolving the keys it found. In Joinery
 // the implementations are contributions to a multi-binding, the metadata is any value, and
-// `keys(for:metadata:where:)` filters without creating anything. Order is deterministic:
-// assembly order, then registration order.
+// `resolveAll(_:where:)` chooses by it before making anything: the others are never made.
+// Order is deterministic: assembly order, then registration order.
 
 protocol Plugin: Sendable {
   var name: String { get }
@@ -128,10 +128,9 @@ struct PluginAssembly: Assembly {
 
 func guiseExample() throws {
   let container = try ContainerBuilder(PluginAssembly()).build()
-  let viewerKeys = container.keys(for: (any Plugin).self, metadata: PluginKind.self) {
-    $0 == .viewer
-  }
-  let viewers = try viewerKeys.map { try container.resolve($0).name }
+  let viewers = try container.resolveAll((any Plugin).self) { contribution in
+    contribution.metadata as? PluginKind == .viewer
+  }.map(\.name)
   print("  viewers: \(viewers)")
   print("  all plugins: \(try container.resolveAll((any Plugin).self).map(\.name))")
 }

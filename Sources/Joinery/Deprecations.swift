@@ -378,3 +378,177 @@ extension Lazy {
     try getOnce(arguments: repeat each arguments)
   }
 }
+
+/// A typed name for one binding: its type, tag, and (for a multi-binding element) its place.
+///
+/// ```swift
+/// extension Key where Value == any Logger {
+///   static let audit = Key(Logger.self, tag: "audit")
+/// }
+/// let logger = try container.resolve(.audit)
+/// ```
+@available(
+  *, deprecated,
+  message: """
+    resolve by type and tag, 'resolve(T.self, tag: tag)'; to choose contributions, \
+    'resolveAll(T.self) { binding in … }'
+    """
+)
+public struct Key<Value>: Hashable, Sendable, CustomStringConvertible {
+  /// The binding's key.
+  @available(*, deprecated, message: "Key is deprecated: resolve by type and tag")
+  public let binding: BindingKey
+  /// For a contribution to a multi-binding, its place among the contributions.
+  @available(*, deprecated, message: "Key is deprecated: resolve by type and tag")
+  public let contributionIndex: Int?
+
+  init(binding: BindingKey, contributionIndex: Int?) {
+    self.binding = binding
+    self.contributionIndex = contributionIndex
+  }
+
+  /// A key for the binding of `type`, untagged or with `tag`.
+  ///
+  /// ```swift
+  /// let key = Key(FeedService.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: The binding's tag, if any.
+  @available(*, deprecated, message: "Key is deprecated: resolve by type and tag")
+  public init(_ type: Value.Type = Value.self, tag: (any Hashable & Sendable)? = nil) {
+    binding = BindingKey(Value.self, tag: tag)
+    contributionIndex = nil
+  }
+
+  /// A one-line, human-readable description.
+  @available(*, deprecated, message: "Key is deprecated: resolve by type and tag")
+  public var description: String {
+    contributionIndex.map { "\(binding) #\($0)" } ?? binding.description
+  }
+}
+
+extension Container {
+  /// The keys of the bindings of `type` — ordinary bindings and contributions — that `predicate`
+  /// accepts, without creating anything.
+  ///
+  /// ```swift
+  /// let enabled = container.keys(for: Plugin.self) { binding in
+  ///   (binding.metadata as? PluginInfo)?.isEnabled == true
+  /// }
+  /// let plugins = try enabled.map { try container.resolve($0) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: Only bindings with this tag; all tags when `nil`.
+  ///   - predicate: Decides from the binding's description and metadata.
+  /// In a child container, the ancestors' bindings count too, as a resolve finds them: an
+  /// ordinary binding the child rebinds is listed once, and contributions are those
+  /// ``Resolving/resolveAll(_:tag:where:isolation:)`` returns.
+  ///
+  /// - Returns: Typed keys, ordinary bindings first (sorted by key), then contributions in order.
+  @available(
+    *, deprecated,
+    message: """
+      to choose contributions, 'resolveAll(T.self) { binding in … }', which makes only those; \
+      to look at bindings, 'bindings.filter { … }'
+      """
+  )
+  public func keys<T>(
+    for type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil,
+    where predicate: (BindingInfo) -> Bool = { _ in true }
+  ) -> [Key<T>] {
+    let tag = BindingTag(optional: tag)
+    var ordinary: [BindingKey: AnyBinding] = [:]
+    for container in chain {
+      let entry = container.table.entry(for: ObjectIdentifier(T.self))
+      for binding in (entry?.untagged.map { [$0] } ?? []) + Array(entry?.tagged ?? [])
+      where ordinary[binding.key] == nil {
+        ordinary[binding.key] = binding
+      }
+    }
+    let sorted = ordinary.values.sorted { $0.key.sortKey < $1.key.sortKey }
+    let contributed = contributions(to: T.self) { _ in true }.map(\.binding)
+    var found: [Key<T>] = []
+    for binding in sorted + contributed
+    where (tag == nil || binding.key.tag == tag) && predicate(binding.info) {
+      found.append(Key(binding: binding.key, contributionIndex: binding.contributionIndex))
+    }
+    return found
+  }
+
+  /// The keys of the bindings of `type` whose metadata is a `Metadata` that `predicate` accepts.
+  ///
+  /// ```swift
+  /// let spelling = container.keys(for: Plugin.self, metadata: PluginInfo.self) { $0.name == "spell" }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - metadata: The type of the metadata to look at.
+  ///   - predicate: Decides from the metadata.
+  /// - Returns: Typed keys, in the order of ``keys(for:tag:where:)``.
+  @available(
+    *, deprecated,
+    message: """
+      to choose contributions, 'resolveAll(T.self) { binding in … }', which makes only those; \
+      to look at bindings, 'bindings.filter { … }'
+      """
+  )
+  public func keys<T, Metadata>(
+    for type: T.Type = T.self, metadata: Metadata.Type,
+    where predicate: (Metadata) -> Bool
+  ) -> [Key<T>] {
+    keys(for: T.self) { info in (info.metadata as? Metadata).map(predicate) ?? false }
+  }
+
+  /// The instance of the binding `key` names, for a request in `parent`'s chain.
+  @available(*, deprecated, message: "Key is deprecated")
+  @usableFromInline
+  func resolve<T>(
+    _ key: Key<T>, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    if let index = key.contributionIndex {
+      guard
+        let (owner, contribution) = contributions(to: T.self, where: { _ in true })
+          .first(where: { $0.binding.contributionIndex == index })
+      else {
+        throw .missing(key.binding, triedFallback: false, parent: parent, in: self)
+      }
+      return try owner.instance(of: contribution, as: T.self, parent: parent, fallbackTag: nil)
+    }
+    guard let tag = key.binding.tag else { return try resolve(T.self, parent: parent) }
+    return try resolve(T.self, tag: tag, matching: .allowingFallback, parent: parent)
+  }
+}
+
+extension Resolving where Self: ~Copyable {
+  /// Returns the instance of the binding a typed key names: one made with ``Key/init(_:tag:)``,
+  /// or one of those ``Container/keys(for:tag:where:)`` returns, a contribution among them.
+  ///
+  /// ```swift
+  /// extension Key where Value == any Logger {
+  ///   static let audit = Key(Logger.self, tag: "audit")
+  /// }
+  /// let logger = try container.resolve(.audit)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError``.
+  @available(*, deprecated, message: "use 'resolve(T.self, tag: tag)'")
+  @inlinable
+  public func resolve<T>(
+    _ key: Key<T>, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> T {
+    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: key.binding.tag) {
+      container, context throws(ResolutionError) in
+      try container.resolve(key, parent: context)
+    }
+  }
+}

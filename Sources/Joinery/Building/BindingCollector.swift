@@ -2,7 +2,7 @@
 final class BindingCollector {
   private(set) var bindings: [AnyBinding] = []
   /// The index the first contribution gets: a child container's continue its ancestors', so
-  /// that a ``Key`` names one contribution in the whole chain.
+  /// that a contribution has one index in the whole chain.
   private let firstContributionIndex: Int
 
   init(firstContributionIndex: Int = 0) {

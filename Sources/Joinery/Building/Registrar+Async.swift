@@ -29,7 +29,7 @@ extension Registrar {
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the factory
   ///     unchecked.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends (close the pool), for persistent and cached lifetimes:
   ///     run by ``Container/shutdown()``, newest instance first.
   ///   - fileID: Captured for diagnostics.
@@ -66,7 +66,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent and cached lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -99,7 +99,7 @@ extension Registrar {
   ///   - tag: An optional tag of the binding itself (never passed on to its dependencies).
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -121,7 +121,7 @@ extension Registrar {
   }
 
   /// Adds one element, made by an `async` factory, to the multi-binding of `type`; resolve
-  /// every element with ``Container/resolveAllAsync(_:tag:)``.
+  /// every element with ``Container/resolveAllAsync(_:tag:where:)``.
   ///
   /// ```swift
   /// registrar.contributeAsync(Migration.self) { _ in try await SchemaV2.load() }
@@ -135,7 +135,7 @@ extension Registrar {
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
-  ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
@@ -169,7 +169,7 @@ extension Registrar {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
-  ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
@@ -205,7 +205,7 @@ extension Registrar {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
-  ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes.
   ///   - fileID: Captured for diagnostics.
@@ -244,7 +244,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime argument.
@@ -274,7 +274,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
@@ -307,7 +307,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.

@@ -21,7 +21,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -55,7 +55,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -92,7 +92,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -131,7 +131,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -169,7 +169,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -212,7 +212,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -252,7 +252,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -300,7 +300,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -342,7 +342,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -395,7 +395,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -438,7 +438,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -495,7 +495,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -539,7 +539,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -600,7 +600,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -635,7 +635,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -673,7 +673,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -712,7 +712,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -753,7 +753,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
@@ -795,7 +795,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.

@@ -26,7 +26,7 @@ extension Registrar {
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
   ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
   ///   - fileID: Captured for diagnostics.
@@ -57,7 +57,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
   ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
   ///   - fileID: Captured for diagnostics.
@@ -94,7 +94,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
   ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
   ///   - fileID: Captured for diagnostics.

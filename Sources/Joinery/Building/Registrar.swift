@@ -97,7 +97,7 @@ public struct Registrar: ~Copyable {
   ///     Without it, two bindings of one key fail the build.
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the
   ///     binding unchecked.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends (close a pool, roll back a transaction), sync or async;
   ///     run by ``Container/shutdown()`` or ``Scope/close()``, newest instance first. Only for
   ///     the lifetimes that keep instances: persistent, cached and scoped.
@@ -145,7 +145,7 @@ public struct Registrar: ~Copyable {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, sync or async, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
@@ -225,7 +225,7 @@ public struct Registrar: ~Copyable {
   ///   - type: The bound type.
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How the instance ends at ``Container/shutdown()``; without it the container
   ///     never disposes an instance it was handed.
   ///   - fileID: Captured for diagnostics.
@@ -259,7 +259,7 @@ public struct Registrar: ~Copyable {
   ///   - type: The bound type: the object's class, or a protocol it conforms to.
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - instance: The object, referenced weakly.
@@ -465,7 +465,7 @@ public struct Registrar: ~Copyable {
   }
 
   /// Adds one element to the multi-binding of `type`: every contribution is kept (none is a
-  /// duplicate), and ``Container/resolveAll(_:tag:isolation:)`` returns them in assembly order, then
+  /// duplicate), and ``Container/resolveAll(_:tag:where:isolation:)`` returns them in assembly order, then
   /// registration order.
   ///
   /// ```swift
@@ -484,7 +484,7 @@ public struct Registrar: ~Copyable {
   ///     registers that do not override (a test's plugins instead of production's). The
   ///     contributions of a register added with ``ContainerBuilder/overriding(with:)`` override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
-  ///   - metadata: Any data to find the contribution by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
@@ -602,7 +602,7 @@ public struct Registrar: ~Copyable {
   ///   - target: The type of the binding that makes the instance.
   ///   - targetTag: The target binding's tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   public mutating func bind<T, Target>(
@@ -640,7 +640,7 @@ public struct Registrar: ~Copyable {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.

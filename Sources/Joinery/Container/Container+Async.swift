@@ -3,12 +3,13 @@ extension Container {
   /// for a request below `path` (if any) in `scope` (if any).
   @usableFromInline
   func resolveAllAsync<T: Sendable>(
-    _: T.Type, tag: BindingTag?, path: AsyncPath?, scope: Scope?
+    _: T.Type, tag: BindingTag?, where predicate: ((BindingInfo) -> Bool)?, path: AsyncPath?,
+    scope: Scope?
   ) async throws(ResolutionError) -> [T] {
     try checkOpen(T.self)
     var path = AsyncPath.joining(path)
     let scope = scope ?? path?.requestScope
-    let found = contributions(to: T.self, tag: tag)
+    let found = contributions(to: T.self, tag: tag, where: predicate)
     if path == nil, found.count > 1, hasGraphBindings {
       // One top-level call is one resolution: its contributions share their `graph`
       // instances, as they do when a factory asks.

@@ -60,7 +60,7 @@ public final class Container: Sendable {
   /// Whether this container or an ancestor has a `graph` binding.
   let hasGraphBindings: Bool
   /// The index a child container's first contribution gets: past every contribution of this
-  /// chain, so that a ``Key`` names one contribution wherever it is resolved.
+  /// chain, so that an index names one contribution wherever it is resolved.
   let nextContributionIndex: Int
   /// Where a scope released without `close()` is reported (``ContainerBuilder/onUnclosedScope``).
   let unclosedScopeHandler: (@Sendable (String) -> Void)?

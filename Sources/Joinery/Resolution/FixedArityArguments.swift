@@ -21,7 +21,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: The keys the factory resolves, for `build()` to check.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds a new instance from a resolver and the arguments.
@@ -93,7 +93,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: The keys the factory resolves, for `build()` to check.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds a new instance from a resolver and the arguments.
@@ -166,7 +166,7 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - dependencies: The keys the factory resolves, for `build()` to check.
-  ///   - metadata: Any data to find the binding by, with ``Container/keys(for:tag:where:)``.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds a new instance from a resolver and the arguments.

@@ -102,44 +102,25 @@ extension Resolving where Self: ~Copyable {
     }
   }
 
-  /// Returns the instance of the binding a typed key names: one made with ``Key/init(_:tag:)``,
-  /// or one of those ``Container/keys(for:tag:where:)`` returns, a contribution among them.
-  ///
-  /// ```swift
-  /// extension Key where Value == any Logger {
-  ///   static let audit = Key(Logger.self, tag: "audit")
-  /// }
-  /// let logger = try container.resolve(.audit)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``.
-  @inlinable
-  public func resolve<T>(
-    _ key: Key<T>, isolation: isolated (any Actor)? = #isolation
-  ) throws(ResolutionError) -> T {
-    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: key.binding.tag) {
-      container, context throws(ResolutionError) in
-      try container.resolve(key, parent: context)
-    }
-  }
-
   /// Returns one instance from every contribution to the multi-binding of `type` (with
-  /// `tag`, if given), in the order the contributions were declared (a parent container's
-  /// first).
+  /// `tag`, if given) that `predicate` accepts, in the order the contributions were declared
+  /// (a parent container's first).
   ///
   /// ```swift
   /// for plugin in try container.resolveAll(Plugin.self) { plugin.start() }
   /// let checks = try container.resolveAll(HealthCheck.self, tag: "startup")
+  /// // Only the contributions whose metadata says so; the others are not made.
+  /// let enabled = try container.resolveAll(Plugin.self) { contribution in
+  ///   (contribution.metadata as? PluginInfo)?.isEnabled == true
+  /// }
   /// ```
   ///
   /// - Parameters:
   ///   - type: The element type.
   ///   - tag: The tag the contributions were made with; the untagged ones when omitted.
+  ///   - predicate: Chooses contributions by their ``BindingInfo`` (the `metadata:` they were
+  ///     declared with, their register, their location) before any is made; every
+  ///     contribution when omitted.
   ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
   ///     may be made when it is the main actor.
   /// - Returns: The instances; empty when nothing contributes.
@@ -147,11 +128,12 @@ extension Resolving where Self: ~Copyable {
   @inlinable @inline(__always)
   public func resolveAll<T>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
+    where predicate: ((BindingInfo) -> Bool)? = nil,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> [T] {
     try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
       container, context throws(ResolutionError) in
-      try container.resolveAll(T.self, tag: _requestTag(tag), parent: context)
+      try container.resolveAll(T.self, tag: _requestTag(tag), where: predicate, parent: context)
     }
   }
 }
@@ -315,26 +297,32 @@ extension Resolving where Self: ~Copyable {
     }
   }
 
-  /// Every contribution to the multi-binding of `type` (with `tag`, if given), awaiting the
-  /// async ones, in the order ``resolveAll(_:tag:isolation:)`` gives.
+  /// Every contribution to the multi-binding of `type` (with `tag`, if given) that
+  /// `predicate` accepts, awaiting the async ones, in the order
+  /// ``resolveAll(_:tag:where:isolation:)`` gives.
   ///
   /// ```swift
   /// let migrations = try await container.resolveAllAsync(Migration.self)
   /// let checks = try await container.resolveAllAsync(HealthCheck.self, tag: "startup")
+  /// let core = try await container.resolveAllAsync(Migration.self) { $0.registerType == CoreAssembly.self }
   /// ```
   ///
   /// - Parameters:
   ///   - type: The element type.
   ///   - tag: The tag the contributions were made with; the untagged ones when omitted.
+  ///   - predicate: Chooses contributions by their ``BindingInfo`` before any is made; every
+  ///     contribution when omitted.
   /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   @inlinable
   public func resolveAllAsync<T: Sendable>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
+    where predicate: ((BindingInfo) -> Bool)? = nil
   ) async throws(ResolutionError) -> [T] {
     let point = try _requestPoint(for: T.self, isolation: nil)
     return try await point.retainedContainer.resolveAllAsync(
-      T.self, tag: _requestTag(tag), path: point.path, scope: point.requestScope)
+      T.self, tag: _requestTag(tag), where: predicate, path: point.path,
+      scope: point.requestScope)
   }
 }
 

@@ -57,10 +57,10 @@ struct DeclareOptionsTests {
     #expect(tagline(Download.self, arguments: String.self) == "one argument")
     #expect(tagline(Download.self, arguments: (String, Int).self) == "two arguments")
     #expect(tagline(Download.self, arguments: Int.self) == "async argument")
-    // The keys API finds the ordinary ones by metadata, as for a factory binding.
-    #expect(
-      container.keys(for: (any Channel).self, metadata: Tagline.self) { $0.text == "forward" }
-        .count == 1)
+    // Found by metadata among the bindings, a forward resolves through its key's tag.
+    let forward = try #require(
+      container.bindings.first { ($0.metadata as? Tagline)?.text == "forward" })
+    #expect(forward.key == BindingKey((any Channel).self))
     _ = owner
   }
 

@@ -253,25 +253,21 @@ struct ChildCollectionTests {
     #expect(child.warnings.isEmpty, "\(child.warnings)")
   }
 
-  @Test("keys(for:) on a child lists what it resolves, and each key resolves from the child")
-  func keysAcrossTheChain() throws {
+  @Test("resolveAll(where:) on a child chooses among its ancestors' contributions and its own")
+  func choosingAcrossTheChain() throws {
     let parent = try parent()
     let child = try parent.makeChild { registrar in
-      registrar.contribute(Plugin.self) { _ in Plugin("grammar") }
+      registrar.contribute(Plugin.self, metadata: "child") { _ in Plugin("grammar") }
       registrar.contribute(Plugin.self, tag: "export", override: true) { _ in Plugin("stub") }
-      registrar.bind(Plugin.self, override: true) { _ in Plugin("child default") }
     }
-    let keys = child.keys(for: Plugin.self)
+    #expect(try child.resolveAll(Plugin.self) { $0.metadata == nil }.map(\.name) == ["spelling"])
     #expect(
-      try keys.map { try child.resolve($0).name } == [
-        "child default", "spelling", "grammar", "stub",
+      try child.resolveAll(Plugin.self) { $0.metadata as? String == "child" }.map(\.name) == [
+        "grammar"
       ])
-    // Each contribution has its own key across the chain, though both builds numbered theirs.
-    #expect(Set(keys).count == keys.count)
-    #expect(
-      try parent.keys(for: Plugin.self).map { try parent.resolve($0).name } == [
-        "default", "spelling", "pdf",
-      ])
+    // The override rule comes first: a declined override still replaces the parent's.
+    #expect(try child.resolveAll(Plugin.self, tag: "export") { $0.metadata != nil }.isEmpty)
+    #expect(try child.resolveAll(Plugin.self, tag: "export") { _ in true }.map(\.name) == ["stub"])
   }
 
   @Test("An override in a child of a binding only the parent has is no warning")

@@ -35,7 +35,7 @@ private struct ExtraAssembly: Assembly {
   }
 }
 
-@Suite("Multi-bindings, metadata and keys")
+@Suite("Multi-bindings and metadata")
 struct CollectionsTests {
   @Test("Contributions resolve in assembly order, then registration order, and are not duplicates")
   func order() throws {
@@ -68,22 +68,40 @@ struct CollectionsTests {
       .build()
     #expect(
       try testing.resolveAll((any Plugin).self).map(\.name) == ["first fake", "second fake"])
-    #expect(testing.keys(for: (any Plugin).self).count == 3)
+    #expect(
+      try testing.resolveAll((any Plugin).self) { $0.registerType == CoreAssembly.self }.isEmpty)
   }
 
-  @Test("Bindings are filtered by type, tag and metadata without creating anything; keys resolve")
+  @Test(
+    "resolveAll(where:) chooses contributions by metadata, tag or register and makes only those")
   func filtering() throws {
-    let container = try ContainerBuilder(CoreAssembly(), ExtraAssembly()).buildOrRecord()
-    let enabled = container.keys(for: (any Plugin).self, metadata: PluginInfo.self) { $0.isEnabled }
-    #expect(enabled.count == 1)
-    #expect(try enabled.map { try container.resolve($0).name } == ["spell"])
-    let all = container.keys(for: (any Plugin).self)
-    #expect(all.count == 4)
-    let exports = container.keys(for: (any Plugin).self, tag: "export")
-    #expect(try exports.map { try container.resolve($0).name } == ["pdf"])
-    let greeting = container.keys(for: String.self) { ($0.metadata as? PluginInfo)?.name == "hi" }
-    #expect(try greeting.map { try container.resolve($0) } == ["hello"])
-    #expect(try container.resolve(Key(String.self, tag: "greeting")) == "hello")
+    let made = Journal()
+    let container = try ContainerBuilder(CoreAssembly(), ExtraAssembly())
+      .adding { registrar in
+        registrar.contribute(
+          (any Plugin).self, metadata: PluginInfo(name: "audit", isEnabled: false)
+        ) { _ in
+          made.note("audit")
+          return NamedPlugin(name: "audit")
+        }
+      }
+      .buildOrRecord()
+    let enabled = try container.resolveAll((any Plugin).self) {
+      ($0.metadata as? PluginInfo)?.isEnabled == true
+    }
+    #expect(enabled.map(\.name) == ["spell"])
+    #expect(made.all.isEmpty, "a declined contribution was made")
+    #expect(
+      try container.resolveAll((any Plugin).self) { $0.registerType == ExtraAssembly.self }
+        .map(\.name) == ["extra"])
+    #expect(
+      try container.resolveAll((any Plugin).self, tag: "export") { $0.metadata == nil }
+        .map(\.name) == ["pdf"])
+    #expect(try container.resolveAll((any Plugin).self) { _ in false }.isEmpty)
+    // An ordinary binding's metadata is read from the bindings; its key's tag resolves it.
+    let greeting = try #require(
+      container.bindings.first { ($0.metadata as? PluginInfo)?.name == "hi" })
+    #expect(try container.resolve(String.self, tag: greeting.key.tag) == "hello")
   }
 
   @Test("A contribution's declared dependencies are checked at build")

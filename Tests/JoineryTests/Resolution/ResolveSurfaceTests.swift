@@ -18,7 +18,7 @@ private func everyForm<R: Resolving & ~Copyable>(_ receiver: borrowing R) throws
   seen.append(try receiver.resolve(SurfaceArgued.self, arguments: "one").text)
   seen.append(try receiver.resolve(SurfaceArgued.self, arguments: "one", 2).text)
   seen.append(try receiver.resolve(SurfaceArgued.self, tag: "loud", arguments: "three").text)
-  seen.append(try receiver.resolve(Key((any SurfaceGreeting).self, tag: "loud")).text)
+  seen.append(try receiver.resolve((any SurfaceGreeting).self, tag: BindingTag("loud")).text)
   seen.append(try receiver.resolve((any SurfaceGreeting)?.self)?.text ?? "nil")
   seen.append(
     try receiver.resolve((any SurfaceGreeting)?.self, tag: "absent", matching: .exact)?.text
@@ -28,6 +28,9 @@ private func everyForm<R: Resolving & ~Copyable>(_ receiver: borrowing R) throws
   seen.append(
     try receiver.resolveAll((any SurfacePlugin).self, tag: "late").map(\.name).joined(
       separator: "+"))
+  seen.append(
+    try receiver.resolveAll((any SurfacePlugin).self) { $0.metadata as? String == "second" }
+      .map(\.name).joined(separator: "+"))
   return seen
 }
 
@@ -46,15 +49,21 @@ private func everyAsyncForm<R: Resolving & Sendable>(_ receiver: R) async throws
   seen.append(
     try await receiver.resolveAllAsync((any SurfacePlugin).self, tag: "awaited").map(\.name)
       .joined(separator: "+"))
+  seen.append(
+    try await receiver.resolveAllAsync((any SurfacePlugin).self) {
+      $0.metadata as? String == "second"
+    }
+    .map(\.name).joined(separator: "+"))
   return seen
 }
 
 private let expectedAsync = [
-  "hello", "HELLO", "awaited", "awaited", "one×2", "awaited 7", "a+b", "async",
+  "hello", "HELLO", "awaited", "awaited", "one×2", "awaited 7", "a+b", "async", "b",
 ]
 
 private let expected = [
   "hello", "HELLO", "hello", "one", "one×2", "THREE", "HELLO", "hello", "nil", "nil", "a+b", "z",
+  "b",
 ]
 
 private final class AsyncRecorder: Sendable {
@@ -89,7 +98,9 @@ struct ResolveSurfaceTests {
           SurfaceArgued(text: text.uppercased())
         }
         registrar.contribute((any SurfacePlugin).self) { _ in SurfaceNamedPlugin(name: "a") }
-        registrar.contribute((any SurfacePlugin).self) { _ in SurfaceNamedPlugin(name: "b") }
+        registrar.contribute((any SurfacePlugin).self, metadata: "second") { _ in
+          SurfaceNamedPlugin(name: "b")
+        }
         registrar.contribute((any SurfacePlugin).self, tag: "late") { _ in
           SurfaceNamedPlugin(name: "z")
         }
