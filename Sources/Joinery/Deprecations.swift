@@ -552,3 +552,54 @@ extension Resolving where Self: ~Copyable {
     }
   }
 }
+
+extension Diagnostic.Code {
+  /// Two overrides replace the same key: now ``duplicateBinding``, whose message says
+  /// "overridden".
+  ///
+  /// ```swift
+  /// let duplicates = error.diagnostics.filter { $0.code == .duplicateBinding }
+  /// ```
+  @available(*, deprecated, renamed: "duplicateBinding")
+  public static var duplicateOverride: Diagnostic.Code { .duplicateBinding }
+
+  /// With exact tags required, a tagged dependency only the untagged binding serves: now
+  /// ``missingDependency``, whose message names the fallback.
+  ///
+  /// ```swift
+  /// let missing = error.diagnostics.filter { $0.code == .missingDependency }
+  /// ```
+  @available(*, deprecated, renamed: "missingDependency")
+  public static var fallbackDependency: Diagnostic.Code { .missingDependency }
+}
+
+extension ResolutionError.Code {
+  /// A ``Provider``, ``Lazy`` or ``ScopeFactory`` outlived its container: now ``shutDown``,
+  /// whose message says the container no longer exists.
+  ///
+  /// ```swift
+  /// if error.code == .shutDown { return }  // the container is gone
+  /// ```
+  @available(*, deprecated, renamed: "shutDown")
+  public static var containerReleased: ResolutionError.Code { .shutDown }
+}
+
+extension DependencyGraph {
+  /// A graph node: now the binding itself, a ``BindingInfo``.
+  ///
+  /// ```swift
+  /// for binding in container.graph.nodes where !binding.isChecked { print(binding) }
+  /// ```
+  @available(*, deprecated, renamed: "BindingInfo", message: "a node is the BindingInfo")
+  public typealias Node = BindingInfo
+}
+
+extension BindingInfo {
+  /// The binding a graph node stood for: the node is the binding now.
+  ///
+  /// ```swift
+  /// let keys = container.graph.nodes.map(\.key)
+  /// ```
+  @available(*, deprecated, message: "a graph node is the BindingInfo: drop '.binding'")
+  public var binding: BindingInfo { self }
+}

@@ -22,10 +22,7 @@ extension Container {
         if seen.insert(ObjectIdentifier(target)).inserted { reached.append(target) }
       }
     }
-    let nodes = reached.map {
-      DependencyGraph.Node(binding: $0.info, isChecked: $0.dependencies != nil)
-    }
-    return DependencyGraph(nodes: nodes, edges: edges)
+    return DependencyGraph(nodes: reached.map(\.info), edges: edges)
   }
 
   /// The binding a declared dependency resolves to, in this container or an ancestor (the

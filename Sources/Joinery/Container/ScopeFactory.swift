@@ -33,7 +33,7 @@ public struct ScopeFactory: Sendable {
   /// ```
   ///
   /// - Returns: A new scope; close it with ``Scope/close()`` when the job ends.
-  /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/containerReleased`` when
+  /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/shutDown`` when
   ///   the container is gone.
   public func makeScope() throws(ResolutionError) -> Scope {
     try liveContainer().makeScope()

@@ -20,10 +20,8 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     let text: String
     let rank: Int
 
-    /// Two registers bind the same key without an override.
+    /// Two registers bind the same key without an override, or two overrides replace it.
     public static let duplicateBinding = Code(text: "duplicateBinding", rank: 10)
-    /// Two overrides replace the same key.
-    public static let duplicateOverride = Code(text: "duplicateOverride", rank: 11)
     /// A builder setting that cannot work, such as a maximum resolution depth below 1.
     public static let invalidSetting = Code(text: "invalidSetting", rank: 5)
     /// A tag that does not equal itself (such as `Double.nan`): no request could ever match it.
@@ -39,10 +37,10 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public static let unsupportedLifetime = Code(text: "unsupportedLifetime", rank: 21)
     /// A forwarding binding whose target is not bound, or is itself a forward.
     public static let invalidForwardingTarget = Code(text: "invalidForwardingTarget", rank: 30)
-    /// A declared dependency that no binding serves.
+    /// A declared dependency that no binding serves; with
+    /// ``ContainerBuilder/requiresExactTags``, also a tagged one that only the untagged binding
+    /// serves (the message says so).
     public static let missingDependency = Code(text: "missingDependency", rank: 40)
-    /// With exact tags required, a tagged dependency that only the untagged binding serves.
-    public static let fallbackDependency = Code(text: "fallbackDependency", rank: 45)
     /// Declared dependencies that form a cycle.
     public static let dependencyCycle = Code(text: "dependencyCycle", rank: 50)
     /// With checked bindings required, a closure factory that declares no dependencies.

@@ -40,6 +40,9 @@ extension ResolutionError {
   /// Whether an `initCompleted` step threw, not the factory.
   var isCompletionFailure: Bool { storage.detail == Self.completionStepDetail }
 
+  /// Whether a `Provider`, `Lazy`, `@Injected(from:)` or `ScopeFactory` outlived its container.
+  var isReleasedContainer: Bool { storage.detail == Self.releasedContainerDetail }
+
   /// Whether the request was cancelled while it awaited another request's creation.
   var isCancelledWait: Bool { storage.detail == Self.cancelledWaitDetail }
 
@@ -72,8 +75,6 @@ extension ResolutionError {
       return "\(requested) forwards to \(target), whose instance is not a \(requested.shortName)."
     case .notCached:
       return "store(_:for:) needs a cached binding, and \(requested) is not cached."
-    case .containerReleased:
-      return "\(requested) was requested from a container that no longer exists."
     case .noCurrentContainer:
       return "\(requested) was requested with no container in scope."
     case .mainActorRequired:
@@ -89,6 +90,8 @@ extension ResolutionError {
     case .captiveDependency:
       return "\(requested) was requested while a longer-lived instance that would keep it was "
         + "being created (a captive dependency)."
+    case .shutDown where isReleasedContainer:
+      return "\(requested) was requested from a container that no longer exists."
     case .shutDown:
       let closed = storage.detail?.hasPrefix("The scope") == true
       return "\(requested) was requested after "
@@ -192,7 +195,7 @@ extension ResolutionError {
           + "held by others, who would keep the old one while new resolves got the new).",
         "Or, for a value known at start-up, bind it with bind(\(name).self, instance: …).",
       ]
-    case .containerReleased:
+    case .shutDown where isReleasedContainer:
       return [
         "Keep the container alive as long as the instances that hold its Providers, Lazies or "
           + "ScopeFactory."

@@ -70,11 +70,7 @@ extension ResolutionError {
 
   @inline(never)
   static func containerReleased(_ key: BindingKey) -> ResolutionError {
-    unserved(
-      .containerReleased, key, parent: .topLevel,
-      detail:
-        "The Provider, Lazy or ScopeFactory holds its container weakly, and the container is gone.",
-      in: nil)
+    unserved(.shutDown, key, parent: .topLevel, detail: releasedContainerDetail, in: nil)
   }
 
   @inline(never)
@@ -298,6 +294,9 @@ extension ResolutionError {
     + "creation goes on, and the next request gets its instance."
 
   /// The detail that tells a failed `initCompleted` step from a failed factory.
+  static let releasedContainerDetail =
+    "The Provider, Lazy or ScopeFactory holds its container weakly, and the container is gone."
+
   static let completionStepDetail =
     "Its factory returned; then an initCompleted step declared for it threw, so the instance "
     + "was discarded."

@@ -56,14 +56,14 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     /// A main-actor binding's factory was reached from code not isolated to the main actor,
     /// off the main thread.
     public static let mainActorRequired = Code("mainActorRequired")
-    /// A ``Provider`` or ``Lazy`` was used after its container was released.
-    public static let containerReleased = Code("containerReleased")
     /// A `scoped` binding was requested outside any ``Scope``.
     public static let scopeRequired = Code("scopeRequired")
     /// A value each scope provides (``Registrar/bindScopeValue(_:tag:fileID:line:)``) was needed in
     /// a scope made without it.
     public static let scopeValueMissing = Code("scopeValueMissing")
-    /// The container was shut down, or the scope closed, before this request.
+    /// The container was shut down, or the scope closed, before this request; or a
+    /// ``Provider``, ``Lazy``, `@Injected(from:)` or ``ScopeFactory`` outlived the container it
+    /// holds weakly (the message says which).
     public static let shutDown = Code("shutDown")
     /// A shorter-lived instance (scoped; or cached or transient under a persistent one) was
     /// requested while a container-wide instance that would keep it was being created.

@@ -12,7 +12,7 @@ extension DependencyGraph {
     let ids = identifiers
     var lines = ["graph LR"]
     for node in nodes {
-      let id = ids[node.binding.key]!
+      let id = ids[node.key]!
       let label = "\(node.title.mermaidEscaped)<br/>\(node.subtitle.mermaidEscaped)"
       lines.append("  \(id)[\"\(label)\"]" + (node.isChecked ? "" : ":::unchecked"))
     }
@@ -43,7 +43,7 @@ extension DependencyGraph {
       "  edge [fontname=\"Helvetica\", fontsize=10];",
     ]
     for node in nodes {
-      let id = ids[node.binding.key]!
+      let id = ids[node.key]!
       let label = "\(node.title.dotEscaped)\\n\(node.subtitle.dotEscaped)"
       let style = node.isChecked ? "" : ", style=\"rounded,dashed\""
       lines.append("  \(id) [label=\"\(label)\"\(style)];")
@@ -75,13 +75,13 @@ extension DependencyGraph {
   /// - Parameter root: The key of the binding to start from.
   /// - Returns: The tree, one binding per line.
   public func tree(from root: BindingKey) -> String {
-    var byKey: [BindingKey: Node] = [:]
-    for node in nodes { byKey[node.binding.key] = node }
+    var byKey: [BindingKey: BindingInfo] = [:]
+    for node in nodes { byKey[node.key] = node }
     var children: [BindingKey: [Edge]] = [:]
     for edge in edges { children[edge.from, default: []].append(edge) }
     guard let rootNode = byKey[root] else { return "\(root) (not bound)" }
     var lines = [
-      "\(rootNode.title) [\(rootNode.binding.lifetime)]"
+      "\(rootNode.title) [\(rootNode.lifetime)]"
         + (rootNode.isChecked ? "" : " (unchecked)")
     ]
     var shown: Set<BindingKey> = [root]
@@ -98,7 +98,7 @@ extension DependencyGraph {
       let branch = isLast ? "└─ " : "├─ "
       let node = byKey[edge.to]
       var line = prefix + branch + (node?.title ?? edge.to.description)
-      if let node { line += " [\(node.binding.lifetime)]" }
+      if let node { line += " [\(node.lifetime)]" }
       if edge.isFallback { line += " (fallback)" }
       if edge.isObserved { line += " (observed)" }
       if shown.contains(edge.to) {
@@ -116,7 +116,7 @@ extension DependencyGraph {
   /// `n0`, `n1`, … in node order.
   private var identifiers: [BindingKey: String] {
     var ids: [BindingKey: String] = [:]
-    for (index, node) in nodes.enumerated() { ids[node.binding.key] = "n\(index)" }
+    for (index, node) in nodes.enumerated() { ids[node.key] = "n\(index)" }
     return ids
   }
 }

@@ -13,15 +13,6 @@
 ///
 /// Nodes and edges are sorted, so the same container always prints the same text.
 public struct DependencyGraph: Sendable {
-  /// One binding.
-  public struct Node: Sendable {
-    /// The binding.
-    public let binding: BindingInfo
-    /// Whether the binding declares its dependencies (autowired, `dependsOn`, forward or
-    /// instance); an unchecked closure factory declares none.
-    public let isChecked: Bool
-  }
-
   /// One dependency between two bindings.
   public struct Edge: Sendable, Hashable {
     /// The binding that depends.
@@ -35,13 +26,14 @@ public struct DependencyGraph: Sendable {
     public let isFallback: Bool
   }
 
-  /// Every binding, sorted by key.
-  public let nodes: [Node]
+  /// Every binding, sorted by key; ``BindingInfo/isChecked`` tells the ones whose dependencies
+  /// `build()` checks.
+  public let nodes: [BindingInfo]
   /// Every dependency, sorted by source then target.
   public let edges: [Edge]
 
-  init(nodes: [Node], edges: [Edge]) {
-    self.nodes = nodes.sorted { $0.binding.key.sortKey < $1.binding.key.sortKey }
+  init(nodes: [BindingInfo], edges: [Edge]) {
+    self.nodes = nodes.sorted { $0.key.sortKey < $1.key.sortKey }
     var unique: [Edge] = []
     var seen: Set<Edge> = []
     for edge in edges where seen.insert(edge).inserted { unique.append(edge) }
@@ -59,12 +51,12 @@ public struct DependencyGraph: Sendable {
   }
 }
 
-extension DependencyGraph.Node {
-  /// `FeedService (tag "x")`.
-  var title: String { binding.key.description }
+extension BindingInfo {
+  /// `FeedService (tag "x")`, as a graph node's title.
+  var title: String { key.description }
 
   /// `persistent · FeedAssembly`, with `unchecked` when the factory declares nothing.
   var subtitle: String {
-    "\(binding.lifetime) · \(binding.registerName)" + (isChecked ? "" : " · unchecked")
+    "\(lifetime) · \(registerName)" + (isChecked ? "" : " · unchecked")
   }
 }

@@ -97,7 +97,7 @@ public final class Injected<Value> {
   ///   binding may be made when it is the main actor.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; ``ResolutionError/Code/noCurrentContainer`` when no
-  ///   container is named or current, ``ResolutionError/Code/containerReleased`` when the named
+  ///   container is named or current, ``ResolutionError/Code/shutDown`` when the named
   ///   one is gone.
   @inlinable
   public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {

@@ -17,7 +17,7 @@ internal import JoineryEngine
 /// ```
 ///
 /// A provider keeps its container weakly, so an instance holding one never keeps the container
-/// alive; calling it after the container is gone throws ``ResolutionError/Code/containerReleased``.
+/// alive; calling it after the container is gone throws ``ResolutionError/Code/shutDown``.
 ///
 /// ### Scopes
 ///
@@ -64,7 +64,7 @@ public struct Provider<Value>: Sendable {
   /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor
   ///   binding may be made when it is the main actor.
   /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/containerReleased``.
+  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/shutDown``.
   public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {
     if isScoped { return try get(in: try madeInScope(), isolation: isolation) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
@@ -136,7 +136,7 @@ extension Provider where Value: Sendable {
   /// ```
   ///
   /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/containerReleased``.
+  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/shutDown``.
   public func getAsync() async throws(ResolutionError) -> Value {
     if isScoped { return try await madeInScope().resolveAsync(Value.self, tag: tag) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }

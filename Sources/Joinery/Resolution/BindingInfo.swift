@@ -27,6 +27,10 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   /// For a contribution to a multi-binding, its place among the contributions (assembly order,
   /// then registration order); `nil` for an ordinary binding.
   public let contributionIndex: Int?
+  /// Whether `build()` checks what it depends on: it declares its dependencies (autowired,
+  /// `dependsOn`, a forward or an instance); an unchecked closure factory declares none, and
+  /// graph exports mark it.
+  public let isChecked: Bool
 
   /// The name of the register (assembly) that declared it.
   var registerName: String { TypeName.of(registerType) }

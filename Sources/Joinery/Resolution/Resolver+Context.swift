@@ -46,7 +46,7 @@ extension Provider {
   ///
   /// - Parameter arguments: The runtime arguments, of the bound types, in order.
   /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/containerReleased`` if the container
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/shutDown`` if the container
   ///   no longer exists.
   public func get<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
     if isScoped {

@@ -9,7 +9,7 @@ struct ExactTagValidator: BuildValidator {
       for edge in edges where edge.fellBack {
         findings.append(
           Diagnostic(
-            .fallbackDependency, .error, key: binding.key, bindings: [binding.info],
+            .missingDependency, .error, key: binding.key, bindings: [binding.info],
             message: """
               \(binding.key) depends on \(edge.dependency.key), which only the untagged \
               \(edge.dependency.key.shortName) serves (a fallback), and exact tags are required.

@@ -88,10 +88,10 @@ enum OverrideResolution {
     let regular = sameKey.filter { !$0.isOverride }
     let overrides = sameKey.filter(\.isOverride)
     if regular.count > 1 {
-      findings.append(duplicate(.duplicateBinding, key: key, regular))
+      findings.append(duplicate(key: key, regular, areOverrides: false))
     }
     if overrides.count > 1 {
-      findings.append(duplicate(.duplicateOverride, key: key, overrides))
+      findings.append(duplicate(key: key, overrides, areOverrides: true))
     }
     // Among duplicates the earliest declaration (file, then line) stands in for the key in
     // later findings, so the report does not depend on the order registers were added in.
@@ -132,18 +132,18 @@ enum OverrideResolution {
   }
 
   private static func duplicate(
-    _ code: Diagnostic.Code, key: BindingKey, _ bindings: [AnyBinding]
+    key: BindingKey, _ bindings: [AnyBinding], areOverrides: Bool
   ) -> Diagnostic {
     let infos = bindings.map(\.info).sorted { $0.location < $1.location }
     // One place declaring several (a loop, a helper called twice) is named once, with a count.
     let named = Diagnostic.runs(of: infos.map { "\($0.registerName) at \($0.location)" }).map {
       $0.count == 1 ? $0.text : "\($0.text) (\($0.count) times)"
     }
-    let what = code == .duplicateOverride ? "overridden" : "bound"
+    let what = areOverrides ? "overridden" : "bound"
     return Diagnostic(
-      code, .error, key: key, bindings: infos,
+      .duplicateBinding, .error, key: key, bindings: infos,
       message: "\(key) is \(what) \(infos.count) times: \(named.joined(separator: " and ")).",
-      fixes: code == .duplicateOverride
+      fixes: areOverrides
         ? ["Keep one override of \(key); two overrides of one key are ambiguous."]
         : repeatedRegister(named: named, infos)
           + [

@@ -34,7 +34,7 @@ struct ClosureFormsTests {
     let overrides = #expect(throws: BuildError.self) {
       try ContainerBuilder(Production()).overriding(body).overriding(body).build()
     }
-    #expect(overrides?.diagnostics.map(\.code) == [.duplicateOverride])
+    #expect(overrides?.diagnostics.map(\.code) == [.duplicateBinding])
   }
 
   @Test("A child container from a closure resolves the rest through its parent")

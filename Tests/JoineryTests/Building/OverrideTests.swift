@@ -97,7 +97,8 @@ struct OverrideTests {
     builder = builder.overriding(
       with: Bindings { registrar in registrar.bind(String.self) { _ in "other" } })
     let error = try #require(throws: BuildError.self) { try builder.build() }
-    #expect(error.diagnostics.map(\.code) == [.duplicateOverride])
+    #expect(error.diagnostics.map(\.code) == [.duplicateBinding])
+    #expect(error.diagnostics.first?.message.hasPrefix("String is overridden 2 times") == true)
   }
 
   @Test("An override with nothing to replace is a warning, readable from the container")

@@ -56,7 +56,7 @@ struct InjectedTests {
       orphan = Injected<any Greeter>(from: temporary)
     }
     let error = try #require(throws: ResolutionError.self) { try orphan?.get() }
-    #expect(error.code == .containerReleased)
+    #expect(error.code == .shutDown)
   }
 
   @Test("With no container in scope, the error names the property's file and line")

@@ -64,7 +64,7 @@ struct ProviderAsyncTests {
     #expect(error?.code == .shutDown)
   }
 
-  @Test("getAsync() after the container is gone throws containerReleased")
+  @Test("getAsync() after the container is gone throws shutDown")
   func releasedContainer() async throws {
     var container: Container? = try ContainerBuilder().adding { registrar in
       registrar.bindAsync(Database.self) { _ in Database(name: "main") }
@@ -72,7 +72,7 @@ struct ProviderAsyncTests {
     let provider = try container?.resolve(Provider<Database>.self)
     container = nil
     let error = await #expect(throws: ResolutionError.self) { try await provider?.getAsync() }
-    #expect(error?.code == .containerReleased)
+    #expect(error?.code == .shutDown)
   }
 
   @Test("A Lazy of an async binding fails build(), in synchronous and async consumers alike")

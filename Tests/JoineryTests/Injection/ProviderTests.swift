@@ -120,6 +120,6 @@ struct ProviderTests {
     }
     #expect(weakContainer == nil, "the Provider inside a persistent instance did not keep it")
     let error = try #require(throws: ResolutionError.self) { try inbox?.messages.get() }
-    #expect(error.code == .containerReleased)
+    #expect(error.code == .shutDown)
   }
 }

@@ -75,7 +75,7 @@ struct ScopeFactoryTests {
     container = nil
     #expect(released == nil, "the singleton holding a ScopeFactory does not keep its container")
     let error = #expect(throws: ResolutionError.self) { try worker.scopes.makeScope() }
-    #expect(error?.code == .containerReleased)
+    #expect(error?.code == .shutDown)
   }
 
   @Test("Resolved in a child container, it makes scopes of the child")

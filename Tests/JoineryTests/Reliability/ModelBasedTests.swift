@@ -84,7 +84,7 @@ private struct Scenario {
       let all = declarations.filter { $0.node == node && !$0.isOverride }
       if all.count > 1 { codes.append("duplicateBinding") }
       let overrides = declarations.filter { $0.node == node && $0.isOverride }
-      if overrides.count > 1 { codes.append("duplicateOverride") }
+      if overrides.count > 1 { codes.append("duplicateBinding") }
       // Build stand-in: the override, else the earliest regular declaration.
       winners[node] = overrides.first ?? all.first
     }

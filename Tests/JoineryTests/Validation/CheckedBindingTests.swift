@@ -28,6 +28,7 @@ struct CheckedBindingTests {
       registrar.bind(String.self, dependsOn: []) { _ in "nothing to resolve" }
     }.build()
     #expect(try container.resolve(Scheduler.self).clock is SystemClock)
+    #expect(container.bindings.allSatisfy { $0.isChecked })
   }
 
   @Test("A closure that declares nothing fails the build, naming it and the fix")
@@ -47,12 +48,16 @@ struct CheckedBindingTests {
     #expect(finding.fixes.contains { $0.contains("bind(Scheduler.self, to: Scheduler.init)") })
   }
 
-  @Test("Without the setting, the same closure builds (unchecked, as before)")
+  @Test("Without the setting, the same closure builds, and its BindingInfo says it is unchecked")
   func offByDefault() throws {
-    _ = try ContainerBuilder(
+    let container = try ContainerBuilder(
       Bindings { registrar in
         registrar.bind(Scheduler.self) { _ in Scheduler(clock: SystemClock()) }
+        registrar.bind(SystemClock.self, to: SystemClock.init)
       }
     ).build()
+    let checked = Dictionary(
+      uniqueKeysWithValues: container.bindings.map { ("\($0.key)", $0.isChecked) })
+    #expect(checked == ["Scheduler": false, "SystemClock": true])
   }
 }

@@ -166,7 +166,8 @@ struct GraphValidationTests {
     var strict = ContainerBuilder(registers)
     strict.requiresExactTags = true
     let error = try #require(throws: BuildError.self) { try strict.build() }
-    #expect(error.diagnostics.map(\.code) == [.fallbackDependency])
+    #expect(error.diagnostics.map(\.code) == [.missingDependency])
+    #expect(error.diagnostics.first?.message.contains("exact tags are required") == true)
   }
 
   @Test("A closure factory that declares nothing is unchecked; one that declares is checked")
