@@ -603,3 +603,58 @@ extension BindingInfo {
   @available(*, deprecated, message: "a graph node is the BindingInfo: drop '.binding'")
   public var binding: BindingInfo { self }
 }
+
+extension Diagnostic {
+  /// Whether a finding fails the build.
+  ///
+  /// ```swift
+  /// let warnings = error.diagnostics.filter { !$0.isError }
+  /// ```
+  @available(*, deprecated, message: "use 'diagnostic.isError'")
+  public struct Severity: Hashable, Sendable, CustomStringConvertible {
+    let isError: Bool
+    /// Fails the build.
+    @available(*, deprecated, message: "use 'diagnostic.isError'")
+    public static let error = Severity(isError: true)
+    /// Kept in ``Container/warnings``.
+    @available(*, deprecated, message: "use '!diagnostic.isError'")
+    public static let warning = Severity(isError: false)
+    /// `error` or `warning`.
+    @available(*, deprecated, message: "use 'diagnostic.isError'")
+    public var description: String { isError ? "error" : "warning" }
+  }
+
+  /// Error or warning.
+  ///
+  /// ```swift
+  /// if diagnostic.isError { … }
+  /// ```
+  @available(*, deprecated, message: "use 'diagnostic.isError' (a warning is '!isError')")
+  public var severity: Severity { Severity(isError: isError) }
+}
+
+extension BuildError {
+  /// The findings that failed the build.
+  ///
+  /// ```swift
+  /// let errors = error.diagnostics.filter(\.isError)
+  /// ```
+  @available(*, deprecated, message: "use 'diagnostics.filter(\\.isError)'")
+  public var errors: [Diagnostic] { diagnostics.filter(\.isError) }
+}
+
+extension Container {
+  /// Resets every cache group, as ``reset(_:)`` does each.
+  ///
+  /// ```swift
+  /// container.reset(.session)
+  /// container.reset(.default)
+  /// ```
+  @available(
+    *, deprecated,
+    message: "reset each group by name, 'container.reset(.session)': a group is what one event ends"
+  )
+  public func resetAllCaches() {
+    for group in cacheGroups.keys { reset(group) }
+  }
+}

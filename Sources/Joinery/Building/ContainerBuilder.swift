@@ -418,7 +418,7 @@ public struct ContainerBuilder: Sendable {
   }
 
   private static func hasErrors(_ findings: [Diagnostic]) -> Bool {
-    findings.contains { $0.severity == .error }
+    findings.contains(where: \.isError)
   }
 
   private static func failIfErrors(_ findings: [Diagnostic]) throws(BuildError) {

@@ -227,16 +227,23 @@ extension Registrar {
       contributes: true, initializer: initializer, dependencies: repeat each dependencies)
   }
 
-  /// Binds `type` to an `async` factory that takes one runtime argument; every
-  /// `resolveAsync(_:tag:matching:arguments:)` makes a new instance from the argument it passes.
+  /// Binds `type` to an `async` factory that takes one, two or three runtime arguments; every
+  /// `resolveAsync(_:tag:matching:arguments:)` makes a new instance from the arguments it
+  /// passes.
   ///
-  /// Forms with two and three arguments follow.
+  /// The forms for two and three arguments have this same spelling; the docs show this one.
+  /// (Fixed arities, not a parameter pack: Swift 6.3 miscompiles a pack expanded in an async
+  /// function.)
   ///
   /// ```swift
   /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in
   ///   try await Thumbnail.render(url, cache: try resolver.resolve(ImageCache.self))
   /// }
+  /// registrar.bindAsync(Tile.self) { (resolver, x: Int, y: Int, zoom: Int) in
+  ///   try await Tile.load(x: x, y: y, zoom: zoom)
+  /// }
   /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
+  /// let tile = try await container.resolveAsync(Tile.self, arguments: 3, 5, 12)
   /// ```
   ///
   /// - Parameters:
@@ -278,6 +285,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
+  @_documentation(visibility: internal)
   public mutating func bindAsync<T: Sendable, A: Sendable, B: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
@@ -311,6 +319,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
+  @_documentation(visibility: internal)
   public mutating func bindAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,

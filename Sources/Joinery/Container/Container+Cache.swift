@@ -23,15 +23,6 @@ extension Container {
     disposals.disposeDetached(drop(group), context: "disposing what reset(\(group)) dropped")
   }
 
-  /// Resets every cache group, as ``reset(_:)`` does each.
-  ///
-  /// ```swift
-  /// container.resetAllCaches()
-  /// ```
-  public func resetAllCaches() {
-    for group in cacheGroups.keys { reset(group) }
-  }
-
   /// Drops `group`'s cached instances and returns the disposals they owe.
   func drop(_ group: CacheGroup) -> [DisposalList.Entry] {
     guard let state = cacheGroups[group] else { return [] }

@@ -26,31 +26,22 @@ public struct ScopeFactory: Sendable {
 
   init(container: Container) { self.container = container }
 
-  /// Makes an empty scope of the container.
-  ///
-  /// ```swift
-  /// let scope = try scopes.makeScope()
-  /// ```
-  ///
-  /// - Returns: A new scope; close it with ``Scope/close()`` when the job ends.
-  /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/shutDown`` when
-  ///   the container is gone.
-  public func makeScope() throws(ResolutionError) -> Scope {
-    try liveContainer().makeScope()
-  }
-
-  /// Makes a scope of the container with the values each scope provides, as
+  /// Makes a scope of the container, with the values each scope provides, if any, as
   /// ``Container/makeScope(_:)`` does.
   ///
   /// ```swift
-  /// let scope = try scopes.makeScope { values in values.provide(job) }
+  /// let scope = try scopes.makeScope()
+  /// let job = try scopes.makeScope { values in values.provide(job) }
   /// ```
   ///
-  /// - Parameter provide: Adds the scope's values.
+  /// - Parameter provide: Adds the scope's values; none when omitted.
   /// - Returns: A new scope; close it with ``Scope/close()`` when the job ends.
-  /// - Throws: ``ResolutionError`` when the container is gone or a value has no
-  ///   `bindScopeValue` declaration.
-  public func makeScope(_ provide: (inout ScopeValues) throws -> Void) throws -> Scope {
+  /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/shutDown`` when the
+  ///   container is gone, or when a value has no `bindScopeValue` declaration; or what `provide`
+  ///   throws.
+  public func makeScope(
+    _ provide: (inout ScopeValues) throws -> Void = { _ in }
+  ) throws -> Scope {
     try liveContainer().makeScope(provide)
   }
 

@@ -11,12 +11,9 @@ public struct BuildError: Error, Sendable, CustomStringConvertible, CustomDebugS
   /// Every finding, errors first, in a deterministic order.
   public let diagnostics: [Diagnostic]
 
-  /// The findings that failed the build.
-  public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
-
   /// A one-line, human-readable description.
   public var description: String {
-    let errors = errors
+    let errors = diagnostics.filter(\.isError)
     let first = errors.first.map { " First: \($0.message)" } ?? ""
     return
       "Container build failed with \(errors.count) error\(errors.count == 1 ? "" : "s").\(first)"
@@ -24,7 +21,7 @@ public struct BuildError: Error, Sendable, CustomStringConvertible, CustomDebugS
 
   /// The full report, for `print(String(reflecting:))` and test failures.
   public var debugDescription: String {
-    let errors = errors.count
+    let errors = diagnostics.filter(\.isError).count
     let warnings = diagnostics.count - errors
     var lines = [
       "Container build failed: \(errors) error\(errors == 1 ? "" : "s"), "

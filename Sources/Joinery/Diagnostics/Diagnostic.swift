@@ -63,21 +63,15 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     public var description: String { text }
   }
 
-  /// Whether a finding fails the build.
-  public struct Severity: Hashable, Sendable, CustomStringConvertible {
-    let isError: Bool
-    /// Fails the build.
-    public static let error = Severity(isError: true)
-    /// Kept in ``Container/warnings``.
-    public static let warning = Severity(isError: false)
-    /// A one-line, human-readable description.
-    public var description: String { isError ? "error" : "warning" }
+  /// Whether a finding fails the build (an error) or is kept in ``Container/warnings``.
+  enum Level: Sendable {
+    case error, warning
   }
 
   /// The rule.
   public let code: Code
-  /// Error or warning.
-  public let severity: Severity
+  /// Whether the finding fails the build; a warning, kept in ``Container/warnings``, does not.
+  public let isError: Bool
   /// The key concerned.
   public let key: BindingKey
   /// The bindings involved, in declaration order (file, then line).
@@ -90,11 +84,11 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   public let underlyingError: (any Error)?
 
   init(
-    _ code: Code, _ severity: Severity, key: BindingKey, bindings: [BindingInfo],
+    _ code: Code, _ level: Level, key: BindingKey, bindings: [BindingInfo],
     message: String, fixes: [String], underlyingError: (any Error)? = nil
   ) {
     self.code = code
-    self.severity = severity
+    self.isError = level == .error
     self.key = key
     self.bindings = bindings.sorted { $0.location < $1.location }
     self.message = message
@@ -103,7 +97,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
   }
 
   /// `error: duplicateBinding: HTTPClient is bound twice …` on one line.
-  public var description: String { "\(severity): \(code): \(message)" }
+  public var description: String { "\(isError ? "error" : "warning"): \(code): \(message)" }
 
   /// The finding with its locations and fixes.
   ///
@@ -145,7 +139,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     return keyed.sorted { lhs, rhs in
       let (leftKey, left) = lhs
       let (rightKey, right) = rhs
-      if left.severity != right.severity { return left.severity.isError }
+      if left.isError != right.isError { return left.isError }
       if left.code.rank != right.code.rank { return left.code.rank < right.code.rank }
       if leftKey != rightKey { return leftKey < rightKey }
       let leftLocation = left.bindings.first?.location

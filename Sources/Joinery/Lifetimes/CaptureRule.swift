@@ -43,7 +43,7 @@ extension Lifetime {
   ///
   /// Derived from each lifetime's ``LifetimeStrategy`` facts, not from which lifetimes they
   /// are: a new lifetime takes its place in the table by its reach and endurance.
-  func capture(by consumer: Lifetime) -> Diagnostic.Severity? {
+  func capture(by consumer: Lifetime) -> Diagnostic.Level? {
     guard consumer.reach == .container else { return nil }
     let captured: Bool
     switch reach {

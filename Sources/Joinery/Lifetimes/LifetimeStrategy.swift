@@ -54,7 +54,7 @@ class LifetimeStrategy: @unchecked Sendable {
   var keepsResolutionInstances: Bool { true }
 
   /// How bad it is when an instance of this lifetime keeps a dependency too long.
-  var captureSeverity: Diagnostic.Severity { .warning }
+  var captureSeverity: Diagnostic.Level { .warning }
 
   /// Whether a ``FactoryBinding`` of this lifetime needs a ``LifetimeCell``.
   var usesCell: Bool { false }

@@ -111,7 +111,7 @@ struct CaptiveDependencyValidator: BuildValidator {
   }
 
   private func finding(
-    _ severity: Diagnostic.Severity, consumer: AnyBinding, through chain: [AnyBinding],
+    _ severity: Diagnostic.Level, consumer: AnyBinding, through chain: [AnyBinding],
     dependency: AnyBinding, requested: BindingKey
   ) -> Diagnostic {
     let consumerLifetime = consumer.lifetime

@@ -108,7 +108,7 @@ struct OverrideTests {
       .buildOrRecord()
     #expect(try container.resolve(Double.self) == 1.5)
     #expect(container.warnings.map(\.code) == [.overrideWithoutTarget])
-    #expect(container.warnings.first?.severity == .warning)
+    #expect(container.warnings.first?.isError == false)
   }
 
   @Test("Every permutation of the same assemblies resolves identically")

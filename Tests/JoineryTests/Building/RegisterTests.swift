@@ -85,7 +85,7 @@ struct RegisterTests {
     let error = #expect(throws: BuildError.self) {
       try ContainerBuilder(Pinned(build: 1), Pinned(build: 2)).build()
     }
-    let diagnostic = error?.errors.first
+    let diagnostic = error?.diagnostics.first(where: \.isError)
     #expect(diagnostic?.code == .duplicateBinding)
     #expect(
       diagnostic?.fixes.first?.hasPrefix(

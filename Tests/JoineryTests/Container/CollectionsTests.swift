@@ -206,7 +206,7 @@ struct ResolveAllResolutionTests {
       }.build()
     }
     #expect(
-      build?.errors.first?.fixes == [
+      build?.diagnostics.first(where: \.isError)?.fixes == [
         "Plugin has 2 contributions, and autowiring fills a parameter from one binding, not "
           + "from contributions: bind Autowired with a closure that gathers them: "
           + "try resolver.resolveAll(Plugin.self).",
@@ -240,7 +240,7 @@ struct ResolveAllResolutionTests {
       }.build()
     }
     #expect(
-      build?.errors.first?.fixes == [
+      build?.diagnostics.first(where: \.isError)?.fixes == [
         "Bind Plugin in the assembly that owns it.",
         "Or, if you meant Plugin's 2 contributions, bind Autowired with a closure that gathers "
           + "them: try resolver.resolveAll(Plugin.self).",

@@ -90,8 +90,8 @@ struct ProviderAsyncTests {
           }
         }.build()
       }
-      let diagnostic = error?.errors.first
-      #expect(error?.errors.count == 1)
+      let diagnostic = error?.diagnostics.first(where: \.isError)
+      #expect(error?.diagnostics.filter(\.isError).count == 1)
       #expect(diagnostic?.code == .asyncDependency)
       #expect(
         diagnostic?.message

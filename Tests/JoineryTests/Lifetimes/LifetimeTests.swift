@@ -345,7 +345,7 @@ struct CachedLifetimeTests {
       }
     ).build()
     _ = try container.resolve(Tracked.self)
-    container.resetAllCaches()
+    container.reset()
     try await container.shutdown()
     #expect(disposed.load(ordering: .acquiring) == 1)
   }

@@ -205,7 +205,7 @@ struct ModelBasedTests {
           }
           reports.append("built")
         } catch let error as BuildError {
-          let codes = error.diagnostics.filter { $0.severity == .error }.map(\.code.description)
+          let codes = error.diagnostics.filter(\.isError).map(\.code.description)
             .sorted()
           #expect(codes == scenario.expectedCodes, "seed \(seed)")
           reports.append(error.debugDescription)

@@ -130,7 +130,7 @@ struct CaptiveChainTests {
         registrar.bind(PermissionService.self, lifetime: .cached, to: PermissionService.init)
       }
     }
-    #expect(captives(error).contains { $0.severity == .error && $0.message.contains("scoped") })
+    #expect(captives(error).contains { $0.isError && $0.message.contains("scoped") })
     // a forward to an ephemeral binding
     error = #expect(throws: BuildError.self) {
       try build { registrar in
@@ -188,7 +188,7 @@ struct CaptiveChainTests {
       registrar.bind(Settings.self, lifetime: .cached, to: Settings.init(reader:))
     }
     let warning = container.warnings.first { $0.code == .captiveDependency }
-    #expect(warning?.severity == .warning)
+    #expect(warning?.isError == false)
     #expect(warning?.message.contains("through SessionReader") == true)
   }
 

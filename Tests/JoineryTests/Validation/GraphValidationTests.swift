@@ -109,7 +109,7 @@ struct GraphValidationTests {
     }
     let one = try #require(throws: BuildError.self) { try builder(reversed: false).build() }
     let two = try #require(throws: BuildError.self) { try builder(reversed: true).build() }
-    #expect(one.errors.count == 5)
+    #expect(one.diagnostics.filter(\.isError).count == 5)
     #expect(
       one.diagnostics.map(\.code) == [
         .duplicateBinding, .missingDependency, .missingDependency, .missingDependency,
@@ -153,7 +153,7 @@ struct GraphValidationTests {
       }
     ).buildOrRecord()
     #expect(container.warnings.map(\.code) == [.captiveDependency])
-    #expect(container.warnings.first?.severity == .warning)
+    #expect(container.warnings.first?.isError == false)
   }
 
   @Test("Exact tags, when required, reject a dependency only the fallback serves")

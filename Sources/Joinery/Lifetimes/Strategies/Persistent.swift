@@ -19,7 +19,7 @@ final class PersistentLifetime: LifetimeStrategy, @unchecked Sendable {
   override var isPermanent: Bool { true }
   override var isEager: Bool { eager }
   override var retainsInstance: Bool { true }
-  override var captureSeverity: Diagnostic.Severity { .error }
+  override var captureSeverity: Diagnostic.Level { .error }
 
   override var parameters: AnyHashable? { eager }
 
