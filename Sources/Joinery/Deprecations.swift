@@ -658,3 +658,174 @@ extension Container {
     for group in cacheGroups.keys { reset(group) }
   }
 }
+
+/// The properties of one type that a container fills in an existing instance, for objects whose
+/// initializer you do not control (view controllers made by a storyboard, framework callbacks).
+///
+/// Declare them in an assembly with ``Registrar/injectProperties(of:fileID:line:_:)``, then call
+/// ``Container/inject(into:isolation:)``:
+///
+/// ```swift
+/// registrar.injectProperties(of: LegacyScreen.self) { properties in
+///   properties.inject(\.feed)
+///   properties.inject(\.log, tag: "audit")
+/// }
+///
+/// let screen = LegacyScreen()      // made by a framework
+/// try container.inject(into: screen)
+/// ```
+///
+/// `build()` checks that every injected property's type (and tag) is bound.
+@available(
+  *, deprecated,
+  message: """
+    fill the object in one resolution: 'container.inject(into: object) { resolver, object in \
+    object.feed = try resolver.resolve() }'
+    """
+)
+public struct PropertyInjections<Root: AnyObject> {
+  var setters: [@Sendable (Root, Container) throws -> Void] = []
+  var keys: [DeclaredDependency] = []
+
+  /// Injects the binding of the property's type into `property`: untagged, or with `tag`
+  /// (falling back to untagged).
+  ///
+  /// ```swift
+  /// properties.inject(\.feed)
+  /// properties.inject(\.log, tag: "audit")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - property: A writable property of `Root`.
+  ///   - tag: The binding's tag, if it has one.
+  @available(*, deprecated, message: "use container.inject(into:_:)")
+  public mutating func inject<Value>(
+    _ property: any ReferenceWritableKeyPath<Root, Value> & Sendable,
+    tag: (any Hashable & Sendable)? = nil
+  ) {
+    let tag = BindingTag(optional: tag)
+    keys.append(
+      DeclaredDependency(key: BindingKey(Value.self, boxed: tag), matching: .allowingFallback))
+    let path = property
+    setters.append { root, container in
+      root[keyPath: path] = try container.resolve(Value.self, tag: tag)
+    }
+  }
+}
+
+@available(*, deprecated, message: "use container.inject(into:_:)")
+extension PropertyInjections {
+  /// Injects the binding of `Value` into an optional property (such as `var feed: Feed?` or
+  /// `var feed: Feed!`): untagged, or with `tag` (falling back to untagged).
+  ///
+  /// ```swift
+  /// properties.inject(\.feed)  // var feed: Feed!
+  /// properties.inject(\.log, tag: "audit")  // var log: Logger?
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - property: A writable optional property of `Root`.
+  ///   - tag: The binding's tag, if it has one.
+  @available(*, deprecated, message: "use container.inject(into:_:)")
+  public mutating func inject<Value>(
+    _ property: any ReferenceWritableKeyPath<Root, Value?> & Sendable,
+    tag: (any Hashable & Sendable)? = nil
+  ) {
+    let tag = BindingTag(optional: tag)
+    keys.append(
+      DeclaredDependency(key: BindingKey(Value.self, boxed: tag), matching: .allowingFallback))
+    let path = property
+    setters.append { root, container in
+      root[keyPath: path] = try container.resolve(Value.self, tag: tag)
+    }
+  }
+}
+
+extension Registrar {
+  /// Declares which properties of `type` ``Container/inject(into:isolation:)`` fills.
+  ///
+  /// ```swift
+  /// registrar.injectProperties(of: LegacyScreen.self) { properties in
+  ///   properties.inject(\.feed)
+  ///   properties.inject(\.log, tag: "audit")
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The class whose instances get their properties filled.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - declare: Lists the injected properties.
+  @available(
+    *, deprecated,
+    message: """
+      fill the object in one resolution: 'container.inject(into: object) { resolver, object in \
+      object.feed = try resolver.resolve() }'
+      """
+  )
+  public mutating func injectProperties<Root: AnyObject>(
+    of type: Root.Type, fileID: StaticString = #fileID, line: UInt = #line,
+    _ declare: (inout PropertyInjections<Root>) -> Void
+  ) {
+    var injections = PropertyInjections<Root>()
+    declare(&injections)
+    collector.injectors.append(
+      PropertyInjector(
+        injections, location: BindingLocation(fileID: fileID, line: line),
+        registerType: registerType))
+  }
+}
+
+extension Container {
+  /// Fills the declared properties of an existing instance.
+  ///
+  /// ```swift
+  /// let screen = LegacyScreen()
+  /// try container.inject(into: screen)
+  /// ```
+  ///
+  /// The properties are filled in one resolution, as the parameters of one resolve are: they
+  /// share their `graph` instances, and main-actor bindings are made when the caller is
+  /// isolated to the main actor.
+  ///
+  /// - Parameters:
+  ///   - object: An instance of a type declared with
+  ///     ``Registrar/injectProperties(of:fileID:line:_:)``.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): main-actor bindings
+  ///     may be made when it is the main actor.
+  /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/missingBinding`` when nothing was
+  ///   declared for the type, or the error of a property that could not be resolved.
+  @available(
+    *, deprecated,
+    message: """
+      fill the object in one resolution: 'container.inject(into: object) { resolver, object in \
+      object.feed = try resolver.resolve() }'
+      """
+  )
+  public func inject<Root: AnyObject>(
+    into object: Root, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) {
+    var owner: Container? = self
+    while let container = owner, container.injectors[ObjectIdentifier(Root.self)] == nil {
+      owner = container.parentContainer
+    }
+    if let owner, owner !== self { return try owner.inject(into: object) }
+    guard let injector = injectors[ObjectIdentifier(Root.self)] else {
+      throw .missing(
+        BindingKey(PropertyInjections<Root>.self), triedFallback: false, parent: .topLevel, in: self
+      )
+    }
+    try checkOpen(Root.self)
+    // The setters' requests join the resolution `withResolver` runs on this thread.
+    try ResolutionContext.withResolver(in: self, isolation: isolation) {
+      _ throws(ResolutionError) in
+      do {
+        try injector.inject(object, self)
+      } catch let error as ResolutionError {
+        throw error
+      } catch {
+        preconditionFailure("property injection throws only ResolutionError: \(error)")
+      }
+    }
+  }
+}

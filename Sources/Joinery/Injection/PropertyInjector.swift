@@ -7,6 +7,7 @@ final class PropertyInjector: Sendable {
   /// Runs the setters on an instance of `rootType`.
   let inject: @Sendable (AnyObject, Container) throws -> Void
 
+  @available(*, deprecated, message: "made by the deprecated injectProperties(of:_:)")
   init<Root: AnyObject>(
     _ injections: PropertyInjections<Root>, location: BindingLocation, registerType: Any.Type
   ) {

@@ -1,99 +1,20 @@
 import Joinery
 import Testing
 
-private final class Feed: Sendable {}
+@MainActor private final class Toolbar {}
+private final class Session: Sendable {}
 private final class Log: Sendable {
   let channel: String
   init(channel: String) { self.channel = channel }
 }
-
-// A class whose initializer the app does not control (a framework makes it).
-private final class LegacyScreen {
-  var feed: Feed?
-  var log: Log?
-  var untouched = "as made"
-}
-
-// Non-optional properties, with placeholders the container replaces.
-private final class Dashboard {
-  var log = Log(channel: "placeholder")
-  var fallback = Log(channel: "placeholder")
-}
-
-@Suite("Key-path injection")
-struct PropertyInjectionTests {
-  @Test("Non-optional properties: untagged, tagged, and a tag falling back to untagged")
-  func nonOptional() throws {
-    let container = try ContainerBuilder(
-      Bindings { registrar in
-        registrar.bind(Log.self) { _ in Log(channel: "main") }
-        registrar.bind(Log.self, tag: "audit") { _ in Log(channel: "audit") }
-        registrar.injectProperties(of: Dashboard.self) { properties in
-          properties.inject(\.log, tag: "audit")
-          properties.inject(\.fallback, tag: "metrics")  // no such tag: the untagged binding
-        }
-      }
-    ).buildOrRecord()
-    let dashboard = Dashboard()
-    try container.inject(into: dashboard)
-    #expect(dashboard.log.channel == "audit")
-    #expect(dashboard.fallback.channel == "main")
-  }
-
-  @Test("inject(into:) fills the declared properties of an existing object, with tags")
-  func fills() throws {
-    let container = try ContainerBuilder(
-      Bindings { registrar in
-        registrar.bind(Feed.self, lifetime: .persistent) { _ in Feed() }
-        registrar.bind(Log.self, tag: "audit") { _ in Log(channel: "audit") }
-        registrar.injectProperties(of: LegacyScreen.self) { properties in
-          properties.inject(\.feed)
-          properties.inject(\.log, tag: "audit")
-        }
-      }
-    ).buildOrRecord()
-    let screen = LegacyScreen()
-    try container.inject(into: screen)
-    #expect(screen.feed === (try container.resolve(Feed.self)))
-    #expect(screen.log?.channel == "audit")
-    #expect(screen.untouched == "as made")
-  }
-
-  @Test("An injected property whose type is not bound fails the build")
-  func validated() throws {
-    let error = try #require(throws: BuildError.self) {
-      try ContainerBuilder(
-        Bindings { registrar in
-          registrar.injectProperties(of: LegacyScreen.self) { properties in
-            properties.inject(\.feed)
-          }
-        }
-      ).build()
-    }
-    #expect(
-      error.diagnostics.map(\.message) == [
-        "An injected property of LegacyScreen needs Feed, which is not bound."
-      ])
-  }
-
-  @Test("Injecting into a type nothing was declared for throws")
-  func undeclared() throws {
-    let container = try ContainerBuilder().build()
-    let error = try #require(throws: ResolutionError.self) {
-      try container.inject(into: LegacyScreen())
-    }
-    #expect(error.code == .missingBinding)
-  }
-}
-
-@MainActor private final class Toolbar {}
-private final class Session: Sendable {}
 
 // An object a framework makes, holding a main-actor view and two uses of one `graph` session.
 private final class Controller {
   var toolbar: Toolbar?
   var session: Session?
   var sameSession: Session?
+  var log = Log(channel: "placeholder")
+  var untouched = "as made"
 }
 
 @Suite("inject(into:) is one resolution in the caller's isolation")
@@ -103,60 +24,80 @@ struct InjectionResolutionTests {
       .adding { registrar in
         registrar.bindMainActor(Toolbar.self) { _ in Toolbar() }
         registrar.bind(Session.self, lifetime: .graph) { _ in Session() }
-        registrar.injectProperties(of: Controller.self) { properties in
-          properties.inject(\.toolbar)
-          properties.inject(\.session)
-          properties.inject(\.sameSession)
-        }
+        registrar.bind(Log.self) { _ in Log(channel: "main") }
+        registrar.bind(Log.self, tag: "audit") { _ in Log(channel: "audit") }
       }
       .build()
   }
 
-  @Test("Declared properties share their graph instances, as one resolve's parameters do")
-  func declaredShareGraph() throws {
-    let container = try ContainerBuilder()
-      .adding { registrar in
-        registrar.bind(Session.self, lifetime: .graph) { _ in Session() }
-        registrar.injectProperties(of: Controller.self) { properties in
-          properties.inject(\.session)
-          properties.inject(\.sameSession)
-        }
-      }
-      .build()
+  private static func fill(_ resolver: borrowing Resolver, _ controller: Controller) throws {
+    controller.toolbar = try resolver.resolve(Toolbar.self)
+    controller.session = try resolver.resolve(Session.self)
+    controller.sameSession = try resolver.resolve(Session.self)
+  }
+
+  @Test("Properties set in one inject(into:) share their graph instances; tags fall back")
+  func sharesGraph() throws {
+    let container = try container()
     let controller = Controller()
-    try container.inject(into: controller)
+    try container.inject(into: controller) { resolver, controller in
+      controller.session = try resolver.resolve(Session.self)
+      controller.sameSession = try resolver.resolve(Session.self)
+      controller.log = try resolver.resolve(Log.self, tag: "metrics")  // the untagged one
+    }
     #expect(controller.session != nil)
     #expect(controller.session === controller.sameSession)
+    #expect(controller.log.channel == "main")
+    #expect(controller.untouched == "as made")
+    // A second call is a second resolution: a new graph instance.
+    let other = Controller()
+    try container.inject(into: other) { resolver, other in
+      other.session = try resolver.resolve(Session.self)
+    }
+    #expect(other.session !== controller.session)
+  }
+
+  @Test("A missing binding throws with the path; what the closure throws comes out as it is")
+  func errors() throws {
+    struct Refused: Error {}
+    let container = try container()
+    let missing = try #require(throws: ResolutionError.self) {
+      try container.inject(into: Controller()) { resolver, controller in
+        _ = try resolver.resolve(Int.self)
+      }
+    }
+    #expect(missing.code == .missingBinding)
+    #expect(missing.requested == BindingKey(Int.self))
+    #expect(throws: Refused.self) {
+      try container.inject(into: Controller()) { _, _ in throw Refused() }
+    }
   }
 
   /// Swift Testing runs `@MainActor` tests off the main thread on Linux: only the caller's
   /// static isolation says that main-actor bindings may be made.
-  @Test("From main-actor code, both forms make main-actor bindings")
+  @Test("From main-actor code, inject(into:) makes main-actor bindings")
   @MainActor
   func mainActorCaller() throws {
     let container = try container()
     let controller = Controller()
-    try container.inject(into: controller)
-    #expect(controller.toolbar != nil)
-    let other = Controller()
-    try container.inject(into: other) { resolver, other in
-      other.toolbar = try resolver.resolve(Toolbar.self)
-      other.session = try resolver.resolve(Session.self)
-      other.sameSession = try resolver.resolve(Session.self)
+    try container.inject(into: controller) { resolver, controller in
+      try Self.fill(resolver, controller)
     }
-    #expect(other.toolbar != nil)
-    #expect(other.session === other.sameSession)
+    #expect(controller.toolbar != nil)
+    #expect(controller.session === controller.sameSession)
   }
 
   @Test("Off the main actor, a main-actor property is refused, never trapped")
   func offMainActor() async throws {
     let container = try container()
     let code = await Task.detached { () -> ResolutionError.Code? in
-      do throws(ResolutionError) {
-        try container.inject(into: Controller())
+      do {
+        try container.inject(into: Controller()) { resolver, controller in
+          try Self.fill(resolver, controller)
+        }
         return nil
       } catch {
-        return error.code
+        return (error as? ResolutionError)?.code
       }
     }.value
     #expect(code == .mainActorRequired)

@@ -25,14 +25,11 @@ struct TagSpellingTests {
         registrar.bind(Store.self, tag: Shelf.memory, lifetime: .persistent) { _ in
           Store(name: "memory")
         }
-        registrar.injectProperties(of: Screen.self) { properties in
-          properties.inject(\.store, tag: Shelf.memory)
-        }
       }
     ).build()
   }
 
-  @Test("@Injected, resolve, bindings' keys and inject(_:tag:) take the enum value")
+  @Test("@Injected, resolve, bindings' keys and inject(into:) take the enum value")
   func everyEntryPointTakesTheEnum() throws {
     let container = try Self.container()
     let injected = Injected<Store>(from: container, tag: Shelf.disk)
@@ -46,7 +43,9 @@ struct TagSpellingTests {
       BindingKey(Store.self, tag: Shelf.disk) == BindingKey(Store.self, tag: BindingTag(Shelf.disk))
     )
     let screen = Screen()
-    try container.inject(into: screen)
+    try container.inject(into: screen) { resolver, screen in
+      screen.store = try resolver.resolve(Store.self, tag: Shelf.memory)
+    }
     #expect(screen.store?.name == "memory")
   }
 
