@@ -1,5 +1,5 @@
 // Must not compile: a type that is not `Sendable` cannot be shared by the container.
-// expected: (aka 'Tally') does not conform to the 'Sendable' protocol
+// expected: type 'Tally' does not conform to the 'Sendable' protocol
 import Joinery
 
 final class Tally {

@@ -1,5 +1,5 @@
 // Must not compile: a transient (weakly shared) instance is shared between threads too.
-// expected: (aka 'Tally') does not conform to the 'Sendable' protocol
+// expected: type 'Tally' does not conform to the 'Sendable' protocol
 import Joinery
 
 final class Tally {

@@ -2,15 +2,15 @@
 ///
 /// | Joinery | one instance… | Swinject | Factory |
 /// |---|---|---|---|
-/// | ``LifetimeRepresentable/persistent`` | per container, built once | `.container` | `.singleton` |
-/// | ``LifetimeRepresentable/transient`` | while anyone outside holds it (weak) | `.weak` | `.shared` |
-/// | ``LifetimeRepresentable/ephemeral`` | per resolve, never kept | `.transient` | `.unique` |
-/// | ``LifetimeRepresentable/cached`` | per container until its ``CacheGroup`` is reset | — | `.cached` |
-/// | ``LifetimeRepresentable/graph`` | per top-level resolve, shared inside it | `.graph` | `.graph` |
-/// | ``LifetimeRepresentable/scoped`` | per ``Scope`` (a request, a unit of work) | — | `.scope` |
+/// | ``persistent`` | per container, built once | `.container` | `.singleton` |
+/// | ``transient`` | while anyone outside holds it (weak) | `.weak` | `.shared` |
+/// | ``ephemeral`` | per resolve, never kept | `.transient` | `.unique` |
+/// | ``cached`` | per container until its ``CacheGroup`` is reset | — | `.cached` |
+/// | ``graph`` | per top-level resolve, shared inside it | `.graph` | `.graph` |
+/// | ``scoped`` | per ``Scope`` (a request, a unit of work) | — | `.scope` |
 ///
 /// > Important: In Joinery **transient means weak-shared**. Swinject and .NET use "transient" for
-/// > *new every time*; that lifetime is ``LifetimeRepresentable/ephemeral`` here.
+/// > *new every time*; that lifetime is ``ephemeral`` here.
 ///
 /// ```swift
 /// registrar.bind(Database.self, lifetime: .persistent) { SQLiteDatabase() }
@@ -19,8 +19,7 @@
 /// ```
 ///
 /// `Lifetime` is a struct with static members rather than an enum, so new lifetimes can be added
-/// without breaking a `switch` in your code. Each lifetime is declared once, on
-/// ``LifetimeRepresentable``, for a `Lifetime` and for the ``Lifetime/For`` a `bind` takes.
+/// without breaking a `switch` in your code.
 public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// What the lifetime does: one internal class per lifetime (``LifetimeStrategy``), compared
   /// by kind and parameters.
@@ -42,19 +41,68 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
     func hash(into hasher: inout Hasher) { strategy.hash(into: &hasher) }
   }
 
-  // The lifetimes themselves are declared once, for `Lifetime` and `Lifetime.For` alike, in
-  // the extensions of `LifetimeRepresentable` below. These are their values, made once.
-  @usableFromInline static let persistentValue = Lifetime(PersistentLifetime(eager: false))
-  @usableFromInline static let eagerPersistentValue = Lifetime(PersistentLifetime(eager: true))
-  @usableFromInline static let transientValue = Lifetime(TransientLifetime())
-  @usableFromInline static let ephemeralValue = Lifetime(EphemeralLifetime())
-  @usableFromInline static let cachedValue = Lifetime(CachedLifetime(group: .default))
-  @usableFromInline static let graphValue = Lifetime(GraphLifetime())
-  @usableFromInline static let scopedValue = Lifetime(ScopedLifetime())
+  /// One instance per container, created on first resolve, exactly once even when many threads
+  /// ask at the same moment.
+  public static let persistent = Lifetime(PersistentLifetime(eager: false))
 
-  @usableFromInline static func cachedValue(in group: CacheGroup) -> Lifetime {
-    group == .default ? cachedValue : Lifetime(CachedLifetime(group: group))
+  /// One instance per container; when `eager` is `true`, `build()` creates it and reports its
+  /// errors.
+  ///
+  /// ```swift
+  /// registrar.bind(Config.self, lifetime: .persistent(eager: true)) { try Config.load() }
+  /// ```
+  ///
+  /// - Parameter eager: Whether `build()` creates the instance.
+  /// - Returns: A persistent lifetime.
+  public static func persistent(eager: Bool) -> Lifetime {
+    eager ? Lifetime(PersistentLifetime(eager: true)) : .persistent
   }
+
+  /// Weak sharing: the same instance while anyone outside the container holds it, a new one after
+  /// it is released.
+  ///
+  /// Only classes (or protocols implemented by classes) can be weak.
+  public static let transient = Lifetime(TransientLifetime())
+
+  /// A new instance on every resolve, never retained by the container.
+  public static let ephemeral = Lifetime(EphemeralLifetime())
+
+  /// Like ``persistent``, but dropped when the ``CacheGroup/default`` group is reset.
+  public static let cached = Lifetime(CachedLifetime(group: .default))
+
+  /// Like ``persistent``, but dropped when `group` is reset with ``Container/reset(_:)``.
+  ///
+  /// ```swift
+  /// registrar.bind(Session.self, lifetime: .cached(in: .session)) { Session() }
+  /// ```
+  ///
+  /// - Parameter group: The group the instance belongs to.
+  /// - Returns: A cached lifetime.
+  public static func cached(in group: CacheGroup) -> Lifetime {
+    group == .default ? .cached : Lifetime(CachedLifetime(group: group))
+  }
+
+  /// One instance per top-level resolve: everything built during that one resolution shares it
+  /// (diamonds), and the next resolve makes a new one.
+  ///
+  /// The container keeps nothing afterwards.
+  public static let graph = Lifetime(GraphLifetime())
+
+  /// One instance per ``Scope``: everything resolved in one scope (one request, one unit of
+  /// work) shares it, and ``Scope/close()`` ends it.
+  ///
+  /// Resolving a scoped binding outside a scope
+  /// is an error, and a persistent, cached or transient binding that depends on a scoped one
+  /// fails `build()` (it would keep one scope's instance for every scope).
+  ///
+  /// ```swift
+  /// registrar.bind(UnitOfWork.self, lifetime: .scoped, dispose: { try await $0.rollBack() },
+  ///   to: UnitOfWork.init(pool:))
+  /// let scope = container.makeScope()
+  /// let work = try scope.resolve(UnitOfWork.self)
+  /// try await scope.close()
+  /// ```
+  public static let scoped = Lifetime(ScopedLifetime())
 
   /// The cache group of a `cached` lifetime.
   var group: CacheGroup? { strategy.cacheGroup }
@@ -82,8 +130,7 @@ extension Lifetime {
   /// registrar.bind(Settings.self, lifetime: .persistent, to: Settings.init)  // Settings: Sendable
   /// registrar.bind(Formatter.self, lifetime: .ephemeral, to: Formatter.init)  // any type
   /// // registrar.bind(Tally.self, lifetime: .persistent, …)
-  /// // error: type 'Lifetime.For<Tally>._Instance' (aka 'Tally') does not conform to the
-  /// //   'Sendable' protocol
+  /// // error: static property 'persistent' requires that 'Tally' conform to 'Sendable'
   /// ```
   ///
   /// A *default* lifetime — ``DependencyRegister/defaultLifetime``,
@@ -104,6 +151,12 @@ extension Lifetime {
       self.value = value
       self.inheritsDefault = inheritsDefault
     }
+
+    /// A new instance for every request.
+    public static var ephemeral: Self { Self(value: .ephemeral) }
+
+    /// One instance per top-level resolution, shared by everything built during it.
+    public static var graph: Self { Self(value: .graph) }
 
     /// The default lifetime of the register declaring the binding.
     ///
@@ -127,6 +180,12 @@ extension Lifetime {
   }
 }
 
+// The lifetimes are declared here and on `Lifetime` both, on purpose. Declaring them once, in
+// the extensions of a protocol both types conform to (an associated type carrying `Instance`
+// for the `Sendable` condition; a conditional conformance cannot depend on a marker protocol),
+// was tried in 57ecaa7 and reverted: in unspecialized code — a generic helper binding many
+// types — every `lifetime: .persistent` then looked up the witness table of `For<T>` at run
+// time, +17 % instructions on the 1,000-binding build row.
 extension Lifetime.For where Instance: Sendable {
   /// Any lifetime, chosen at run time: every lifetime is open to a `Sendable` type.
   ///
@@ -137,129 +196,28 @@ extension Lifetime.For where Instance: Sendable {
   ///
   /// - Parameter lifetime: The lifetime.
   public init(_ lifetime: Lifetime) { self.init(value: lifetime) }
-}
 
-extension Lifetime.For: LifetimeRepresentable {
-  /// A lifetime for a binding of `Instance`.
-  public typealias _Instance = Instance
+  /// One instance per container, created on first use.
+  public static var persistent: Self { Self(value: .persistent) }
 
-  /// The lifetime as a binding of `Instance` takes it.
-  @inlinable public static func _represent(_ lifetime: Lifetime) -> Self { Self(value: lifetime) }
-}
-
-extension Lifetime: LifetimeRepresentable {
-  /// Every lifetime is open to a `Lifetime` value: it names the lifetime of any binding.
-  public typealias _Instance = any Sendable
-
-  /// The lifetime itself.
-  @inlinable public static func _represent(_ lifetime: Lifetime) -> Lifetime { lifetime }
-}
-
-/// A value that names a lifetime: a ``Lifetime``, or the ``Lifetime/For`` that a `bind` takes.
-///
-/// Each lifetime is declared once, here, and is a member of both: `lifetime: .persistent` in a
-/// `bind`, `binding.lifetime == .persistent` when inspecting a container.
-///
-/// The lifetimes that share one instance between threads — persistent, transient, cached and
-/// scoped — exist for a `Lifetime.For<Instance>` only when `Instance` is `Sendable`; ephemeral
-/// and graph exist for every type.
-///
-/// ```swift
-/// registrar.bind(Settings.self, lifetime: .persistent, to: Settings.init)  // Settings: Sendable
-/// let shared = container.bindings.filter { $0.lifetime == .persistent }
-/// ```
-///
-/// Only Joinery's two lifetime types conform.
-public protocol LifetimeRepresentable: Sendable {
-  /// The type a lifetime is for: `Instance` for a ``Lifetime/For``, any for a ``Lifetime``.
-  associatedtype _Instance
-  /// The value naming `lifetime`.
-  static func _represent(_ lifetime: Lifetime) -> Self
-}
-
-extension LifetimeRepresentable {
-  /// A new instance on every resolve, never retained by the container.
-  ///
-  /// ```swift
-  /// registrar.bind(Formatter.self, lifetime: .ephemeral, to: Formatter.init)
-  /// ```
-  @inlinable public static var ephemeral: Self { _represent(Lifetime.ephemeralValue) }
-
-  /// One instance per top-level resolve: everything built during that one resolution shares it
-  /// (diamonds), and the next resolve makes a new one.
-  ///
-  /// The container keeps nothing afterwards.
-  ///
-  /// ```swift
-  /// registrar.bind(Parent.self, lifetime: .graph, to: Parent.init(child:))
-  /// ```
-  @inlinable public static var graph: Self { _represent(Lifetime.graphValue) }
-}
-
-extension LifetimeRepresentable where _Instance: Sendable {
-  /// One instance per container, created on first resolve, exactly once even when many threads
-  /// ask at the same moment.
-  ///
-  /// ```swift
-  /// registrar.bind(Database.self, lifetime: .persistent) { _ in SQLiteDatabase() }
-  /// ```
-  @inlinable public static var persistent: Self { _represent(Lifetime.persistentValue) }
-
-  /// One instance per container; when `eager` is `true`, `build()` creates it and reports its
-  /// errors.
-  ///
-  /// ```swift
-  /// registrar.bind(Config.self, lifetime: .persistent(eager: true)) { _ in try Config.load() }
-  /// ```
+  /// One instance per container, created by `build()` when `eager` is `true`.
   ///
   /// - Parameter eager: Whether `build()` creates the instance.
-  /// - Returns: A persistent lifetime.
-  @inlinable public static func persistent(eager: Bool) -> Self {
-    _represent(eager ? Lifetime.eagerPersistentValue : Lifetime.persistentValue)
-  }
+  /// - Returns: The lifetime.
+  public static func persistent(eager: Bool) -> Self { Self(value: .persistent(eager: eager)) }
 
-  /// Weak sharing: the same instance while anyone outside the container holds it, a new one
-  /// after it is released.
-  ///
-  /// Only classes (or protocols implemented by classes) can be weak.
-  ///
-  /// ```swift
-  /// registrar.bind(ImageCache.self, lifetime: .transient) { _ in ImageCache() }
-  /// ```
-  @inlinable public static var transient: Self { _represent(Lifetime.transientValue) }
+  /// Weak sharing: the same instance while someone holds it, a new one afterwards.
+  public static var transient: Self { Self(value: .transient) }
 
-  /// Like ``persistent``, but dropped when the ``CacheGroup/default`` group is reset.
-  ///
-  /// ```swift
-  /// registrar.bind(Basket.self, lifetime: .cached) { _ in Basket() }
-  /// ```
-  @inlinable public static var cached: Self { _represent(Lifetime.cachedValue) }
+  /// Kept until the default cache group is reset.
+  public static var cached: Self { Self(value: .cached) }
 
-  /// Like ``persistent``, but dropped when `group` is reset with ``Container/reset(_:)``.
+  /// Kept until `group` is reset.
   ///
-  /// ```swift
-  /// registrar.bind(Session.self, lifetime: .cached(in: .session)) { _ in Session() }
-  /// ```
-  ///
-  /// - Parameter group: The group the instance belongs to.
-  /// - Returns: A cached lifetime.
-  @inlinable public static func cached(in group: CacheGroup) -> Self {
-    _represent(Lifetime.cachedValue(in: group))
-  }
+  /// - Parameter group: The cache group.
+  /// - Returns: The lifetime.
+  public static func cached(in group: CacheGroup) -> Self { Self(value: .cached(in: group)) }
 
-  /// One instance per ``Scope``: everything resolved in one scope (one request, one unit of
-  /// work) shares it, and ``Scope/close()`` ends it.
-  ///
-  /// Resolving a scoped binding outside a scope is an error, and a persistent, cached or
-  /// transient binding that depends on a scoped one fails `build()` (it would keep one scope's
-  /// instance for every scope).
-  ///
-  /// ```swift
-  /// registrar.bind(UnitOfWork.self, lifetime: .scoped, dispose: { try await $0.rollBack() },
-  ///   to: UnitOfWork.init(pool:))
-  /// let scope = container.makeScope()
-  /// let work = try scope.resolve(UnitOfWork.self)
-  /// try await scope.close()
-  /// ```
-  @inlinable public static var scoped: Self { _represent(Lifetime.scopedValue) }
+  /// One instance per ``Scope``, shared by everything resolved in it.
+  public static var scoped: Self { Self(value: .scoped) }
 }
