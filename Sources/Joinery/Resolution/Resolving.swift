@@ -311,13 +311,14 @@ extension Resolving where Self: ~Copyable {
   ///   - type: The element type.
   ///   - tag: The tag the contributions were made with; the untagged ones when omitted.
   ///   - predicate: Chooses contributions by their ``BindingInfo`` before any is made; every
-  ///     contribution when omitted.
+  ///     contribution when omitted. It is `@Sendable`: it runs where the request does, off the
+  ///     caller's actor, so it captures values (`let wanted = self.wanted`), not actor state.
   /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   @inlinable
   public func resolveAllAsync<T: Sendable>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
-    where predicate: ((BindingInfo) -> Bool)? = nil
+    where predicate: (@Sendable (BindingInfo) -> Bool)? = nil
   ) async throws(ResolutionError) -> [T] {
     let point = try _requestPoint(for: T.self, isolation: nil)
     return try await point.retainedContainer.resolveAllAsync(
