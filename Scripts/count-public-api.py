@@ -9,9 +9,10 @@ compile with a warning naming their replacement, not part of the surface; they a
 apart), nor do the overloads marked `@_documentation(visibility: internal)`: the generated
 fixed-arity forms, which repeat the spelling, labels and defaults of a documented parameter-pack
 form so that Swift specializes the call (Scripts/generate-fixed-arity.py), and the two- and
-three-argument `bindAsync` forms, which repeat the one-argument form's spelling, labels and
-defaults (fixed arities where Swift 6.3 cannot expand a pack). The symbol graph leaves them
-out; this script counts them from the sources and prints them apart.
+three-argument `bindAsync` and `resolveAsync` forms, which repeat the one-argument form's
+spelling, labels and defaults (fixed arities where Swift 6.3 cannot expand a pack in an async
+function). The symbol graph leaves them out; this script counts them from the sources and
+prints them apart.
 
     python3 Scripts/count-public-api.py            # the count, and the names by kind
     python3 Scripts/count-public-api.py --ceiling  # fails if the count is above .ci/public-api-ceiling

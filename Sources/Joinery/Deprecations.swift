@@ -136,14 +136,52 @@ extension ResolutionError.Code {
   public var name: String { description }
 }
 
-extension NearMiss.Kind {
-  /// The kind's name.
+extension NearMiss {
+  /// How a near miss's binding is close to the request.
+  @available(
+    *, deprecated,
+    message:
+      "compare 'binding.key' with the error's 'requested': the same type with other argument types, under another tag, or another type"
+  )
+  public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    let text: String
+
+    /// The same type under another tag.
+    public static let otherTag = Kind(text: "otherTag")
+    /// The same type, bound with runtime arguments of other types.
+    public static let otherArguments = Kind(text: "otherArguments")
+    /// A type with a similar name.
+    public static let similarType = Kind(text: "similarType")
+
+    /// The kind's name.
+    public var description: String { text }
+
+    /// The kind's name.
+    ///
+    /// ```swift
+    /// let name = "\(miss.kind)"
+    /// ```
+    @available(*, deprecated, message: "use 'description' (\"\\(kind)\"), which is the name")
+    public var name: String { description }
+  }
+
+  /// How the binding is close to the request.
   ///
   /// ```swift
-  /// let name = "\(miss.kind)"
+  /// let sameType = miss.binding.key.type == error.requested.type
   /// ```
-  @available(*, deprecated, message: "use 'description' (\"\\(kind)\"), which is the name")
-  public var name: String { description }
+  @available(
+    *, deprecated,
+    message:
+      "compare 'binding.key' with the error's 'requested': the same type with other argument types, under another tag, or another type"
+  )
+  public var kind: Kind {
+    switch closeness {
+    case .otherArguments: .otherArguments
+    case .otherTag: .otherTag
+    case .similarType: .similarType
+    }
+  }
 }
 
 extension CacheGroup {

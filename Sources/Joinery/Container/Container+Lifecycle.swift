@@ -62,22 +62,12 @@ extension Container {
     try await DisposalList.dispose(drop(group))
   }
 
-  /// Whether the shared instance of `type` (persistent or cached) exists, without making it.
-  ///
-  /// For scoped instances, ask the scope: ``Scope/hasInstance(of:tag:)``.
-  ///
-  /// ```swift
-  /// if container.hasInstance(of: ConnectionPool.self) { … }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: The binding's tag, if it has one.
-  /// - Returns: `true` if the container holds the instance.
-  public func hasInstance<T>(of type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
-    let key = BindingKey(T.self, tag: tag)
-    guard let binding = owner(of: key)?.table.binding(for: key) else { return false }
-    return binding.holdsInstance
+  /// Whether the instance a resolve of `key` in `scope` would return exists now: a scoped
+  /// binding's in the scope (none without one), any other binding's in the binding.
+  func hasInstance(for key: BindingKey, in scope: Scope?) -> Bool {
+    guard let binding = lookup(key)?.binding else { return false }
+    guard binding.lifetime.reach == .scope else { return binding.holdsInstance }
+    return scope?.hasInstance(for: key) ?? false
   }
 
   /// Throws if the container was shut down: the check of every public resolve, one atomic

@@ -91,23 +91,6 @@ public final class Scope: Sendable {
 }
 
 extension Scope {
-  /// Whether this scope holds the instance of the scoped binding of `type` (made by a resolve,
-  /// or provided when the scope was made), without making it: to commit a unit of work only if
-  /// the request used one.
-  ///
-  /// ```swift
-  /// if scope.hasInstance(of: UnitOfWork.self) {
-  ///   try await scope.resolve(UnitOfWork.self).commit()
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: The binding's tag, if it has one.
-  /// - Returns: `true` if the instance exists in this scope.
-  public func hasInstance<T>(of type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
-    hasInstance(for: BindingKey(T.self, tag: tag))
-  }
 
   /// Whether ``close()`` was called.
   public var isClosed: Bool { disposals.isClosed }

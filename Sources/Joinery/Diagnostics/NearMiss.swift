@@ -7,33 +7,29 @@
 /// }
 /// ```
 public struct NearMiss: Sendable, CustomStringConvertible {
-  /// How the binding is close to the request.
-  public struct Kind: Hashable, Sendable, CustomStringConvertible {
-    let text: String
-
+  /// How the binding is close to the request: what its key shares with the requested one.
+  enum Closeness: Sendable {
+    /// The same type, bound with runtime arguments of other types.
+    case otherArguments
     /// The same type under another tag (or untagged, when a tagged request asked for an exact
     /// match).
-    public static let otherTag = Kind(text: "otherTag")
-    /// The same type, bound with runtime arguments of other types.
-    public static let otherArguments = Kind(text: "otherArguments")
+    case otherTag
     /// A type with a similar name, such as the concrete `FeedService` when `FeedServicing` was
     /// requested, or a same-named type from another module.
-    public static let similarType = Kind(text: "similarType")
-
-    /// A one-line, human-readable description.
-    public var description: String { text }
+    case similarType
   }
 
-  /// How the binding is close.
-  public let kind: Kind
-  /// The binding.
+  /// How the binding is close; its key against the request's says the same.
+  let closeness: Closeness
+  /// The binding: the same type with other argument types or under another tag, or another
+  /// type with a similar name (compare `binding.key` with ``ResolutionError/requested``).
   public let binding: BindingInfo
 
   /// A one-line, human-readable description.
   public var description: String {
     let key = binding.key
     let place = "\(binding.registerName) at \(binding.location)"
-    switch kind {
+    switch closeness {
     case .otherArguments:
       let arguments = key.argumentTypes.map(TypeName.arguments) ?? "()"
       let tag = key.tag.map { " with tag \($0)" } ?? ""
@@ -55,8 +51,8 @@ public struct NearMiss: Sendable, CustomStringConvertible {
   /// Whether the binding's type has the requested type's short name (another module's type).
   let sameShortName: Bool
 
-  init(kind: Kind, binding: BindingInfo, sameShortName: Bool = false) {
-    self.kind = kind
+  init(_ closeness: Closeness, binding: BindingInfo, sameShortName: Bool = false) {
+    self.closeness = closeness
     self.binding = binding
     self.sameShortName = sameShortName
   }
@@ -73,9 +69,9 @@ public struct NearMiss: Sendable, CustomStringConvertible {
       if ObjectIdentifier(key.argumentTypes ?? Void.self)
         != ObjectIdentifier(requested.argumentTypes ?? Void.self)
       {
-        misses.append(NearMiss(kind: .otherArguments, binding: binding))
+        misses.append(NearMiss(.otherArguments, binding: binding))
       } else if key.tag != requested.tag {
-        misses.append(NearMiss(kind: .otherTag, binding: binding))
+        misses.append(NearMiss(.otherTag, binding: binding))
       }
     }
     let wanted = SimilarName(requested.type)
@@ -87,13 +83,13 @@ public struct NearMiss: Sendable, CustomStringConvertible {
       else { continue }
       similar.append(
         NearMiss(
-          kind: .similarType, binding: binding,
+          .similarType, binding: binding,
           sameShortName: binding.key.shortName == requested.shortName))
     }
     similar.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
     misses.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
-    return Array(misses.filter { $0.kind == .otherArguments }.prefix(8))
-      + misses.filter { $0.kind == .otherTag }.prefix(8) + similar.prefix(8)
+    return Array(misses.filter { $0.closeness == .otherArguments }.prefix(8))
+      + misses.filter { $0.closeness == .otherTag }.prefix(8) + similar.prefix(8)
   }
 }
 

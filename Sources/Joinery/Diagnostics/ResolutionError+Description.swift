@@ -53,7 +53,7 @@ extension ResolutionError {
     case .argumentMismatch:
       let given = requested.argumentTypes.map(TypeName.arguments) ?? "()"
       var expected: [String] = []
-      for miss in nearMisses where miss.kind == .otherArguments {
+      for miss in nearMisses where miss.closeness == .otherArguments {
         let arguments = miss.binding.key.argumentTypes.map(TypeName.arguments) ?? "no arguments"
         if !expected.contains(arguments) { expected.append(arguments) }
       }
@@ -125,16 +125,16 @@ extension ResolutionError {
           ? [fix.text, "Or " + fixes[0].prefix(1).lowercased() + fixes[0].dropFirst()]
           : fixes + [fix.text]
       }
-      for miss in misses where miss.kind == .otherTag {
+      for miss in misses where miss.closeness == .otherTag {
         let tag = miss.binding.key.tag.map { ", tag: \($0)" } ?? ""
         fixes.append("Or request the existing binding: resolve(\(name).self\(tag)).")
       }
-      for miss in misses where miss.kind == .otherArguments {
+      for miss in misses where miss.closeness == .otherArguments {
         let arguments = miss.binding.key.argumentTypes.map(TypeName.arguments) ?? "()"
         fixes.append(
           "Or pass its runtime arguments \(arguments): resolve(\(name).self, arguments: …).")
       }
-      for miss in misses where miss.kind == .similarType {
+      for miss in misses where miss.closeness == .similarType {
         fixes.append(
           "Or, if you meant \(miss.displayName), request that type, "
             + "or forward \(name) to it: registrar.bind(\(name).self, forwardingTo: "

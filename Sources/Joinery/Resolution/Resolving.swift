@@ -180,8 +180,10 @@ extension Resolving where Self: ~Copyable {
   /// Returns a new instance from a binding that takes one runtime argument, awaiting it if its
   /// factory is `async`.
   ///
-  /// Forms with two and three arguments follow. (Fixed arities, not a parameter pack: Swift 6.3
-  /// miscompiles a pack expanded in an async function.)
+  /// Two and three arguments are passed the same way, `arguments: url, 128`. (Fixed arities,
+  /// not a parameter pack: Swift 6.3 miscompiles a pack expanded in an async function. The
+  /// two- and three-argument forms repeat this one's spelling, labels and defaults and are
+  /// documented here.)
   ///
   /// ```swift
   /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in
@@ -189,6 +191,7 @@ extension Resolving where Self: ~Copyable {
   /// }
   /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
   /// let preview = try await container.resolveAsync(Thumbnail.self, tag: "preview", arguments: url)
+  /// let sized = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
   /// ```
   ///
   /// - Parameters:
@@ -236,6 +239,7 @@ extension Resolving where Self: ~Copyable {
   ///   - b: The second runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @_documentation(visibility: internal)
   @inlinable
   public func resolveAsync<T: Sendable, A: Sendable, B: Sendable>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
@@ -274,6 +278,7 @@ extension Resolving where Self: ~Copyable {
   ///   - c: The third runtime argument.
   /// - Returns: A new instance.
   /// - Throws: ``ResolutionError``.
+  @_documentation(visibility: internal)
   @inlinable
   public func resolveAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
@@ -324,6 +329,35 @@ extension Resolving where Self: ~Copyable {
     return try await point.retainedContainer.resolveAllAsync(
       T.self, tag: _requestTag(tag), where: predicate, path: point.path,
       scope: point.requestScope)
+  }
+}
+
+extension Resolving where Self: ~Copyable {
+  /// Whether the instance a resolve of `type` from here would return exists, without making it.
+  ///
+  /// That is a persistent or cached instance, a transient one someone still holds, and, in a
+  /// scope, the scope's scoped instance (made by a resolve, or provided when the scope was
+  /// made). Ephemeral and graph bindings never have one.
+  ///
+  /// ```swift
+  /// if container.hasInstance(of: ConnectionPool.self) { … }  // made yet?
+  /// if scope.hasInstance(of: UnitOfWork.self) {              // did the request use one?
+  ///   try await scope.resolve(UnitOfWork.self).commit()
+  /// }
+  /// ```
+  ///
+  /// The tag names one binding exactly (no fallback); a closed scope or a shut-down container
+  /// has no instances.
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: The binding's tag, if it has one.
+  /// - Returns: `true` if the instance exists.
+  public func hasInstance<T>(of type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
+    guard let point = try? _requestPoint(for: T.self, isolation: nil) else { return false }
+    // A factory's resolver continues a chain: its scope is the chain's.
+    return point.retainedContainer.hasInstance(
+      for: BindingKey(T.self, tag: tag), in: point.context.scope)
   }
 }
 

@@ -135,6 +135,33 @@ struct ScopeTests {
     #expect(container.hasInstance(of: Pool.self))
   }
 
+  @Test("hasInstance answers alike on every receiver: what a resolve from there would return")
+  func hasInstanceOnEveryReceiver() async throws {
+    // Seen from a factory: the pool its own dependency made, and the unit of work of its scope.
+    let seen = Journal()
+    let container = try serverContainer { registrar in
+      registrar.bind(String.self) { resolver in
+        seen.note("pool \(resolver.hasInstance(of: Pool.self))")
+        seen.note("work \(resolver.hasInstance(of: UnitOfWork.self))")
+        return ""
+      }
+    }
+    #expect(!container.hasInstance(of: Pool.self))
+    let scope = try container.makeScope { $0.provide(Request(id: 2)) }
+    #expect(!scope.hasInstance(of: Pool.self))
+    _ = try scope.resolve(Orders.self)
+    // The scope sees the container's persistent instance, the container none of the scope's.
+    #expect(scope.hasInstance(of: Pool.self) && container.hasInstance(of: Pool.self))
+    #expect(scope.hasInstance(of: UnitOfWork.self) && !container.hasInstance(of: UnitOfWork.self))
+    _ = try scope.resolve(String.self)
+    _ = try container.resolve(String.self)
+    #expect(seen.all == ["pool true", "work true", "pool true", "work false"])
+    // Ephemeral bindings never have one; a closed scope has none.
+    #expect(!scope.hasInstance(of: Orders.self))
+    try await scope.close()
+    #expect(!scope.hasInstance(of: UnitOfWork.self) && !scope.hasInstance(of: Pool.self))
+  }
+
   @Test("A cycle among scoped bindings is reported with its path")
   func scopedCycle() throws {
     final class Left: Sendable {}

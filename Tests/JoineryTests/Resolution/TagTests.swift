@@ -66,7 +66,9 @@ struct TagTests {
     }
     #expect(error.code == .missingBinding)
     #expect(error.debugDescription.contains("matching: .exact"))
-    #expect(error.nearMisses.map(\.kind) == [.otherTag, .otherTag])
+    // Both near misses are the requested type under another tag (the untagged one and "audit").
+    #expect(error.nearMisses.map(\.binding.key.tag) == [nil, BindingTag(Channel.audit)])
+    #expect(error.nearMisses.allSatisfy { $0.binding.key.type == error.requested.type })
     #expect(try container.resolve(Tracked?.self, tag: "x", matching: .exact) == nil)
     let taggedOnly = try ContainerBuilder(
       Bindings { registrar in registrar.bind(Int.self, tag: "answer", instance: 42) }
