@@ -809,7 +809,7 @@ extension Registrar {
     declare(&injections)
     collector.injectors.append(
       PropertyInjector(
-        injections, location: BindingLocation(fileID: fileID, line: line),
+        injections, location: BindingLocation(file: fileID, line: line),
         registerType: registerType))
   }
 }
@@ -866,4 +866,104 @@ extension Container {
       }
     }
   }
+}
+
+extension BindingLocation {
+  /// Creates a location; the defaults capture the caller's file and line.
+  ///
+  /// ```swift
+  /// registrar.bind(Clock.self, fileID: fileID, line: line) { SystemClock() }  // in a helper
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - fileID: A `#fileID` value.
+  ///   - line: A `#line` value.
+  @available(
+    *, deprecated,
+    message:
+      "a location is captured by 'bind': compare a binding's 'location.fileID' and 'location.line', and pass 'fileID:' and 'line:' on to 'bind' from a helper"
+  )
+  public init(fileID: StaticString = #fileID, line: UInt = #line) {
+    self.init(file: fileID, line: line)
+  }
+
+  /// Whether the left location sorts before the right one: by file, then line.
+  ///
+  /// ```swift
+  /// let sorted = locations.sorted { ($0.fileID, $0.line) < ($1.fileID, $1.line) }
+  /// ```
+  @available(
+    *, deprecated,
+    message: "compare '(location.fileID, location.line)' tuples, which is the same order"
+  )
+  public static func < (lhs: BindingLocation, rhs: BindingLocation) -> Bool {
+    lhs.isBefore(rhs)
+  }
+}
+
+extension BindingTag {
+  /// The wrapped value.
+  ///
+  /// ```swift
+  /// let isEU = binding.key.tag == BindingTag(Region.eu)
+  /// ```
+  @available(
+    *, deprecated,
+    message:
+      "compare tags instead: 'binding.key.tag == BindingTag(Region.eu)' (tags compare by value)"
+  )
+  public var base: any Hashable & Sendable { box.base }
+}
+
+extension TagMatching {
+  /// The option's name, `exact` or `allowingFallback`.
+  ///
+  /// ```swift
+  /// let isExact = matching == .exact
+  /// ```
+  @available(*, deprecated, message: "compare with '.exact' or '.allowingFallback'")
+  public var description: String { allowsFallback ? "allowingFallback" : "exact" }
+}
+
+extension Scope {
+  /// Whether ``close()`` was called.
+  ///
+  /// ```swift
+  /// try await scope.close()  // again: does nothing
+  /// ```
+  @available(
+    *, deprecated,
+    message:
+      "call 'close()' again if unsure (it does nothing the second time); a closed scope's resolves throw 'shutDown'"
+  )
+  public var isClosed: Bool { disposals.isClosed }
+}
+
+extension DisposalError.Failure {
+  /// Where the binding whose disposer threw was declared.
+  ///
+  /// ```swift
+  /// let location = container.bindings.first { $0.key == failure.key }?.location
+  /// ```
+  @available(
+    *, deprecated,
+    message:
+      "the failure's description names it; 'container.bindings.first { $0.key == failure.key }?.location' finds it"
+  )
+  public var location: BindingLocation { declaredAt }
+}
+
+extension BindingInfo {
+  /// For a contribution to a multi-binding, its place among the contributions; `nil` for an
+  /// ordinary binding.
+  ///
+  /// ```swift
+  /// let plugins = try container.resolveAll(Plugin.self)  // in contribution order
+  /// ```
+  @available(
+    *, deprecated,
+    message:
+      "'resolveAll' returns contributions in their order (assembly order, then registration order), and 'description' shows the place"
+  )
+  public var contributionIndex: Int? { contribution }
 }

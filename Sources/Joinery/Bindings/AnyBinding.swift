@@ -207,7 +207,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     BindingInfo(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, forwardedTo: nil, metadata: metadata,
-      contributionIndex: contributionIndex, isChecked: dependencies != nil)
+      contribution: contributionIndex, isChecked: dependencies != nil)
   }
 
   /// For a forwarding binding, the key of the binding it converts from.

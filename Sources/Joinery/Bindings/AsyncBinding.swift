@@ -224,7 +224,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     guard let scope = node.requestScope else {
       throw .scopeRequired(self, fallbackTag: nil, parent: node.parent, in: container)
     }
-    if scope.isClosed {
+    if scope.disposals.isClosed {
       throw .shutDown(key, scopeClosed: true, parent: node.parent, in: container)
     }
     return scope
@@ -372,7 +372,8 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// where the captive check refuses it.
   func madeInstance(in scope: Scope?, below path: AsyncPath?) -> DisposalList.AsyncInstance {
     if isReady { return .made(storage.loadAny(layout)) }
-    guard lifetime.reach == .scope, let scope, !scope.isClosed, path?.hasCaptor != true else {
+    guard lifetime.reach == .scope, let scope, !scope.disposals.isClosed, path?.hasCaptor != true
+    else {
       return .none
     }
     return scope.disposals.asyncInstance(of: self)

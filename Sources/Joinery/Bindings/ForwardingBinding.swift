@@ -53,7 +53,7 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     BindingInfo(
       key: key, lifetime: target?.lifetime ?? lifetime, location: location,
       registerType: registerType, isOverride: isOverride, forwardedTo: targetKey,
-      metadata: metadata, contributionIndex: contributionIndex, isChecked: true)
+      metadata: metadata, contribution: contributionIndex, isChecked: true)
   }
 
   override func link(in container: Container) {

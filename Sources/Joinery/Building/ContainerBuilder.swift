@@ -351,7 +351,7 @@ public struct ContainerBuilder: Sendable {
         let asyncBinding = table.binding(for: key)?.isAsync == true
         let step = BindingInfo(
           key: key, lifetime: .ephemeral, location: location, registerType: ContainerBuilder.self,
-          isOverride: false, forwardedTo: nil, metadata: nil, contributionIndex: nil,
+          isOverride: false, forwardedTo: nil, metadata: nil, contribution: nil,
           isChecked: true)
         findings.append(
           Diagnostic(
@@ -406,7 +406,7 @@ public struct ContainerBuilder: Sendable {
         let owner = BindingInfo(
           key: BindingKey(injector.rootType), lifetime: .ephemeral, location: injector.location,
           registerType: injector.registerType, isOverride: false, forwardedTo: nil, metadata: nil,
-          contributionIndex: nil, isChecked: true)
+          contribution: nil, isChecked: true)
         findings.append(
           Diagnostic(
             .missingDependency, .error, key: owner.key, bindings: [owner],

@@ -44,7 +44,7 @@ extension Registrar {
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), factory: factory)
   }
@@ -81,7 +81,7 @@ extension Registrar {
   ) {
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
-      dispose: dispose, location: BindingLocation(fileID: fileID, line: line),
+      dispose: dispose, location: BindingLocation(file: fileID, line: line),
       contributes: false, initializer: initializer)
   }
 
@@ -116,7 +116,7 @@ extension Registrar {
   ) {
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
-      dispose: dispose, location: BindingLocation(fileID: fileID, line: line),
+      dispose: dispose, location: BindingLocation(file: fileID, line: line),
       contributes: false, initializer: initializer, dependencies: repeat each dependencies)
   }
 
@@ -150,7 +150,7 @@ extension Registrar {
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: true, factory: factory)
   }
@@ -185,7 +185,7 @@ extension Registrar {
   ) {
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
-      dispose: dispose, location: BindingLocation(fileID: fileID, line: line),
+      dispose: dispose, location: BindingLocation(file: fileID, line: line),
       contributes: true, initializer: initializer)
   }
 
@@ -223,7 +223,7 @@ extension Registrar {
   ) {
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
-      dispose: dispose, location: BindingLocation(fileID: fileID, line: line),
+      dispose: dispose, location: BindingLocation(file: fileID, line: line),
       contributes: true, initializer: initializer, dependencies: repeat each dependencies)
   }
 
@@ -263,7 +263,7 @@ extension Registrar {
   ) {
     addAsyncArguments(
       T.self, tag: tag, signature: A.self, isOverride: isOverride, dependencies: dependencies,
-      metadata: metadata, location: BindingLocation(fileID: fileID, line: line)
+      metadata: metadata, location: BindingLocation(file: fileID, line: line)
     ) { resolver, arguments in try await factory(resolver, arguments as! A) }
   }
 
@@ -295,7 +295,7 @@ extension Registrar {
     addAsyncArguments(
       T.self, tag: tag, signature: (A, B).self, isOverride: isOverride,
       dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(fileID: fileID, line: line)
+      location: BindingLocation(file: fileID, line: line)
     ) { resolver, arguments in
       let (a, b) = arguments as! (A, B)
       return try await factory(resolver, a, b)
@@ -329,7 +329,7 @@ extension Registrar {
     addAsyncArguments(
       T.self, tag: tag, signature: (A, B, C).self, isOverride: isOverride,
       dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(fileID: fileID, line: line)
+      location: BindingLocation(file: fileID, line: line)
     ) { resolver, arguments in
       let (a, b, c) = arguments as! (A, B, C)
       return try await factory(resolver, a, b, c)

@@ -37,7 +37,7 @@ extension Registrar {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: [], metadata: metadata, disposer: Self.disposer(dispose),
       maker: { _, _, out in out.initialize(to: try initializer()) })
   }
@@ -71,7 +71,7 @@ extension Registrar {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self), metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve()))
@@ -111,7 +111,7 @@ extension Registrar {
     let d1 = interned(d1)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: [d1.declared], metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
         out.initialize(to: try initializer(try resolver.resolve(d1)))
@@ -147,7 +147,7 @@ extension Registrar {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -191,7 +191,7 @@ extension Registrar {
     let d2 = interned(d2)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: [d1.declared, d2.declared], metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -228,7 +228,7 @@ extension Registrar {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -277,7 +277,7 @@ extension Registrar {
     let d3 = interned(d3)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared], metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -317,7 +317,7 @@ extension Registrar {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -371,7 +371,7 @@ extension Registrar {
     let d4 = interned(d4)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared], metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -413,7 +413,7 @@ extension Registrar {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -471,7 +471,7 @@ extension Registrar {
     let d5 = interned(d5)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared],
       metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -514,7 +514,7 @@ extension Registrar {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self, P6.self),
       metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -576,7 +576,7 @@ extension Registrar {
     let d6 = interned(d6)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: [d1.declared, d2.declared, d3.declared, d4.declared, d5.declared, d6.declared],
       metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -616,7 +616,7 @@ extension Registrar {
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver in try await initializer(try await resolver.resolveAsync(P1.self)) })
@@ -651,7 +651,7 @@ extension Registrar {
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver in
@@ -689,7 +689,7 @@ extension Registrar {
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver in
@@ -730,7 +730,7 @@ extension Registrar {
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver in
@@ -771,7 +771,7 @@ extension Registrar {
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver in
@@ -813,7 +813,7 @@ extension Registrar {
   ) {
     addAsync(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(P1.self, P2.self, P3.self, P4.self, P5.self, P6.self),
       metadata: metadata,
       disposer: Self.disposer(dispose),

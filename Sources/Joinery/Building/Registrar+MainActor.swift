@@ -41,7 +41,7 @@ extension Registrar {
   ) {
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), factory: factory)
   }
@@ -72,7 +72,7 @@ extension Registrar {
   ) {
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose)
     ) { resolver in
@@ -112,7 +112,7 @@ extension Registrar {
     let specification = (repeat interned(each dependencies))
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose)
     ) { resolver in

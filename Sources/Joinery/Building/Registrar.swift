@@ -115,7 +115,7 @@ public struct Registrar: ~Copyable {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
@@ -161,7 +161,7 @@ public struct Registrar: ~Copyable {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -202,7 +202,7 @@ public struct Registrar: ~Copyable {
     let specification = (repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose),
       maker: { resolver, _, out in
@@ -241,7 +241,7 @@ public struct Registrar: ~Copyable {
   ) {
     add(
       T.self, tag: tag, lifetime: .persistent(eager: dispose != nil), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: metadata,
+      location: BindingLocation(file: fileID, line: line), dependencies: [], metadata: metadata,
       disposer: Self.disposer(dispose), isHandedOver: dispose != nil,
       maker: { _, _, out in out.initialize(to: instance()) })
   }
@@ -271,7 +271,7 @@ public struct Registrar: ~Copyable {
     let reference = WeakReference(instance)
     add(
       T.self, tag: tag, lifetime: .ephemeral, isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line), dependencies: [], metadata: metadata,
+      location: BindingLocation(file: fileID, line: line), dependencies: [], metadata: metadata,
       maker: { _, _, out in
         guard let object = reference.object else {
           throw WeakInstanceReleased(type: T.self, problem: "was released by its owner")
@@ -310,7 +310,7 @@ public struct Registrar: ~Copyable {
   ) {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: .scoped,
-      location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
+      location: BindingLocation(file: fileID, line: line), registerType: registerType,
       isOverride: isOverriding, layout: _ValueLayout(of: T.self),
       maker: { _, _, _ in throw ScopeValueNotProvided() })
     binding.dependencies = []
@@ -359,7 +359,7 @@ public struct Registrar: ~Copyable {
   ) {
     collector.completions.append(
       (
-        BindingKey(T.self, boxed: internedTag(tag)), BindingLocation(fileID: fileID, line: line),
+        BindingKey(T.self, boxed: internedTag(tag)), BindingLocation(file: fileID, line: line),
         { resolver, instance in try step(resolver, instance as! T) }
       ))
   }
@@ -500,7 +500,7 @@ public struct Registrar: ~Copyable {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: true,
       maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
@@ -534,7 +534,7 @@ public struct Registrar: ~Copyable {
   ) {
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: true,
       maker: { resolver, _, out in
@@ -574,7 +574,7 @@ public struct Registrar: ~Copyable {
     let specification = (repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
+      location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose), contributes: true,
       maker: { resolver, _, out in
@@ -613,7 +613,7 @@ public struct Registrar: ~Copyable {
     let targetKey = BindingKey(Target.self, boxed: internedTag(targetTag))
     let binding = ForwardingBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), targetKey: targetKey,
-      location: BindingLocation(fileID: fileID, line: line), registerType: registerType,
+      location: BindingLocation(file: fileID, line: line), registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
       converter: ForwardingBinding.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
@@ -654,7 +654,7 @@ public struct Registrar: ~Copyable {
     addArguments(
       T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
       dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(fileID: fileID, line: line)
+      location: BindingLocation(file: fileID, line: line)
     ) { resolver, arguments, out in
       out.initialize(to: try apply(factory, resolver, arguments))
     }

@@ -29,7 +29,8 @@ public final class Container: Sendable {
   let injectors: [ObjectIdentifier: PropertyInjector]
   /// Stands in the marker frame of a main-actor resolution; never resolved.
   let mainActorMarker = AnyBinding(
-    key: BindingKey(Void.self), lifetime: .ephemeral, location: BindingLocation(),
+    key: BindingKey(Void.self), lifetime: .ephemeral,
+    location: BindingLocation(file: #fileID, line: #line),
     registerType: Void.self, isOverride: false, layout: _ValueLayout(of: Void.self))
   /// The container this one was derived from with `makeChild(_:)`, if any.
   @usableFromInline let parentContainer: Container?

@@ -92,9 +92,6 @@ public final class Scope: Sendable {
 
 extension Scope {
 
-  /// Whether ``close()`` was called.
-  public var isClosed: Bool { disposals.isClosed }
-
   /// Disposes the instances this scope made, newest first, each once; later resolves from the
   /// scope throw ``ResolutionError/Code/shutDown``.
   ///

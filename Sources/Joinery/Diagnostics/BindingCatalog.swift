@@ -37,7 +37,7 @@ extension BindingCatalog {
     let collection = wanted.type as? any ElementCollection.Type
     let element = collection?.elementType ?? wanted.type
     let contributions = (byType[ObjectIdentifier(element)] ?? []).filter {
-      $0.contributionIndex != nil
+      $0.contribution != nil
     }
     guard !contributions.isEmpty else { return nil }
     let name = TypeName.of(element)

@@ -1,12 +1,14 @@
 /// Where a binding was declared: the file and line of the `bind` call.
 ///
-/// Captured by default arguments of every `bind` method, so you rarely create one yourself.
+/// Captured by the `fileID:` and `line:` default arguments of every `bind` method; a helper that
+/// binds for its callers passes its own `fileID` and `line` on.
 ///
 /// ```swift
-/// let here = BindingLocation()  // this file and line
-/// print(here)                  // "MyApp/AppAssembly.swift:12"
+/// for binding in container.bindings {
+///   print(binding.location)  // "MyApp/AppAssembly.swift:12"
+/// }
 /// ```
-public struct BindingLocation: Hashable, Sendable, CustomStringConvertible, Comparable {
+public struct BindingLocation: Hashable, Sendable, CustomStringConvertible {
   private let file: File
   private let lineNumber: UInt32
 
@@ -20,12 +22,9 @@ public struct BindingLocation: Hashable, Sendable, CustomStringConvertible, Comp
   /// The line of the declaration.
   public var line: UInt { UInt(lineNumber) }
 
-  /// Creates a location; the defaults capture the caller's file and line.
-  ///
-  /// - Parameters:
-  ///   - fileID: A `#fileID` value.
-  ///   - line: A `#line` value.
-  public init(fileID: StaticString = #fileID, line: UInt = #line) {
+  /// The location of a declaration at `line` of `fileID`.
+  @usableFromInline
+  init(file fileID: StaticString, line: UInt) {
     file = File(id: fileID)
     lineNumber = UInt32(clamping: line)
   }
@@ -36,8 +35,8 @@ public struct BindingLocation: Hashable, Sendable, CustomStringConvertible, Comp
   /// A one-line, human-readable description.
   public var description: String { "\(fileID):\(line)" }
 
-  /// Whether the left value sorts before the right one.
-  public static func < (lhs: BindingLocation, rhs: BindingLocation) -> Bool {
-    (lhs.fileID, lhs.line) < (rhs.fileID, rhs.line)
+  /// Whether this location sorts before `other`: by file, then line.
+  func isBefore(_ other: BindingLocation) -> Bool {
+    (fileID, line) < (other.fileID, other.line)
   }
 }

@@ -90,7 +90,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     self.code = code
     self.isError = level == .error
     self.key = key
-    self.bindings = bindings.sorted { $0.location < $1.location }
+    self.bindings = bindings.sorted { $0.location.isBefore($1.location) }
     self.message = message
     self.fixes = fixes
     self.underlyingError = underlyingError
@@ -145,7 +145,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
       let leftLocation = left.bindings.first?.location
       let rightLocation = right.bindings.first?.location
       if let leftLocation, let rightLocation, leftLocation != rightLocation {
-        return leftLocation < rightLocation
+        return leftLocation.isBefore(rightLocation)
       }
       return left.message < right.message
     }.map(\.1)

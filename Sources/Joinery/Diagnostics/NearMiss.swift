@@ -65,7 +65,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     for binding in catalog.byType[ObjectIdentifier(requested.type)] ?? [] {
       let key = binding.key
       // A contribution is not resolved by its key: the contributions fix names `resolveAll`.
-      if key == requested || binding.contributionIndex != nil { continue }
+      if key == requested || binding.contribution != nil { continue }
       if ObjectIdentifier(key.argumentTypes ?? Void.self)
         != ObjectIdentifier(requested.argumentTypes ?? Void.self)
       {
@@ -78,7 +78,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     var similar: [NearMiss] = []
     for position in catalog.names.candidates(similarTo: wanted) {
       let binding = catalog.all[position]
-      guard binding.key.type != requested.type, binding.contributionIndex == nil,
+      guard binding.key.type != requested.type, binding.contribution == nil,
         wanted.isSimilar(to: catalog.names.name(at: position, of: binding.key.type))
       else { continue }
       similar.append(

@@ -61,7 +61,7 @@ public final class Injected<Value> {
     explicitContainer = container
     hasExplicitContainer = container != nil
     self.tag = BindingTag(optional: tag)
-    location = BindingLocation(fileID: fileID, line: line)
+    location = BindingLocation(file: fileID, line: line)
     _checkAtomicWordsLayout(&atomicWords)
   }
 

@@ -520,7 +520,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
         try await entry.run()
       } catch {
         failures.append(
-          DisposalError.Failure(key: entry.key, location: entry.location, error: error))
+          DisposalError.Failure(key: entry.key, declaredAt: entry.location, error: error))
       }
     }
     if !failures.isEmpty { throw DisposalError(failures: failures) }
@@ -543,13 +543,13 @@ public struct DisposalError: Error, Sendable, CustomStringConvertible {
     /// The binding whose instance's disposer threw.
     public let key: BindingKey
     /// Where that binding was declared.
-    public let location: BindingLocation
+    let declaredAt: BindingLocation
     /// What the disposer threw.
     public let error: any Error
 
     /// A one-line, human-readable description.
     public var description: String {
-      "Disposing \(key) (bound at \(location)) threw: \(error)"
+      "Disposing \(key) (bound at \(declaredAt)) threw: \(error)"
     }
   }
 

@@ -25,8 +25,8 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   /// The metadata the binding was declared with, if any.
   public let metadata: (any Sendable)?
   /// For a contribution to a multi-binding, its place among the contributions (assembly order,
-  /// then registration order); `nil` for an ordinary binding.
-  public let contributionIndex: Int?
+  /// then registration order, as `resolveAll` returns them); `nil` for an ordinary binding.
+  let contribution: Int?
   /// Whether `build()` checks what it depends on: it declares its dependencies (autowired,
   /// `dependsOn`, a forward or an instance); an unchecked closure factory declares none, and
   /// graph exports mark it.
@@ -39,7 +39,7 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   public var description: String {
     var text = "\(key) [\(lifetime)]"
     if let forwardedTo { text += " → \(forwardedTo)" }
-    if let contributionIndex { text += " (contribution \(contributionIndex))" }
+    if let contribution { text += " (contribution \(contribution))" }
     if isOverride { text += " (override)" }
     return text + " — \(registerName) at \(location)"
   }

@@ -60,9 +60,6 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
     box = TagBox(value)
   }
 
-  /// The wrapped value.
-  public var base: any Hashable & Sendable { box.base }
-
   /// The tag as written at a call site: strings quoted, enum cases as `.case`.
   public var description: String { box.description }
 }

@@ -36,7 +36,7 @@ extension Registrar {
     addArguments(
       T.self, tag: tag, signature: A1.self, isOverride: isOverride,
       dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(fileID: fileID, line: line)
+      location: BindingLocation(file: fileID, line: line)
     ) { resolver, arguments, out in
       let a1 = arguments.load(as: A1.self)
       out.initialize(to: try factory(resolver, a1))
@@ -108,7 +108,7 @@ extension Registrar {
     addArguments(
       T.self, tag: tag, signature: (A1, A2).self, isOverride: isOverride,
       dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(fileID: fileID, line: line)
+      location: BindingLocation(file: fileID, line: line)
     ) { resolver, arguments, out in
       let (a1, a2) = arguments.load(as: (A1, A2).self)
       out.initialize(to: try factory(resolver, a1, a2))
@@ -181,7 +181,7 @@ extension Registrar {
     addArguments(
       T.self, tag: tag, signature: (A1, A2, A3).self, isOverride: isOverride,
       dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(fileID: fileID, line: line)
+      location: BindingLocation(file: fileID, line: line)
     ) { resolver, arguments, out in
       let (a1, a2, a3) = arguments.load(as: (A1, A2, A3).self)
       out.initialize(to: try factory(resolver, a1, a2, a3))

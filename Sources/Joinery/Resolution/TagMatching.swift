@@ -8,7 +8,7 @@
 /// // Only a binding tagged "audit" will do:
 /// let logger = try container.resolve(Logger.self, tag: "audit", matching: .exact)
 /// ```
-public struct TagMatching: Hashable, Sendable, CustomStringConvertible {
+public struct TagMatching: Hashable, Sendable {
   @usableFromInline let allowsFallback: Bool
 
   @inlinable init(allowsFallback: Bool) { self.allowsFallback = allowsFallback }
@@ -18,7 +18,4 @@ public struct TagMatching: Hashable, Sendable, CustomStringConvertible {
 
   /// Use only a binding with exactly this tag.
   @inlinable public static var exact: TagMatching { TagMatching(allowsFallback: false) }
-
-  /// A one-line, human-readable description.
-  public var description: String { allowsFallback ? "allowingFallback" : "exact" }
 }

@@ -96,7 +96,7 @@ enum OverrideResolution {
     // Among duplicates the earliest declaration (file, then line) stands in for the key in
     // later findings, so the report does not depend on the order registers were added in.
     let earliest = { (bindings: [AnyBinding]) in
-      bindings.count == 1 ? bindings[0] : bindings.min { $0.location < $1.location }!
+      bindings.count == 1 ? bindings[0] : bindings.min { $0.location.isBefore($1.location) }!
     }
     if !overrides.isEmpty {
       let override = earliest(overrides)
@@ -134,7 +134,7 @@ enum OverrideResolution {
   private static func duplicate(
     key: BindingKey, _ bindings: [AnyBinding], areOverrides: Bool
   ) -> Diagnostic {
-    let infos = bindings.map(\.info).sorted { $0.location < $1.location }
+    let infos = bindings.map(\.info).sorted { $0.location.isBefore($1.location) }
     // One place declaring several (a loop, a helper called twice) is named once, with a count.
     let named = Diagnostic.runs(of: infos.map { "\($0.registerName) at \($0.location)" }).map {
       $0.count == 1 ? $0.text : "\($0.text) (\($0.count) times)"

@@ -13,7 +13,7 @@ struct BindingCopyTests {
   static func binding() -> FactoryBinding {
     let binding = FactoryBinding(
       key: BindingKey(Audit.self, boxed: nil), lifetime: .scoped,
-      location: BindingLocation(fileID: "Feature/Audit.swift", line: 7), registerType: Void.self,
+      location: BindingLocation(file: "Feature/Audit.swift", line: 7), registerType: Void.self,
       isOverride: false, layout: _ValueLayout(of: Audit.self),
       maker: { _, _, out in out.initialize(to: Audit()) })
     binding.metadata = "audit"
@@ -47,7 +47,7 @@ struct BindingCopyTests {
     // A binding with no extras gets its own on first write.
     let bare = FactoryBinding(
       key: BindingKey(Audit.self, boxed: nil), lifetime: .ephemeral,
-      location: BindingLocation(fileID: "Feature/Audit.swift", line: 9), registerType: Void.self,
+      location: BindingLocation(file: "Feature/Audit.swift", line: 9), registerType: Void.self,
       isOverride: false, layout: _ValueLayout(of: Audit.self),
       maker: { _, _, out in out.initialize(to: Audit()) })
     let bareCopy = bare.scopeCell()
