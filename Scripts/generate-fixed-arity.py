@@ -20,40 +20,45 @@ OUT_ARGUMENTS = os.path.join(
     HERE, "..", "Sources", "Joinery", "Resolution", "FixedArityArguments.swift")
 
 
-def zero_overload():
-    return '''
-  /// Binds `type` to an initializer without parameters, specialized at the call site.
-  ///
-  /// ```swift
-  /// registrar.bind(Clock.self, lifetime: .persistent, to: SystemClock.init)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type; the initializer's result converts to it.
-  ///   - tag: An optional tag.
+# The autowired forms that get fixed-arity overloads: every `to:` and `to:dependencies:` form.
+# `what` starts each overload's summary; `example` is its example call.
+SYNC_FORMS = [
+    dict(name="bind", what="Binds `type` to", main_actor=False, contributes=False,
+         example="registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)",
+         tagged_example='registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))'),
+    dict(name="contribute", what="Adds to the multi-binding of `type` an instance made by",
+         main_actor=False, contributes=True,
+         example="registrar.contribute(Plugin.self, to: WordCount.init(counter:))",
+         tagged_example='registrar.contribute(Plugin.self, to: Exporter.init(store:), dependencies: .tagged("disk"))'),
+    dict(name="bindMainActor", what="Binds `type` to a main-actor", main_actor=True,
+         contributes=False,
+         example="registrar.bindMainActor(FeedViewModel.self, to: FeedViewModel.init(feed:))",
+         tagged_example='registrar.bindMainActor(Banner.self, to: Banner.init(text:), dependencies: .tagged("promo"))'),
+]
+ASYNC_FORMS = [
+    dict(name="bindAsync", what="Binds `type` to", contributes=False,
+         example="registrar.bindAsync(UserRepository.self, lifetime: .persistent, to: UserRepository.init)",
+         tagged_example='registrar.bindAsync(Replica.self, to: Replica.init(database:), dependencies: .tagged("read"))'),
+    dict(name="contributeAsync", what="Adds to the multi-binding of `type` an instance made by",
+         contributes=True,
+         example="registrar.contributeAsync(Migration.self, to: AddUsers.init(database:))",
+         tagged_example='registrar.contributeAsync(Migration.self, to: AddUsers.init(database:), dependencies: .tagged("main"))'),
+]
+
+COMMON_DOCS = """  ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - initializer: The function that builds the instance.
-  @_documentation(visibility: internal)
-  @inlinable
-  public mutating func bind<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
+"""
+
+SIGNATURE_HEAD = """    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable () throws -> T
-  ) {
-    add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
-      dependencies: [], metadata: metadata, disposer: Self.disposer(dispose),
-      maker: { _, _, out in out.initialize(to: try initializer()) })
-  }
-'''
+"""
 
 
 def dependency_docs(n):
@@ -68,146 +73,168 @@ def argument_docs(n):
         f"  ///   - a{i}: The {ordinals[i - 1]} runtime argument.\n" for i in range(1, n + 1))
 
 
-def doc(kind, n):
-    params = ", ".join(f"P{i}" for i in range(1, n + 1))
-    if kind == "plain":
-        return f'''  /// Binds `type` to an initializer of {n} parameter{"s" if n > 1 else ""} ({params}), each resolved untagged; the
-  /// fixed-arity form of the parameter-pack `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
-  /// specialized at the call site.
-  ///
-  /// ```swift
-  /// registrar.bind(FeedService.self, lifetime: .persistent, to: FeedService.init)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type; the initializer's result converts to it.
-  ///   - tag: An optional tag.
-  ///   - lifetime: How long instances live.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - initializer: The function that builds the instance from its dependencies.
-'''
-    return f'''  /// Binds `type` to an initializer of {n} parameter{"s" if n > 1 else ""} ({params}) resolved as `dependencies` say;
-  /// the fixed-arity form of the parameter-pack
-  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
-  /// call site.
-  ///
-  /// ```swift
-  /// registrar.bind(Uploader.self, to: Uploader.init, dependencies: .tagged("background"))
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type; the initializer's result converts to it.
-  ///   - tag: An optional tag.
-  ///   - lifetime: How long instances live.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - initializer: The function that builds the instance from its dependencies.
-{dependency_docs(n)}'''
+def plural(n):
+    return "s" if n != 1 else ""
 
 
-def overloads(n):
+def sync_body(form, dependencies, arguments, parameter):
+    """The call that declares the binding; `arguments` resolves each parameter."""
+    if form["main_actor"]:
+        return f"""    addMainActor(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      location: BindingLocation(file: fileID, line: line),
+      dependencies: {dependencies}, metadata: metadata, disposer: Self.disposer(dispose)
+    ) {{ {parameter} in
+      try initializer({arguments})
+    }}
+"""
+    contributes = " contributes: true," if form["contributes"] else ""
+    return f"""    add(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      location: BindingLocation(file: fileID, line: line),
+      dependencies: {dependencies}, metadata: metadata, disposer: Self.disposer(dispose),{contributes}
+      maker: {{ {parameter}, _, out in
+        out.initialize(to: try initializer({arguments}))
+      }})
+"""
+
+
+def sync_overloads(form, n):
+    name = form["name"]
     params = [f"P{i}" for i in range(1, n + 1)]
     generics = ", ".join(["T"] + params)
+    listed = ", ".join(params)
+    isolation = "@MainActor @Sendable" if form["main_actor"] else "@Sendable"
     # `consuming`, as an initializer takes its parameters: each resolved argument is handed
     # over instead of copied (a retain and a release fewer per class-typed argument).
     signature = ", ".join(f"consuming {p}" for p in params)
+    if n == 0:
+        return f"""
+  /// {form["what"]} an initializer without parameters, specialized at the call site.
+  ///
+  /// ```swift
+  /// {form["example"]}
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type; the initializer's result converts to it.
+{COMMON_DOCS}  ///   - initializer: The function that builds the instance.
+  @_documentation(visibility: internal)
+  @inlinable
+  public mutating func {name}<T>(
+{SIGNATURE_HEAD}    to initializer: @escaping {isolation} () throws -> T
+  ) {{
+{sync_body(form, "[]", "", "_")}  }}
+"""
     plain = ", ".join("try resolver.resolve()" for _ in params)
     declared = ", ".join(f"{p}.self" for p in params)
-    deps = ", ".join(f"_ d{i}: Dependency<{p}>" for i, p in enumerate(params, 1))
     dep_list = ", ".join(f"d{i}.declared" for i in range(1, n + 1))
     tagged = ", ".join(f"try resolver.resolve(d{i})" for i in range(1, n + 1))
     dep_params = ",\n    dependencies " + ",\n    ".join(
         f"{'' if i == 1 else '_ '}d{i}: Dependency<{p}>" for i, p in enumerate(params, 1))
     interning = "\n".join(f"    let d{i} = interned(d{i})" for i in range(1, n + 1))
-    return f'''
-{doc("plain", n)}  @_documentation(visibility: internal)
-  @inlinable
-  public mutating func bind<{generics}>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
-    dispose: (@Sendable (T) async throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable ({signature}) throws -> T
-  ) {{
-    add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared({declared}), metadata: metadata, disposer: Self.disposer(dispose),
-      maker: {{ resolver, _, out in
-        out.initialize(to: try initializer({plain}))
-      }})
-  }}
-
-{doc("tagged", n)}  @_documentation(visibility: internal)
-  @inlinable
-  public mutating func bind<{generics}>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
-    dispose: (@Sendable (T) async throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable ({signature}) throws -> T{dep_params}
-  ) {{
-{interning}
-    add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
-      dependencies: [{dep_list}], metadata: metadata, disposer: Self.disposer(dispose),
-      maker: {{ resolver, _, out in
-        out.initialize(to: try initializer({tagged}))
-      }})
-  }}
-'''
-
-
-def async_overload(n):
-    params = [f"P{i}" for i in range(1, n + 1)]
-    generics = ", ".join(["T: Sendable"] + [f"{p}: Sendable" for p in params])
-    names = ", ".join(params)
-    awaited = ", ".join(f"try await resolver.resolveAsync({p}.self)" for p in params)
-    declared = ", ".join(f"{p}.self" for p in params)
-    return f'''
-  /// Binds `type` to an initializer (sync or `async`) of {n} parameter{"s" if n > 1 else ""} ({names}), each awaited
-  /// untagged; the fixed-arity form of the parameter-pack
-  /// `bindAsync(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`, specialized at the call site.
+    return f"""
+  /// {form["what"]} an initializer of {n} parameter{plural(n)} ({listed}), each resolved untagged; the
+  /// fixed-arity form of the parameter-pack `{name}(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
+  /// specialized at the call site.
   ///
   /// ```swift
-  /// registrar.bindAsync(UserRepository.self, lifetime: .persistent, to: UserRepository.init)
+  /// {form["example"]}
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type; the initializer's result converts to it.
+{COMMON_DOCS}  ///   - initializer: The function that builds the instance from its dependencies.
+  @_documentation(visibility: internal)
+  @inlinable
+  public mutating func {name}<{generics}>(
+{SIGNATURE_HEAD}    to initializer: @escaping {isolation} ({signature}) throws -> T
+  ) {{
+{sync_body(form, f"Self.declared({declared})", plain, "resolver")}  }}
+
+  /// {form["what"]} an initializer of {n} parameter{plural(n)} ({listed}) resolved as `dependencies` say;
+  /// the fixed-arity form of the parameter-pack
+  /// `{name}(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
+  /// call site.
+  ///
+  /// ```swift
+  /// {form["tagged_example"]}
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type; the initializer's result converts to it.
+{COMMON_DOCS}  ///   - initializer: The function that builds the instance from its dependencies.
+{dependency_docs(n)}  @_documentation(visibility: internal)
+  @inlinable
+  public mutating func {name}<{generics}>(
+{SIGNATURE_HEAD}    to initializer: @escaping {isolation} ({signature}) throws -> T{dep_params}
+  ) {{
+{interning}
+{sync_body(form, f"[{dep_list}]", tagged, "resolver")}  }}
+"""
+
+
+def async_overloads(form, n):
+    name = form["name"]
+    params = [f"P{i}" for i in range(1, n + 1)]
+    generics = ", ".join(["T: Sendable"] + [f"{p}: Sendable" for p in params])
+    listed = ", ".join(params)
+    awaited = ", ".join(f"try await resolver.resolveAsync({p}.self)" for p in params)
+    declared = ", ".join(f"{p}.self" for p in params)
+    dep_list = ", ".join(f"d{i}.declared" for i in range(1, n + 1))
+    tagged = ", ".join(f"try await resolver.resolveAsync(d{i})" for i in range(1, n + 1))
+    dep_params = ",\n    dependencies " + ",\n    ".join(
+        f"{'' if i == 1 else '_ '}d{i}: Dependency<{p}>" for i, p in enumerate(params, 1))
+    interning = "\n".join(f"    let d{i} = interned(d{i})" for i in range(1, n + 1))
+    contributes = " contributes: true," if form["contributes"] else ""
+
+    def body(dependencies, arguments):
+        return f"""    addAsync(
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      location: BindingLocation(file: fileID, line: line),
+      dependencies: {dependencies}, metadata: metadata,
+      disposer: Self.disposer(dispose),{contributes}
+      maker: {{ resolver in try await initializer({arguments}) }})
+"""
+    return f"""
+  /// {form["what"]} an initializer (sync or `async`) of {n} parameter{plural(n)} ({listed}), each awaited
+  /// untagged; the fixed-arity form of the parameter-pack
+  /// `{name}(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`, specialized at the call site.
+  ///
+  /// ```swift
+  /// {form["example"]}
   /// ```
   ///
   /// - Parameters:
   ///   - type: The bound type.
-  ///   - tag: An optional tag.
-  ///   - lifetime: How long instances live.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - initializer: Builds the instance from its awaited dependencies.
+{COMMON_DOCS}  ///   - initializer: Builds the instance from its awaited dependencies.
   @_documentation(visibility: internal)
   @inlinable @_disfavoredOverload
-  public mutating func bindAsync<{generics}>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
-    dispose: (@Sendable (T) async throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable ({names}) async throws -> T
+  public mutating func {name}<{generics}>(
+{SIGNATURE_HEAD}    to initializer: @escaping @Sendable ({listed}) async throws -> T
   ) {{
-    addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(fileID: fileID, line: line),
-      dependencies: Self.declared({declared}), metadata: metadata,
-      disposer: Self.disposer(dispose),
-      maker: {{ resolver in try await initializer({awaited}) }})
-  }}
-'''
+{body(f"Self.declared({declared})", awaited)}  }}
+
+  /// {form["what"]} an initializer (sync or `async`) of {n} parameter{plural(n)} ({listed}), each awaited
+  /// as `dependencies` say; the fixed-arity form of the parameter-pack
+  /// `{name}(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at
+  /// the call site.
+  ///
+  /// ```swift
+  /// {form["tagged_example"]}
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+{COMMON_DOCS}  ///   - initializer: Builds the instance from its awaited dependencies.
+{dependency_docs(n)}  @_documentation(visibility: internal)
+  @inlinable @_disfavoredOverload
+  public mutating func {name}<{generics}>(
+{SIGNATURE_HEAD}    to initializer: @escaping @Sendable ({listed}) async throws -> T{dep_params}
+  ) {{
+{interning}
+{body(f"[{dep_list}]", tagged)}  }}
+"""
 
 
 def argument_overloads(n):
@@ -251,7 +278,7 @@ extension Registrar {{
     addArguments(
       T.self, tag: tag, signature: {signature}.self, isOverride: isOverride,
       dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(fileID: fileID, line: line)
+      location: BindingLocation(file: fileID, line: line)
     ) {{ resolver, arguments, out in
       let {values} = arguments.load(as: {signature}.self)
       out.initialize(to: try factory(resolver, {", ".join(names)}))
@@ -295,17 +322,20 @@ extension Resolving where Self: ~Copyable {{
 
 
 def main():
-    body = zero_overload() + "".join(overloads(n) for n in range(1, MAX_ARITY + 1))
-    body += "".join(async_overload(n) for n in range(1, MAX_ARITY + 1))
+    body = "".join(
+        sync_overloads(form, n) for form in SYNC_FORMS for n in range(0, MAX_ARITY + 1))
+    body += "".join(
+        async_overloads(form, n) for form in ASYNC_FORMS for n in range(1, MAX_ARITY + 1))
     text = f'''public import JoineryEngine
 
 // Generated by Scripts/generate-fixed-arity.py; do not edit by hand.
 
-// Fixed-arity autowiring, specialized at the call site. The parameter-pack `bind(_:to:)`,
-// `bind(_:to:dependencies:)` and `bindAsync(_:to:)` serve any arity; Swift prefers these
-// overloads for 0…{MAX_ARITY} parameters (1…{MAX_ARITY} for `bindAsync`), so each parameter is
-// resolved by specialized code instead of through runtime generic metadata (Swift does not
-// specialize parameter packs). Each has the spelling, labels and defaults of its pack form, which
+// Fixed-arity autowiring, specialized at the call site. The parameter-pack `to:` and
+// `to:dependencies:` forms of `bind`, `contribute`, `bindMainActor`, `bindAsync` and
+// `contributeAsync` serve any arity; Swift prefers these overloads for 0…{MAX_ARITY} parameters
+// (1…{MAX_ARITY} for the async forms), so each parameter is resolved by specialized code instead
+// of through runtime generic metadata (Swift does not specialize parameter packs), whichever
+// form declares the binding. Each has the spelling, labels and defaults of its pack form, which
 // is the one DocC shows: `@_documentation(visibility: internal)` keeps these out of the docs and
 // out of the public declaration count (Scripts/count-public-api.py counts them apart).
 extension Registrar {{{body}}}

@@ -64,6 +64,19 @@ struct Links: Joinery.Assembly {
   }
 }
 
+/// The 5-deep chain declared with `bindMainActor`: autowired the same way as `bind` (both have
+/// fixed-arity forms, specialized at the call site), resolved from main-actor code.
+struct MainActorLinks: Joinery.Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bindMainActor(Link10.self, to: Link10.init)
+    registrar.bindMainActor(Link9.self, to: Link9.init(next:))
+    registrar.bindMainActor(Link8.self, to: Link8.init(next:))
+    registrar.bindMainActor(Link7.self, to: Link7.init(next:))
+    registrar.bindMainActor(Link6.self, to: Link6.init(next:))
+    registrar.bindMainActor(Link5.self, to: Link5.init(next:))
+  }
+}
+
 /// Runs a variant's iterations on a new thread with `stackSize` bytes of stack, and waits.
 func onSpawnedThread(stackSize: Int = 8 << 20, _ run: @escaping (Int) -> Void) -> (Int) -> Void {
   { iterations in
@@ -86,6 +99,10 @@ func depthRows() -> [Row] {
     Link0(next: Link1(next: Link2(next: Link3(next: Link4(next: handFive())))))
   }
   let five = loop { blackHole(try! container.resolve(Link5.self)) }
+  let mainActorContainer = try! ContainerBuilder(MainActorLinks()).build()
+  let fiveOnMainActor = loop {
+    blackHole(MainActor.assumeIsolated { try! mainActorContainer.resolve(Link5.self) })
+  }
   let ten = loop { blackHole(try! container.resolve(Link0.self)) }
   return [
     Row(
@@ -93,6 +110,7 @@ func depthRows() -> [Row] {
       variants: [
         Variant(name: "hand-written", run: loop { blackHole(handFive()) }),
         Variant(name: "Joinery, main thread", run: five),
+        Variant(name: "Joinery, bindMainActor, main thread", run: fiveOnMainActor),
         Variant(
           name: "hand-written, spawned thread", run: onSpawnedThread(loop { blackHole(handFive()) })
         ),

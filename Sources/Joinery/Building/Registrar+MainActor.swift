@@ -120,7 +120,8 @@ extension Registrar {
     }
   }
 
-  private mutating func addMainActor<T>(
+  @usableFromInline
+  mutating func addMainActor<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer?, factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T

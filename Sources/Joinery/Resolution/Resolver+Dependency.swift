@@ -10,6 +10,7 @@ extension Resolver {
 
 extension AsyncResolver {
   /// Awaits one autowired parameter of an async binding.
+  @inlinable
   func resolveAsync<Value: Sendable>(
     _ dependency: Dependency<Value>
   ) async throws(ResolutionError) -> Value {

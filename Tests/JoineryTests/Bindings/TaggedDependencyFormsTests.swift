@@ -103,6 +103,31 @@ struct TaggedDependencyFormsTests {
     #expect(try await container.resolveAsync(Replica.self) === replica)
   }
 
+  @Test("contributeAsync(_:to:dependencies:) awaits each parameter with its tag, in order")
+  func asyncContributions() async throws {
+    final class Mirror: Sendable {
+      let cache: Cache
+      let backup: Cache
+      init(cache: Cache, backup: Cache) async {
+        self.cache = cache
+        self.backup = backup
+      }
+    }
+    let container = try tagged { registrar in
+      registrar.contributeAsync(
+        Mirror.self, to: Mirror.init(cache:backup:),
+        dependencies: .tagged(Store.memory), .tagged(Store.disk))
+      registrar.contributeAsync(
+        Mirror.self, to: Mirror.init(cache:backup:),
+        dependencies: .tagged(Store.disk), .untagged)
+      registrar.bind(Cache.self, lifetime: .persistent) { Cache(.memory) }
+    }
+    let mirrors = try await container.resolveAllAsync(Mirror.self)
+    #expect(mirrors.map(\.cache.store) == [.memory, .disk])
+    #expect(mirrors.map(\.backup.store) == [.disk, .memory])
+    #expect(mirrors[0].cache === (try container.resolve(Cache.self, tag: Store.memory)))
+  }
+
   @Test("bindMainActor(_:to:dependencies:) resolves each parameter with its tag")
   @MainActor
   func mainActor() throws {
