@@ -99,6 +99,37 @@ def sync_body(form, dependencies, arguments, parameter):
 """
 
 
+def overload(summary, example, type_doc, initializer_doc, extra_docs, attributes, name, generics,
+             initializer, body, prologue=""):
+    """One hidden overload: `summary` is its first doc lines, `body` the call that declares it."""
+    return f"""
+{summary}  ///
+  /// ```swift
+  /// {example}
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: {type_doc}
+{COMMON_DOCS}  ///   - initializer: {initializer_doc}
+{extra_docs}  @_documentation(visibility: internal)
+  {attributes}
+  public mutating func {name}<{generics}>(
+{SIGNATURE_HEAD}    to initializer: {initializer}
+  ) {{
+{prologue}{body}  }}
+"""
+
+
+def tagged_parts(params):
+    """The `dependencies:` parameters of a tagged form, their declared list and their interning."""
+    n = len(params)
+    dep_params = ",\n    dependencies " + ",\n    ".join(
+        f"{'' if i == 1 else '_ '}d{i}: Dependency<{p}>" for i, p in enumerate(params, 1))
+    dep_list = "[" + ", ".join(f"d{i}.declared" for i in range(1, n + 1)) + "]"
+    interning = "".join(f"    let d{i} = interned(d{i})\n" for i in range(1, n + 1))
+    return dep_params, dep_list, interning
+
+
 def sync_overloads(form, n):
     name = form["name"]
     params = [f"P{i}" for i in range(1, n + 1)]
@@ -108,70 +139,30 @@ def sync_overloads(form, n):
     # `consuming`, as an initializer takes its parameters: each resolved argument is handed
     # over instead of copied (a retain and a release fewer per class-typed argument).
     signature = ", ".join(f"consuming {p}" for p in params)
+    type_doc = "The bound type; the initializer's result converts to it."
     if n == 0:
-        return f"""
-  /// {form["what"]} an initializer without parameters, specialized at the call site.
-  ///
-  /// ```swift
-  /// {form["example"]}
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type; the initializer's result converts to it.
-{COMMON_DOCS}  ///   - initializer: The function that builds the instance.
-  @_documentation(visibility: internal)
-  @inlinable
-  public mutating func {name}<T>(
-{SIGNATURE_HEAD}    to initializer: @escaping {isolation} () throws -> T
-  ) {{
-{sync_body(form, "[]", "", "_")}  }}
-"""
+        return overload(
+            f"  /// {form['what']} an initializer without parameters, specialized at the call site.\n",
+            form["example"], type_doc, "The function that builds the instance.", "", "@inlinable",
+            name, "T", f"@escaping {isolation} () throws -> T", sync_body(form, "[]", "", "_"))
     plain = ", ".join("try resolver.resolve()" for _ in params)
     declared = ", ".join(f"{p}.self" for p in params)
-    dep_list = ", ".join(f"d{i}.declared" for i in range(1, n + 1))
     tagged = ", ".join(f"try resolver.resolve(d{i})" for i in range(1, n + 1))
-    dep_params = ",\n    dependencies " + ",\n    ".join(
-        f"{'' if i == 1 else '_ '}d{i}: Dependency<{p}>" for i, p in enumerate(params, 1))
-    interning = "\n".join(f"    let d{i} = interned(d{i})" for i in range(1, n + 1))
-    return f"""
-  /// {form["what"]} an initializer of {n} parameter{plural(n)} ({listed}), each resolved untagged; the
+    dep_params, dep_list, interning = tagged_parts(params)
+    initializer = f"@escaping {isolation} ({signature}) throws -> T"
+    built = "The function that builds the instance from its dependencies."
+    return overload(
+        f"""  /// {form["what"]} an initializer of {n} parameter{plural(n)} ({listed}), each resolved untagged; the
   /// fixed-arity form of the parameter-pack `{name}(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`,
   /// specialized at the call site.
-  ///
-  /// ```swift
-  /// {form["example"]}
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type; the initializer's result converts to it.
-{COMMON_DOCS}  ///   - initializer: The function that builds the instance from its dependencies.
-  @_documentation(visibility: internal)
-  @inlinable
-  public mutating func {name}<{generics}>(
-{SIGNATURE_HEAD}    to initializer: @escaping {isolation} ({signature}) throws -> T
-  ) {{
-{sync_body(form, f"Self.declared({declared})", plain, "resolver")}  }}
-
-  /// {form["what"]} an initializer of {n} parameter{plural(n)} ({listed}) resolved as `dependencies` say;
+""", form["example"], type_doc, built, "", "@inlinable", name, generics, initializer,
+        sync_body(form, f"Self.declared({declared})", plain, "resolver")) + overload(
+        f"""  /// {form["what"]} an initializer of {n} parameter{plural(n)} ({listed}) resolved as `dependencies` say;
   /// the fixed-arity form of the parameter-pack
   /// `{name}(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at the
   /// call site.
-  ///
-  /// ```swift
-  /// {form["tagged_example"]}
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type; the initializer's result converts to it.
-{COMMON_DOCS}  ///   - initializer: The function that builds the instance from its dependencies.
-{dependency_docs(n)}  @_documentation(visibility: internal)
-  @inlinable
-  public mutating func {name}<{generics}>(
-{SIGNATURE_HEAD}    to initializer: @escaping {isolation} ({signature}) throws -> T{dep_params}
-  ) {{
-{interning}
-{sync_body(form, f"[{dep_list}]", tagged, "resolver")}  }}
-"""
+""", form["tagged_example"], type_doc, built, dependency_docs(n), "@inlinable", name, generics,
+        initializer + dep_params, sync_body(form, dep_list, tagged, "resolver"), interning)
 
 
 def async_overloads(form, n):
@@ -181,12 +172,12 @@ def async_overloads(form, n):
     listed = ", ".join(params)
     awaited = ", ".join(f"try await resolver.resolveAsync({p}.self)" for p in params)
     declared = ", ".join(f"{p}.self" for p in params)
-    dep_list = ", ".join(f"d{i}.declared" for i in range(1, n + 1))
     tagged = ", ".join(f"try await resolver.resolveAsync(d{i})" for i in range(1, n + 1))
-    dep_params = ",\n    dependencies " + ",\n    ".join(
-        f"{'' if i == 1 else '_ '}d{i}: Dependency<{p}>" for i, p in enumerate(params, 1))
-    interning = "\n".join(f"    let d{i} = interned(d{i})" for i in range(1, n + 1))
+    dep_params, dep_list, interning = tagged_parts(params)
     contributes = " contributes: true," if form["contributes"] else ""
+    initializer = f"@escaping @Sendable ({listed}) async throws -> T"
+    built = "Builds the instance from its awaited dependencies."
+    attributes = "@inlinable @_disfavoredOverload"
 
     def body(dependencies, arguments):
         return f"""    addAsync(
@@ -196,45 +187,18 @@ def async_overloads(form, n):
       disposer: Self.disposer(dispose),{contributes}
       maker: {{ resolver in try await initializer({arguments}) }})
 """
-    return f"""
-  /// {form["what"]} an initializer (sync or `async`) of {n} parameter{plural(n)} ({listed}), each awaited
+    return overload(
+        f"""  /// {form["what"]} an initializer (sync or `async`) of {n} parameter{plural(n)} ({listed}), each awaited
   /// untagged; the fixed-arity form of the parameter-pack
   /// `{name}(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`, specialized at the call site.
-  ///
-  /// ```swift
-  /// {form["example"]}
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-{COMMON_DOCS}  ///   - initializer: Builds the instance from its awaited dependencies.
-  @_documentation(visibility: internal)
-  @inlinable @_disfavoredOverload
-  public mutating func {name}<{generics}>(
-{SIGNATURE_HEAD}    to initializer: @escaping @Sendable ({listed}) async throws -> T
-  ) {{
-{body(f"Self.declared({declared})", awaited)}  }}
-
-  /// {form["what"]} an initializer (sync or `async`) of {n} parameter{plural(n)} ({listed}), each awaited
+""", form["example"], "The bound type.", built, "", attributes, name, generics, initializer,
+        body(f"Self.declared({declared})", awaited)) + overload(
+        f"""  /// {form["what"]} an initializer (sync or `async`) of {n} parameter{plural(n)} ({listed}), each awaited
   /// as `dependencies` say; the fixed-arity form of the parameter-pack
   /// `{name}(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`, specialized at
   /// the call site.
-  ///
-  /// ```swift
-  /// {form["tagged_example"]}
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-{COMMON_DOCS}  ///   - initializer: Builds the instance from its awaited dependencies.
-{dependency_docs(n)}  @_documentation(visibility: internal)
-  @inlinable @_disfavoredOverload
-  public mutating func {name}<{generics}>(
-{SIGNATURE_HEAD}    to initializer: @escaping @Sendable ({listed}) async throws -> T{dep_params}
-  ) {{
-{interning}
-{body(f"[{dep_list}]", tagged)}  }}
-"""
+""", form["tagged_example"], "The bound type.", built, dependency_docs(n), attributes, name,
+        generics, initializer + dep_params, body(dep_list, tagged), interning)
 
 
 def argument_overloads(n):
