@@ -329,9 +329,15 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   /// Disposes `entries` in a task of its own, newest first.
   ///
   /// Closing this list waits for it, as for a creation under way. A disposer that throws, which
-  /// no caller can catch, is written to standard error after `context`.
-  func disposeDetached(_ entries: [Entry], context: String) {
-    guard !entries.isEmpty else { return }
+  /// no caller can catch, is written to standard error after `context`. `finish` runs once the
+  /// entries are disposed (at once when there are none), before this list stops waiting.
+  func disposeDetached(
+    _ entries: [Entry], context: String, then finish: (@Sendable () -> Void)? = nil
+  ) {
+    guard !entries.isEmpty else {
+      finish?()
+      return
+    }
     let counted = beginCreation()
     Task {
       defer { if counted { endCreation() } }
@@ -340,6 +346,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       } catch {
         _writeErrorLine("Joinery: \(context) threw: \(error)")
       }
+      finish?()
     }
   }
 
@@ -365,20 +372,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   func closeReleased(countingIn container: DisposalList, context: String) -> [Entry]? {
     guard markClosed() != nil else { return nil }
     let entries = takeEntries()
-    guard !entries.isEmpty else {
-      finishDisposing()
-      return entries
-    }
-    let counted = container.beginCreation()
-    Task {
-      defer { if counted { container.endCreation() } }
-      do {
-        try await Self.dispose(entries)
-      } catch {
-        _writeErrorLine("Joinery: \(context) threw: \(error)")
-      }
-      self.finishDisposing()
-    }
+    container.disposeDetached(entries, context: context) { self.finishDisposing() }
     return entries
   }
 
@@ -499,12 +493,22 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
   /// Takes the entries of the instances `binding` made that were recorded after `mark`: a
   /// cached instance a later request or ``Container/store(_:for:tag:)`` replaced, which no
   /// reset will take (a reset takes the entries recorded up to its mark).
+  ///
+  /// Entries are kept in the order they were recorded, so only those after `mark` are read: a
+  /// store into a cached binding costs what was recorded since the last reset, not the list.
   func take(madeBy binding: AnyBinding, after mark: Int) -> [Entry] {
     let owner = ObjectIdentifier(binding)
     return withLock { state in
+      // The first entry recorded after `mark`.
+      var low = 0
+      var high = state.entries.count
+      while low < high {
+        let middle = low + (high - low) / 2
+        if state.entries[middle].sequence <= mark { low = middle + 1 } else { high = middle }
+      }
       var taken: [Entry] = []
-      state.entries.removeAll { entry in
-        guard entry.owner == owner, entry.sequence > mark else { return false }
+      state.entries[low...].removeAll { entry in
+        guard entry.owner == owner else { return false }
         taken.append(entry)
         return true
       }

@@ -93,6 +93,40 @@ struct CachedReplacementTests {
     #expect(disposals.all == [made.serial: 1, 100: 1, 200: 1], "each once")
   }
 
+  @Test("A store after a reset disposes only the instance it replaces, among many disposals")
+  func storeAfterResetAmongOthers() async throws {
+    final class Pooled: Sendable {
+      let index: Int
+      init(_ index: Int) { self.index = index }
+    }
+    let disposals = Disposals()
+    let pooled = Locked<[Int]>([])
+    let container = try ContainerBuilder().adding { registrar in
+      for index in 0..<40 {
+        registrar.bind(
+          Pooled.self, tag: index, lifetime: .persistent,
+          dispose: { made in pooled.withLock { $0.append(made.index) } }
+        ) { _ in Pooled(index) }
+      }
+      registrar.bind(Session.self, lifetime: .cached, dispose: { disposals.note($0) }) { _ in
+        Session(serial: 1)
+      }
+    }.build()
+    // Twenty disposals owed before the session, twenty after it; then a reset and a store.
+    for index in 0..<20 { _ = try container.resolve(Pooled.self, tag: index) }
+    _ = try container.resolve(Session.self)
+    for index in 20..<40 { _ = try container.resolve(Pooled.self, tag: index) }
+    try await container.close(.default)
+    #expect(disposals.all == [1: 1])
+    try container.store(Session(serial: 2), for: Session.self)
+    try container.store(Session(serial: 3), for: Session.self)
+    #expect(try await disposals.awaitCount(2) == [1: 1, 2: 1], "only the replaced session")
+    #expect(pooled.withLock { $0 }.isEmpty, "nothing else was taken")
+    try await container.shutdown()
+    #expect(disposals.all == [1: 1, 2: 1, 3: 1])
+    #expect(pooled.withLock { $0 } == Array((0..<40).reversed()), "newest first, each once")
+  }
+
   @Test("Storing the instance the binding holds again keeps it", arguments: [false, true])
   func storeSameInstanceKeepsIt(async: Bool) async throws {
     let disposals = Disposals()
