@@ -28,6 +28,10 @@ public protocol Resolving: ~Copyable {
   func _requestPoint<T>(
     for type: T.Type, isolation: (any Actor)?
   ) throws(ResolutionError) -> _RequestPoint
+
+  /// Whether the instance a resolve of `key` from here would share has been made, whether or
+  /// not the receiver is closed (``hasInstance(of:tag:)``).
+  func _hasInstance(for key: BindingKey) -> Bool
 }
 
 extension Resolving where Self: ~Copyable {
@@ -333,11 +337,12 @@ extension Resolving where Self: ~Copyable {
 }
 
 extension Resolving where Self: ~Copyable {
-  /// Whether the instance a resolve of `type` from here would return exists, without making it.
+  /// Whether the instance a resolve of `type` from here would share has been made, without
+  /// making it.
   ///
-  /// That is a persistent or cached instance, a transient one someone still holds, and, in a
-  /// scope, the scope's scoped instance (made by a resolve, or provided when the scope was
-  /// made). Ephemeral and graph bindings never have one.
+  /// That is a persistent or cached instance (until a reset drops it), a transient one someone
+  /// still holds, and, in a scope, the scope's scoped instance (made by a resolve, or provided
+  /// when the scope was made). Ephemeral and graph bindings never have one.
   ///
   /// ```swift
   /// if container.hasInstance(of: ConnectionPool.self) { … }  // made yet?
@@ -346,18 +351,17 @@ extension Resolving where Self: ~Copyable {
   /// }
   /// ```
   ///
-  /// The tag names one binding exactly (no fallback); a closed scope or a shut-down container
-  /// has no instances.
+  /// The tag names one binding exactly (no fallback). Closing a scope or shutting the container
+  /// down does not change the answer: a request that made a unit of work is seen to have made
+  /// one, so the commit that follows fails with ``ResolutionError/Code/shutDown`` instead of
+  /// being skipped.
   ///
   /// - Parameters:
   ///   - type: The bound type.
   ///   - tag: The binding's tag, if it has one.
   /// - Returns: `true` if the instance exists.
   public func hasInstance<T>(of type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
-    guard let point = try? _requestPoint(for: T.self, isolation: nil) else { return false }
-    // A factory's resolver continues a chain: its scope is the chain's.
-    return point.retainedContainer.hasInstance(
-      for: BindingKey(T.self, tag: tag), in: point.context.scope)
+    _hasInstance(for: BindingKey(T.self, tag: tag))
   }
 }
 
@@ -370,6 +374,9 @@ extension Container: Resolving {
     try checkOpen(T.self)
     return _RequestPoint(container: self, scope: nil, isolation: isolation)
   }
+
+  /// The container's instance of `key`, made and not yet disposed.
+  public func _hasInstance(for key: BindingKey) -> Bool { hasInstance(for: key, in: nil) }
 }
 
 extension Scope: Resolving {
@@ -381,6 +388,11 @@ extension Scope: Resolving {
     try checkOpen(T.self)
     return _RequestPoint(container: container, scope: self, isolation: isolation)
   }
+
+  /// This scope's instance of a scoped `key`, or the container's of any other.
+  public func _hasInstance(for key: BindingKey) -> Bool {
+    container.hasInstance(for: key, in: self)
+  }
 }
 
 extension Resolver: Resolving {
@@ -391,6 +403,12 @@ extension Resolver: Resolving {
   ) throws(ResolutionError) -> _RequestPoint {
     _RequestPoint(containerReference, continuing: context)
   }
+
+  /// The instance of `key` in the scope of the factory's chain, or the container's.
+  public func _hasInstance(for key: BindingKey) -> Bool {
+    (try? withContext { container, context in container.hasInstance(for: key, in: context.scope) })
+      ?? false
+  }
 }
 
 extension AsyncResolver: Resolving {
@@ -400,5 +418,10 @@ extension AsyncResolver: Resolving {
     for _: T.Type, isolation: (any Actor)?
   ) throws(ResolutionError) -> _RequestPoint {
     _RequestPoint(container: container, scope: path?.requestScope, isolation: isolation, path: path)
+  }
+
+  /// The instance of `key` in the scope of the async factory's chain, or the container's.
+  public func _hasInstance(for key: BindingKey) -> Bool {
+    container.hasInstance(for: key, in: path?.requestScope)
   }
 }
