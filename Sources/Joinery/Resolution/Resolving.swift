@@ -21,7 +21,7 @@ public import JoineryEngine
 /// The asynchronous forms cannot be called from a synchronous factory: its ``Resolver`` is lent
 /// to a synchronous closure.
 ///
-/// Only Joinery's receivers conform: the requirement is the engine's.
+/// Only Joinery's receivers conform: the requirements are the engine's.
 public protocol Resolving: ~Copyable {
   /// Where a request for `type` enters the engine: the receiver's container, and the chain
   /// the request starts or continues. Throws when the receiver is closed.
