@@ -62,8 +62,10 @@ extension Container {
     try await DisposalList.dispose(drop(group))
   }
 
-  /// Whether the instance a resolve of `key` in `scope` would return exists now: a scoped
-  /// binding's in the scope (none without one), any other binding's in the binding.
+  /// Whether the instance a resolve of `key` in `scope` would share has been made.
+  ///
+  /// A scoped binding's is the scope's (none without one), any other binding's the binding's;
+  /// whether the container or the scope is still open does not matter.
   func hasInstance(for key: BindingKey, in scope: Scope?) -> Bool {
     guard let binding = lookup(key)?.binding else { return false }
     guard binding.lifetime.reach == .scope else { return binding.holdsInstance }
