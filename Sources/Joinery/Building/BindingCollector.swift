@@ -8,8 +8,6 @@ final class BindingCollector {
   init(firstContributionIndex: Int = 0) {
     self.firstContributionIndex = firstContributionIndex
   }
-  /// Declared property injections, by type.
-  var injectors: [PropertyInjector] = []
   /// Captive dependencies declared intended, with the reason given.
   var allowedCaptives: [CaptiveKey: String] = [:]
   /// Steps to run after an instance is made (`initCompleted`), by key, in declaration order.

@@ -300,8 +300,6 @@ public struct ContainerBuilder: Sendable {
     ]
     if requiresCheckedBindings { UncheckedBindingValidator().validate(graph, into: &findings) }
     for validator in validators { validator.validate(graph, into: &findings) }
-    Self.checkInjectedProperties(
-      collector.injectors, in: graph, parent: parent, into: &findings)
     try Self.failIfErrors(findings)
     if !awaitsEagerAsync {
       for binding in winners
@@ -323,8 +321,7 @@ public struct ContainerBuilder: Sendable {
     let warnings = Diagnostic.sorted(findings)
     let container = Container(
       bindings: winners, contributions: contributions, table: table,
-      maximumDepth: maximumResolutionDepth, warnings: warnings, injectors: collector.injectors,
-      parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: self.defaultLifetime,
+      maximumDepth: maximumResolutionDepth, warnings: warnings, parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: self.defaultLifetime,
       allowedCaptives: Set(collector.allowedCaptives.keys))
     let eager = container.all.filter {
       $0.lifetime.isEager && $0.forwardTargetKey == nil
@@ -387,34 +384,6 @@ public struct ContainerBuilder: Sendable {
       .eagerCreationFailed, .error, key: binding.key, bindings: [binding.info],
       message: "Creating the eager \(binding.key) failed: \(error.summary)",
       fixes: error.fixes(nearMisses: error.nearMisses), underlyingError: error)
-  }
-
-  /// Every injected property's binding must exist.
-  private static func checkInjectedProperties(
-    _ injectors: [PropertyInjector], in graph: DeclaredGraph, parent: Container?,
-    into findings: inout [Diagnostic]
-  ) {
-    for injector in injectors {
-      for dependency in injector.keys {
-        let exact = graph.table.binding(for: dependency.key)
-        let fallback =
-          dependency.key.tag == nil
-          ? nil : graph.table.binding(for: BindingKey(dependency.key.type, boxed: nil))
-        guard exact == nil && fallback == nil, parent?.binds(dependency.key) != true else {
-          continue
-        }
-        let owner = BindingInfo(
-          key: BindingKey(injector.rootType), lifetime: .ephemeral, location: injector.location,
-          registerType: injector.registerType, isOverride: false, forwardedTo: nil, metadata: nil,
-          contribution: nil, isChecked: true)
-        findings.append(
-          Diagnostic(
-            .missingDependency, .error, key: owner.key, bindings: [owner],
-            message:
-              "An injected property of \(owner.key) needs \(dependency.key), which is not bound.",
-            fixes: ["Bind \(dependency.key) in the assembly that owns it."]))
-      }
-    }
   }
 
   private static func hasErrors(_ findings: [Diagnostic]) -> Bool {

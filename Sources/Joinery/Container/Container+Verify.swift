@@ -232,7 +232,7 @@ extension Container {
     return Container(
       bindings: copies.filter { $0.contributionIndex == nil },
       contributions: copies.filter { $0.contributionIndex != nil }, maximumDepth: maximumDepth,
-      warnings: warnings, recorder: recorder, injectors: Array(injectors.values),
+      warnings: warnings, recorder: recorder,
       parent: parentContainer?.throwawayCopy(recorder: recorder))
   }
 }

@@ -25,8 +25,6 @@ public final class Container: Sendable {
   let all: [AnyBinding]
   /// Contributions to multi-bindings by element type, in contribution order.
   let contributions: [ObjectIdentifier: [AnyBinding]]
-  /// Declared property injections by type.
-  let injectors: [ObjectIdentifier: PropertyInjector]
   /// Stands in the marker frame of a main-actor resolution; never resolved.
   let mainActorMarker = AnyBinding(
     key: BindingKey(Void.self), lifetime: .ephemeral,
@@ -78,7 +76,7 @@ public final class Container: Sendable {
   init(
     bindings: [AnyBinding], contributions: [AnyBinding] = [], table: _BindingTable? = nil,
     maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
-    injectors: [PropertyInjector] = [], parent: Container? = nil,
+    parent: Container? = nil,
     unclosedScopeHandler: (@Sendable (String) -> Void)? = nil,
     defaultLifetime: Lifetime.For<Any> = .ephemeral, allowedCaptives: Set<CaptiveKey> = []
   ) {
@@ -90,9 +88,6 @@ public final class Container: Sendable {
     self.allowedCaptives = allowedCaptives
     self.defaultLifetime = defaultLifetime
     self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler
-    var injectorsByType: [ObjectIdentifier: PropertyInjector] = [:]
-    for injector in injectors { injectorsByType[ObjectIdentifier(injector.rootType)] = injector }
-    self.injectors = injectorsByType
     self.recorder = recorder
     all = bindings + contributions
     self.table = table ?? _BindingTable(bindings)

@@ -59,14 +59,6 @@ public final class Lazy<Value> {
     return try resolveOnce { () throws(ResolutionError) in try provider.get(inGraph: graph) }
   }
 
-  /// The instance resolved once with `arguments` (the deprecated `get(arguments:)`).
-  func getOnce<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
-    let provider = self.provider
-    return try resolveOnce { () throws(ResolutionError) in
-      (try provider.get(arguments: repeat each arguments), false)
-    }
-  }
-
   /// The kept instance, or the one `resolve` makes, kept: at most one resolve at a time.
   private func resolveOnce(
     _ resolve: () throws(ResolutionError) -> (value: Value, isBackReference: Bool)
