@@ -266,6 +266,8 @@ extension AnyBinding {
     case let error as ResolutionError: error
     case is MainActorRequired: .mainActorRequired(self, frame: frame, in: container)
     case is ScopeValueNotProvided: .scopeValueMissing(self, frame: frame, in: container)
+    case let mismatch as ForwardedInstanceMismatch:
+      .forwardingMismatch(self, frame: frame, instanceType: mismatch.instanceType, in: container)
     default: .factoryFailed(self, frame: frame, error: error, in: container)
     }
   }

@@ -52,8 +52,7 @@ extension Registrar {
   /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited from the
   /// container: each one resolves with `resolveAsync`, so it may itself be async.
   ///
-  /// `build()` checks every parameter, as it does for `bind(_:to:)`. For up to six parameters,
-  /// Swift picks an overload of this spelling specialized at the call site.
+  /// `build()` checks every parameter, as it does for `bind(_:to:)`.
   ///
   /// ```swift
   /// registrar.bindAsync(Database.self, lifetime: .persistent) { _ in try await Database.open() }
@@ -227,13 +226,13 @@ extension Registrar {
       contributes: true, initializer: initializer, dependencies: repeat each dependencies)
   }
 
-  /// Binds `type` to an `async` factory that takes one, two or three runtime arguments; every
+  /// Binds `type` to an `async` factory that takes runtime arguments; every
   /// `resolveAsync(_:tag:matching:arguments:)` makes a new instance from the arguments it
   /// passes.
   ///
-  /// The forms for two and three arguments have this same spelling; the docs show this one.
-  /// (Fixed arities, not a parameter pack: Swift 6.3 miscompiles a pack expanded in an async
-  /// function.)
+  /// Any number of arguments (one or more) works, as with the synchronous
+  /// `bind(_:tag:override:dependsOn:metadata:fileID:line:_:)`. Resolve with the same argument
+  /// types in the same order.
   ///
   /// ```swift
   /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in
@@ -254,90 +253,20 @@ extension Registrar {
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - factory: Builds an instance from a resolver and the runtime argument.
-  public mutating func bindAsync<T: Sendable, A: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (AsyncResolver, A) async throws -> T
-  ) {
-    addAsyncArguments(
-      T.self, tag: tag, signature: A.self, isOverride: isOverride, dependencies: dependencies,
-      metadata: metadata, location: BindingLocation(file: fileID, line: line)
-    ) { resolver, arguments in try await factory(resolver, arguments as! A) }
-  }
-
-  /// Binds `type` to an `async` factory that takes two runtime arguments.
-  ///
-  /// ```swift
-  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL, size: Int) in
-  ///   try await Thumbnail.render(url, size: size)
-  /// }
-  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: An optional tag.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
   ///   - factory: Builds an instance from a resolver and the runtime arguments.
-  @_documentation(visibility: internal)
-  public mutating func bindAsync<T: Sendable, A: Sendable, B: Sendable>(
+  public mutating func bindAsync<T: Sendable, First: Sendable, each Argument: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (AsyncResolver, A, B) async throws -> T
+    _ factory: @escaping @Sendable (AsyncResolver, First, repeat each Argument) async throws -> T
   ) {
     addAsyncArguments(
-      T.self, tag: tag, signature: (A, B).self, isOverride: isOverride,
+      T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
       dependencies: dependencies, metadata: metadata,
       location: BindingLocation(file: fileID, line: line)
-    ) { resolver, arguments in
-      let (a, b) = arguments as! (A, B)
-      return try await factory(resolver, a, b)
-    }
+    ) { resolver, arguments in try await applying(factory, to: arguments)(resolver) }
   }
 
-  /// Binds `type` to an `async` factory that takes three runtime arguments.
-  ///
-  /// ```swift
-  /// registrar.bindAsync(Tile.self) { (resolver, x: Int, y: Int, zoom: Int) in
-  ///   try await Tile.load(x: x, y: y, zoom: zoom)
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: An optional tag.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - factory: Builds an instance from a resolver and the runtime arguments.
-  @_documentation(visibility: internal)
-  public mutating func bindAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (AsyncResolver, A, B, C) async throws -> T
-  ) {
-    addAsyncArguments(
-      T.self, tag: tag, signature: (A, B, C).self, isOverride: isOverride,
-      dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(file: fileID, line: line)
-    ) { resolver, arguments in
-      let (a, b, c) = arguments as! (A, B, C)
-      return try await factory(resolver, a, b, c)
-    }
-  }
-
-  // Fixed arities, not a parameter pack: Swift 6.3 miscompiles a pack expanded in an async
-  // function ("freed pointer was not the last allocation" from the task allocator).
   /// The autowired async forms of `bindAsync` and `contributeAsync`: each parameter awaited
   /// untagged, and declared.
   private mutating func addAutowiredAsync<T: Sendable, each Parameter: Sendable>(
@@ -422,6 +351,22 @@ extension Registrar {
       keep(binding)
     }
   }
+}
+
+/// `factory` given the runtime arguments `arguments` holds (a tuple of exactly
+/// `(repeat each Argument)`), as a function of the resolver alone.
+///
+/// Synchronous on purpose: Swift 6.3 miscompiles an `async` function that calls another with a
+/// pack expanded from a tuple ("freed pointer was not the last allocation" from the task
+/// allocator, in debug builds). Here the tuple is unpacked into the returned closure's context,
+/// and the closure expands only values it captured.
+private func applying<T, each Argument: Sendable>(
+  _ factory: @escaping @Sendable (AsyncResolver, repeat each Argument) async throws -> T,
+  to arguments: Any
+) -> @Sendable (AsyncResolver) async throws -> T {
+  // A request passes exactly the bound argument types (its key's signature matched).
+  let values = arguments as! (repeat each Argument)
+  return { resolver in try await factory(resolver, repeat each values) }
 }
 
 /// Never thrown in practice: an async binding with runtime arguments is resolved through its

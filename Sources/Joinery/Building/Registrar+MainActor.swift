@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 extension Registrar {
   /// Binds a type whose factory must run on the main actor — typically a `@MainActor` class
   /// with an isolated initializer — without a `nonisolated init`.
@@ -120,6 +122,56 @@ extension Registrar {
     }
   }
 
+  /// Binds a type whose factory runs on the main actor and takes runtime arguments — a
+  /// `@MainActor` view model made for one item — every resolve making a new instance.
+  ///
+  /// Resolve it with the same argument types in the same order: with `resolve` from main-actor
+  /// code, or with `resolveAsync` from anywhere, which hops to the main actor. A synchronous
+  /// resolve off the main actor throws ``ResolutionError/Code/mainActorRequired``; it never
+  /// traps.
+  ///
+  /// ```swift
+  /// @MainActor final class DetailViewModel {
+  ///   init(id: Int, source: String, feed: FeedService) { … }
+  /// }
+  /// registrar.bindMainActor(DetailViewModel.self) { (resolver, id: Int, source: String) in
+  ///   DetailViewModel(id: id, source: source, feed: try resolver.resolve())
+  /// }
+  /// let model = try container.resolve(DetailViewModel.self, arguments: 7, "feed")  // main actor
+  /// let other = try await container.resolveAsync(DetailViewModel.self, arguments: 8, "push")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds an instance on the main actor from a resolver and the arguments.
+  public mutating func bindMainActor<T, First, each Argument>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @MainActor @Sendable (borrowing Resolver, First, repeat each Argument)
+      throws -> T
+  ) {
+    let signature = (First, repeat each Argument).self
+    let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
+    let onMain = _assumingMainActor(arguments: { resolver, arguments in
+      try applyOnMainActor(factory, resolver, arguments)
+    })
+    addArguments(
+      T.self, tag: tag, signature: signature, isOverride: isOverride,
+      dependencies: Self.declared(keys: dependencies), metadata: metadata,
+      location: BindingLocation(file: fileID, line: line), isMainActor: true
+    ) { resolver, arguments, out in
+      guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
+      out.initialize(to: try onMain(resolver, arguments))
+    }
+  }
+
   @usableFromInline
   mutating func addMainActor<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
@@ -138,4 +190,14 @@ extension Registrar {
         out.initialize(to: try onMain(resolver))
       })
   }
+}
+
+/// `apply(_:_:_:)` for a main-actor factory.
+@MainActor
+func applyOnMainActor<T, each Argument>(
+  _ factory: @MainActor (borrowing Resolver, repeat each Argument) throws -> T,
+  _ resolver: borrowing Resolver, _ arguments: borrowing _Arguments
+) throws -> T {
+  let values = arguments.load(as: (repeat each Argument).self)
+  return try factory(resolver, repeat each values)
 }

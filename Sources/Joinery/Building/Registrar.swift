@@ -137,8 +137,7 @@ public struct Registrar: ~Copyable {
   /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with
   /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`.
   ///
-  /// Any number of parameters works. For up to six, Swift picks an overload of this same
-  /// spelling that is specialized at the call site; the docs show only this form.
+  /// Any number of parameters works.
   ///
   /// - Parameters:
   ///   - type: The bound type; the initializer's result converts to it.
@@ -621,12 +620,63 @@ public struct Registrar: ~Copyable {
     keep(binding)
   }
 
+  /// Binds `type` to the instance a binding with runtime arguments makes from the same
+  /// arguments, converted to `type`: one implementation, taking arguments, serving several
+  /// interfaces (Swinject's `.implements` on a registration with arguments).
+  ///
+  /// ```swift
+  /// registrar.bind(Download.self) { (_, url: URL, retries: Int) in Download(url, retries) }
+  /// registrar.bind((any Transfer).self, forwardingTo: Download.self, arguments: URL.self, Int.self)
+  /// let transfer = try container.resolve((any Transfer).self, arguments: url, 3)
+  /// ```
+  ///
+  /// `build()` checks that the target is bound with exactly these argument types. Every
+  /// resolve makes a new instance, as the target does; a target whose instance is not a
+  /// `type` fails with ``ResolutionError/Code/forwardingTypeMismatch``.
+  ///
+  /// - Parameters:
+  ///   - type: The interface resolves ask for.
+  ///   - tag: The interface binding's tag.
+  ///   - target: The type of the binding that makes the instance.
+  ///   - targetTag: The target binding's tag.
+  ///   - first: The type of the first runtime argument.
+  ///   - rest: The types of the other runtime arguments, in order.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  public mutating func bind<T, Target, First, each Argument>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, forwardingTo target: Target.Type,
+    targetTag: (any Hashable & Sendable)? = nil, arguments first: First.Type,
+    _ rest: repeat (each Argument).Type, override isOverride: Bool = false,
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    let signature = (First, repeat each Argument).self
+    let targetTag = internedTag(targetTag)
+    let targetKey = BindingKey(Target.self, boxed: targetTag, argumentTypes: signature)
+    addArguments(
+      T.self, tag: tag, signature: signature, isOverride: isOverride,
+      dependencies: [DeclaredDependency(key: targetKey, matching: .exact)], metadata: metadata,
+      location: BindingLocation(file: fileID, line: line)
+    ) { resolver, arguments, out in
+      let instance = try resolver.withContext {
+        container, context throws(ResolutionError) -> Target in
+        try container.resolve(
+          Target.self, tag: targetTag, matching: .exact, signature: signature,
+          arguments: arguments, parent: context)
+      }
+      guard let converted = instance as? T else {
+        throw ForwardedInstanceMismatch(instanceType: Swift.type(of: instance as Any))
+      }
+      out.initialize(to: converted)
+    }
+  }
+
   /// Binds `type` to a factory that takes runtime arguments; every resolve makes a new instance
   /// from the arguments it passes.
   ///
-  /// Any number of arguments (one or more) works, through parameter packs; for up to three,
-  /// Swift picks an overload of this spelling specialized at the call site. Resolve with the same
-  /// argument types in the same order.
+  /// Any number of arguments (one or more) works. Resolve with the same argument types in the
+  /// same order.
   ///
   /// ```swift
   /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
@@ -653,7 +703,7 @@ public struct Registrar: ~Copyable {
   ) {
     addArguments(
       T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
-      dependencies: dependencies, metadata: metadata,
+      dependencies: Self.declared(keys: dependencies), metadata: metadata,
       location: BindingLocation(file: fileID, line: line)
     ) { resolver, arguments, out in
       out.initialize(to: try apply(factory, resolver, arguments))
@@ -663,15 +713,16 @@ public struct Registrar: ~Copyable {
   @usableFromInline
   mutating func addArguments<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
-    dependencies: [BindingKey]?, metadata: (any Sendable)?, location: BindingLocation,
-    maker: @escaping Maker
+    dependencies: [DeclaredDependency]?, metadata: (any Sendable)?, location: BindingLocation,
+    isMainActor: Bool = false, maker: @escaping Maker
   ) {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: .ephemeral, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self), maker: maker)
-    binding.dependencies = Self.declared(keys: dependencies)
+    binding.dependencies = dependencies
     binding.attach(metadata)
+    binding.isMainActor = isMainActor
     keep(binding)
   }
 }

@@ -1,3 +1,4 @@
+internal import JoineryEngine
 extension Container {
   /// Every contribution to the multi-binding of `type` (with `tag`), awaiting the async ones,
   /// for a request below `path` (if any) in `scope` (if any).
@@ -109,6 +110,57 @@ extension Container {
       let instance = try await awaitPending(pending, path: path, scope: scope)
       if let converted = instance as? T { return converted }
       throw pending.mismatch(instance, path: path)
+    }
+  }
+
+  /// The asynchronous resolve of a request with runtime arguments (`arguments`, a tuple of
+  /// their types): an async binding is awaited, a main-actor one made on the main actor, any
+  /// other resolved in place.
+  @usableFromInline
+  func resolveAsync<T: Sendable, Arguments: Sendable>(
+    _ type: T.Type, tag: BindingTag?, matching: TagMatching, arguments: Arguments,
+    path: AsyncPath?, scope: Scope?
+  ) async throws(ResolutionError) -> T {
+    if let made: T = try await awaitArguments(
+      T.self, tag: tag, matching: matching, signature: Arguments.self, arguments, path: path,
+      scope: scope)
+    {
+      return made
+    }
+    let found = argumentBinding(
+      for: T.self, tag: tag, allowsFallback: matching.allowsFallback, signature: Arguments.self)
+    guard found?.binding.isMainActor == true else {
+      return try resolveInPlace(
+        T.self, tag: tag, matching: matching, arguments: arguments, path: path, scope: scope,
+        isolation: nil)
+    }
+    let result: Result<T, ResolutionError> = await MainActor.run {
+      do throws(ResolutionError) {
+        return .success(
+          try resolveInPlace(
+            T.self, tag: tag, matching: matching, arguments: arguments, path: path, scope: scope,
+            isolation: MainActor.shared))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  /// The synchronous resolve of an async request with runtime arguments that no async binding
+  /// serves, as a caller isolated to `isolation`.
+  func resolveInPlace<T, Arguments>(
+    _ type: T.Type, tag: BindingTag?, matching: TagMatching, arguments: Arguments,
+    path: AsyncPath?, scope: Scope?, isolation: (any Actor)?
+  ) throws(ResolutionError) -> T {
+    try _RequestPoint(container: self, scope: scope, isolation: isolation, path: path).run(
+      T.self, tag: tag
+    ) { container, context throws(ResolutionError) -> T in
+      try _Arguments.with(arguments) { arguments throws(ResolutionError) -> T in
+        try container.resolve(
+          T.self, tag: tag, matching: matching, signature: Arguments.self, arguments: arguments,
+          parent: context)
+      }
     }
   }
 

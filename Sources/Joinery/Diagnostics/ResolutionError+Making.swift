@@ -312,6 +312,21 @@ extension ResolutionError {
       in: container)
   }
 
+  /// A forward with runtime arguments whose target made an instance of another type.
+  @inline(never)
+  static func forwardingMismatch(
+    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable,
+    instanceType: Any.Type, in container: Container
+  ) -> ResolutionError {
+    inside(
+      .forwardingTypeMismatch, binding, frame: frame,
+      detail: """
+        The target made a \(TypeName.of(instanceType)), which is not a \
+        \(binding.key.shortName).
+        """,
+      in: container)
+  }
+
   @inline(never)
   static func mainActorRequired(
     _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, in container: Container

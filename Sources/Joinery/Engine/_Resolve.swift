@@ -450,28 +450,6 @@ extension Container {
       parent: parent)
   }
 
-  /// The fixed-arity forms' request with runtime arguments (`arguments` points to a tuple of
-  /// type `signature`); `tag` as in the parameter-pack form.
-  @inlinable @inline(__always)
-  func resolve<T, Tag: Hashable & Sendable>(
-    _ type: T.Type, requestTag tag: Tag, matching: TagMatching, signature: Any.Type,
-    arguments: borrowing _Arguments, parent: borrowing ResolutionContext
-  ) throws(ResolutionError) -> T {
-    if Tag.self == BindingTag?.self {
-      return try resolve(
-        T.self, tag: _identityCast(tag, to: BindingTag?.self), matching: matching,
-        signature: signature, arguments: arguments, parent: parent)
-    }
-    if _isOptionalType(Tag.self) {
-      return try resolve(
-        T.self, tag: BindingTag(optional: _flattenedTag(tag)), matching: matching,
-        signature: signature, arguments: arguments, parent: parent)
-    }
-    return try resolve(
-      T.self, tag: tag as Tag?, matching: matching, signature: signature, arguments: arguments,
-      parent: parent)
-  }
-
   @inlinable
   func resolve<T, Tag: Hashable & Sendable, each Argument>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, arguments: repeat each Argument,
@@ -760,6 +738,16 @@ func _assumingMainActor<T>(
   _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
 ) -> @Sendable (borrowing Resolver) throws -> T {
   unsafe unsafeBitCast(factory, to: (@Sendable (borrowing Resolver) throws -> T).self)
+}
+
+/// `factory`, which takes runtime arguments, as a plain function: the same reasoning as
+/// `_assumingMainActor(_:)`, for `bindMainActor`'s form with arguments.
+func _assumingMainActor<T>(
+  arguments factory: @escaping @MainActor @Sendable (borrowing Resolver, borrowing _Arguments)
+    throws -> T
+) -> @Sendable (borrowing Resolver, borrowing _Arguments) throws -> T {
+  unsafe unsafeBitCast(
+    factory, to: (@Sendable (borrowing Resolver, borrowing _Arguments) throws -> T).self)
 }
 
 // MARK: Optional tags

@@ -71,8 +71,8 @@ extension Resolving where Self: ~Copyable {
 
   /// Returns a new instance from a binding that takes runtime arguments.
   ///
-  /// The argument types must match the bound factory's parameter types exactly, in order. For
-  /// up to three arguments, Swift picks an overload of this spelling specialized at the call site.
+  /// The argument types must match the bound factory's parameter types exactly, in order; any
+  /// number works.
   ///
   /// ```swift
   /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
@@ -181,129 +181,38 @@ extension Resolving where Self: ~Copyable {
       scope: point.requestScope)
   }
 
-  /// Returns a new instance from a binding that takes one runtime argument, awaiting it if its
-  /// factory is `async`.
+  /// Returns a new instance from a binding that takes runtime arguments, awaiting it if its
+  /// factory is `async`, and hopping to the main actor if it is bound with `bindMainActor`.
   ///
-  /// Two and three arguments are passed the same way, `arguments: url, 128`. (Fixed arities,
-  /// not a parameter pack: Swift 6.3 miscompiles a pack expanded in an async function. The
-  /// two- and three-argument forms repeat this one's spelling, labels and defaults and are
-  /// documented here.)
+  /// The argument types must match the bound factory's parameter types exactly, in order;
+  /// any number works.
   ///
   /// ```swift
-  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in
-  ///   try await Thumbnail.render(url)
+  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL, size: Int) in
+  ///   try await Thumbnail.render(url, size: size)
   /// }
-  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
-  /// let preview = try await container.resolveAsync(Thumbnail.self, tag: "preview", arguments: url)
-  /// let sized = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The binding's tag; untagged when omitted.
-  ///   - matching: Whether the untagged binding may serve a tagged request.
-  ///   - a: The runtime argument, of the bound type.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the type
-  ///   differs from the bound one.
-  @inlinable
-  public func resolveAsync<T: Sendable, A: Sendable>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
-    matching: TagMatching = .allowingFallback, arguments a: A
-  ) async throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: nil)
-    let tag = _requestTag(tag)
-    if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, tag: tag, matching: matching, signature: A.self, a, path: point.path,
-      scope: point.requestScope)
-    {
-      return made
-    }
-    return try point.run(T.self, tag: tag) {
-      container, context throws(ResolutionError) -> T in
-      try _Arguments.with(a) { arguments throws(ResolutionError) -> T in
-        try container.resolve(
-          T.self, tag: tag, matching: matching, signature: A.self,
-          arguments: arguments, parent: context)
-      }
-    }
-  }
-
-  /// Returns a new instance from a binding that takes two runtime arguments.
-  ///
-  /// ```swift
   /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
+  /// let preview = try await container.resolveAsync(
+  ///   Thumbnail.self, tag: "preview", arguments: url, 64)
   /// ```
   ///
   /// - Parameters:
   ///   - type: The type to resolve.
   ///   - tag: The binding's tag; untagged when omitted.
   ///   - matching: Whether the untagged binding may serve a tagged request.
-  ///   - a: The first runtime argument.
-  ///   - b: The second runtime argument.
+  ///   - arguments: The runtime arguments, of the bound types.
   /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @_documentation(visibility: internal)
+  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the types
+  ///   differ from the bound ones.
   @inlinable
-  public func resolveAsync<T: Sendable, A: Sendable, B: Sendable>(
+  public func resolveAsync<T: Sendable, each Argument: Sendable>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
-    matching: TagMatching = .allowingFallback, arguments a: A, _ b: B
+    matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) async throws(ResolutionError) -> T {
     let point = try _requestPoint(for: T.self, isolation: nil)
-    let tag = _requestTag(tag)
-    if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, tag: tag, matching: matching, signature: (A, B).self, (a, b), path: point.path,
-      scope: point.requestScope)
-    {
-      return made
-    }
-    return try point.run(T.self, tag: tag) {
-      container, context throws(ResolutionError) -> T in
-      try _Arguments.with((a, b)) { arguments throws(ResolutionError) -> T in
-        try container.resolve(
-          T.self, tag: tag, matching: matching, signature: (A, B).self,
-          arguments: arguments, parent: context)
-      }
-    }
-  }
-
-  /// Returns a new instance from a binding that takes three runtime arguments.
-  ///
-  /// ```swift
-  /// let tile = try await container.resolveAsync(Tile.self, arguments: 3, 5, 12)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The binding's tag; untagged when omitted.
-  ///   - matching: Whether the untagged binding may serve a tagged request.
-  ///   - a: The first runtime argument.
-  ///   - b: The second runtime argument.
-  ///   - c: The third runtime argument.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``.
-  @_documentation(visibility: internal)
-  @inlinable
-  public func resolveAsync<T: Sendable, A: Sendable, B: Sendable, C: Sendable>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
-    matching: TagMatching = .allowingFallback, arguments a: A, _ b: B, _ c: C
-  ) async throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: nil)
-    let tag = _requestTag(tag)
-    if let made: T = try await point.retainedContainer.awaitArguments(
-      T.self, tag: tag, matching: matching, signature: (A, B, C).self, (a, b, c), path: point.path,
-      scope: point.requestScope)
-    {
-      return made
-    }
-    return try point.run(T.self, tag: tag) {
-      container, context throws(ResolutionError) -> T in
-      try _Arguments.with((a, b, c)) { arguments throws(ResolutionError) -> T in
-        try container.resolve(
-          T.self, tag: tag, matching: matching,
-          signature: (A, B, C).self, arguments: arguments, parent: context)
-      }
-    }
+    return try await point.retainedContainer.resolveAsync(
+      T.self, tag: _requestTag(tag), matching: matching, arguments: (repeat each arguments),
+      path: point.path, scope: point.requestScope)
   }
 
   /// Every contribution to the multi-binding of `type` (with `tag`, if given) that

@@ -1,0 +1,170 @@
+import Joinery
+import Testing
+
+// Issue 57: every way of making an instance combines with isolation, sync or async, and runtime
+// arguments of any number, spelled as its siblings are.
+
+@MainActor
+private final class DetailViewModel {
+  let id: Int
+  let source: String
+  let service: ServiceC
+  init(id: Int, source: String, service: ServiceC) {
+    self.id = id
+    self.source = source
+    self.service = service
+  }
+}
+
+private protocol Transfer: Sendable {
+  var url: String { get }
+}
+
+private final class Download: Transfer {
+  let url: String
+  let retries: Int
+  init(url: String, retries: Int) {
+    self.url = url
+    self.retries = retries
+  }
+}
+
+private struct Tile: Sendable, Equatable {
+  let x: Int, y: Int, zoom: Int, label: String
+}
+
+private func composedContainer() throws -> Container {
+  try ContainerBuilder(
+    Bindings { registrar in
+      registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+      registrar.bindMainActor(DetailViewModel.self) { (resolver, id: Int, source: String) in
+        DetailViewModel(id: id, source: source, service: try resolver.resolve())
+      }
+      registrar.bind(Download.self) { (_, url: String, retries: Int) in
+        Download(url: url, retries: retries)
+      }
+      registrar.bind(
+        (any Transfer).self, forwardingTo: Download.self, arguments: String.self, Int.self)
+      registrar.bindAsync(Tile.self) { (_, x: Int, y: Int, zoom: Int, label: String) in
+        await Task.yield()
+        return Tile(x: x, y: y, zoom: zoom, label: label)
+      }
+    }
+  ).build()
+}
+
+@Suite("Composed forms: isolation, sync or async, and runtime arguments")
+struct ComposedFormsTests {
+  @Test("A main-actor binding with runtime arguments resolves synchronously from main-actor code")
+  @MainActor
+  func mainActorArgumentsOnMain() throws {
+    let container = try composedContainer()
+    let model = try container.resolve(DetailViewModel.self, arguments: 7, "feed")
+    #expect(model.id == 7)
+    #expect(model.source == "feed")
+    #expect(model.service === (try container.resolve(ServiceC.self)))
+    // A new instance per resolve, as every binding with arguments.
+    let other = try container.resolve(DetailViewModel.self, arguments: 7, "feed")
+    #expect(other !== model)
+  }
+
+  @Test("From any task, resolveAsync hops to the main actor to make it")
+  func mainActorArgumentsAwaited() async throws {
+    let container = try composedContainer()
+    let model = try await container.resolveAsync(DetailViewModel.self, arguments: 8, "push")
+    let (id, source) = await MainActor.run { (model.id, model.source) }
+    #expect(id == 8)
+    #expect(source == "push")
+  }
+
+  @Test("A synchronous resolve on another thread throws mainActorRequired instead of trapping")
+  func mainActorArgumentsOffMainThrows() async throws {
+    let container = try composedContainer()
+    let code = await Stress.onThread { () -> ResolutionError.Code? in
+      do throws(ResolutionError) {
+        _ = try container.resolve(DetailViewModel.self, arguments: 1, "background")
+        return nil
+      } catch {
+        return error.code
+      }
+    }
+    #expect(code == .mainActorRequired)
+  }
+
+  @Test("Wrong argument types for a main-actor binding are an argument mismatch")
+  @MainActor
+  func mainActorArgumentMismatch() throws {
+    let container = try composedContainer()
+    let error = #expect(throws: ResolutionError.self) {
+      _ = try container.resolve(DetailViewModel.self, arguments: "7", "feed")
+    }
+    #expect(error?.code == .argumentMismatch)
+  }
+
+  @Test("A forward to a binding with runtime arguments resolves with those arguments")
+  func forwardWithArguments() throws {
+    let container = try composedContainer()
+    let transfer = try container.resolve((any Transfer).self, arguments: "https://a", 3)
+    let download = try #require(transfer as? Download)
+    #expect(download.url == "https://a")
+    #expect(download.retries == 3)
+    let error = #expect(throws: ResolutionError.self) {
+      _ = try container.resolve((any Transfer).self, arguments: "https://a")
+    }
+    #expect(error?.code == .argumentMismatch)
+  }
+
+  @Test("build() checks a forward's target with the forward's argument types")
+  func forwardWithArgumentsChecked() throws {
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Download.self) { (_, url: String) in Download(url: url, retries: 0) }
+        registrar.bind(
+          (any Transfer).self, forwardingTo: Download.self, arguments: String.self, Int.self)
+      })
+    let error = #expect(throws: BuildError.self) { try builder.build() }
+    let finding = try #require(error?.diagnostics.first)
+    #expect(finding.code == .missingDependency)
+    #expect("\(finding)".contains("Download"))
+  }
+
+  @Test("A forward whose target makes another type throws forwardingTypeMismatch")
+  func forwardWithArgumentsMismatch() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self) { (_, _: Int) in ServiceC(LifetimeTracker()) }
+        registrar.bind((any Transfer).self, forwardingTo: ServiceC.self, arguments: Int.self)
+      }
+    ).build()
+    let error = #expect(throws: ResolutionError.self) {
+      _ = try container.resolve((any Transfer).self, arguments: 1)
+    }
+    #expect(error?.code == .forwardingTypeMismatch)
+  }
+
+  @Test("bindAsync takes any number of runtime arguments, as bind does")
+  func asyncWithFourArguments() async throws {
+    let container = try composedContainer()
+    let tile = try await container.resolveAsync(Tile.self, arguments: 3, 5, 12, "base")
+    #expect(tile == Tile(x: 3, y: 5, zoom: 12, label: "base"))
+    // Many at once, each with its own arguments.
+    let tiles = try await withThrowingTaskGroup(of: Tile.self) { group in
+      for index in 0..<64 {
+        group.addTask {
+          try await container.resolveAsync(Tile.self, arguments: index, 0, 1, "t\(index)")
+        }
+      }
+      return try await group.reduce(into: [Tile]()) { $0.append($1) }
+    }
+    #expect(Set(tiles.map(\.x)) == Set(0..<64))
+    #expect(tiles.allSatisfy { $0.label == "t\($0.x)" })
+  }
+
+  @Test("resolveAsync with arguments also serves a synchronous binding with arguments")
+  func asyncResolveOfSynchronousArguments() async throws {
+    let container = try composedContainer()
+    let download = try await container.resolveAsync(Download.self, arguments: "u", 2)
+    #expect(download.url == "u")
+    #expect(download.retries == 2)
+  }
+}
