@@ -10,53 +10,53 @@ public import JoineryPlatform
 /// its stored properties out in declaration order, so the conforming root class must declare
 /// the words first; ``_checkAtomicWordsLayout(_:)`` verifies it in debug builds. Subclasses add
 /// their properties after them.
-public protocol _AtomicWordsHolder: AnyObject {}
+@usableFromInline package protocol _AtomicWordsHolder: AnyObject {}
 
 extension _AtomicWordsHolder {
   /// The address of word `index`.
   @inlinable @inline(__always)
-  public func _atomicWord(_ index: Int) -> UnsafeMutablePointer<UInt> {
+  package func _atomicWord(_ index: Int) -> UnsafeMutablePointer<UInt> {
     unsafe _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self) + index
   }
 
   /// Reads word `index`; later reads of memory published with it see what was written before.
   @inlinable @inline(__always)
-  public func _loadAcquiring(_ index: Int) -> UInt {
+  package func _loadAcquiring(_ index: Int) -> UInt {
     unsafe joinery_load_acquire(_atomicWord(index))
   }
 
   /// Reads word `index`, ordering nothing else.
   @inlinable @inline(__always)
-  public func _loadRelaxed(_ index: Int) -> UInt { unsafe joinery_load_relaxed(_atomicWord(index)) }
+  package func _loadRelaxed(_ index: Int) -> UInt { unsafe joinery_load_relaxed(_atomicWord(index)) }
 
   /// Writes word `index`, publishing every write made before it.
   @inlinable @inline(__always)
-  public func _storeReleasing(_ index: Int, _ value: UInt) {
+  package func _storeReleasing(_ index: Int, _ value: UInt) {
     unsafe joinery_store_release(_atomicWord(index), value)
   }
 
   /// Writes word `index`, ordering nothing else.
   @inlinable @inline(__always)
-  public func _storeRelaxed(_ index: Int, _ value: UInt) {
+  package func _storeRelaxed(_ index: Int, _ value: UInt) {
     unsafe joinery_store_relaxed(_atomicWord(index), value)
   }
 
   /// Adds `delta` to word `index` (acquiring and releasing) and returns the new value.
   @inlinable @inline(__always)
-  public func _add(_ index: Int, _ delta: UInt) -> UInt {
+  package func _add(_ index: Int, _ delta: UInt) -> UInt {
     unsafe joinery_add(_atomicWord(index), delta)
   }
 
   /// Sets the bits of `mask` in word `index`, publishing every write made before it.
   @inlinable @inline(__always)
-  public func _setReleasing(_ index: Int, _ mask: UInt) {
+  package func _setReleasing(_ index: Int, _ mask: UInt) {
     unsafe joinery_or_release(_atomicWord(index), mask)
   }
 
   /// The lock whose address word `index` holds above its low four bits (which stay free for
   /// flags), made by the first caller: never more than one.
   @inlinable
-  public func _lazyLock(_ index: Int) -> _Lock {
+  package func _lazyLock(_ index: Int) -> _Lock {
     let word = unsafe _atomicWord(index)
     var current = unsafe joinery_load_acquire(word)
     if let existing = unsafe UnsafeRawPointer(bitPattern: current & ~15) {
@@ -78,7 +78,7 @@ extension _AtomicWordsHolder {
 
   /// The lock in word `index`, if one was made.
   @inlinable
-  public func _existingLock(_ index: Int) -> _Lock? {
+  package func _existingLock(_ index: Int) -> _Lock? {
     unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15).map {
       unsafe Unmanaged<_Lock>.fromOpaque($0).takeUnretainedValue()
     }
@@ -86,7 +86,7 @@ extension _AtomicWordsHolder {
 
   /// Releases the lock in word `index`, if one was made: from the holder's `deinit`.
   @inlinable
-  public func _releaseLazyLock(_ index: Int) {
+  package func _releaseLazyLock(_ index: Int) {
     if let existing = unsafe UnsafeRawPointer(
       bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15)
     {
@@ -98,7 +98,7 @@ extension _AtomicWordsHolder {
   ///
   /// A loser of the race releases its own. The word holds the whole address, no flags.
   @inlinable
-  public func _lazyObject<T: AnyObject>(_ index: Int, make: () -> T) -> T {
+  package func _lazyObject<T: AnyObject>(_ index: Int, make: () -> T) -> T {
     let word = unsafe _atomicWord(index)
     if let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
       return unsafe Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
@@ -114,7 +114,7 @@ extension _AtomicWordsHolder {
 
   /// The object in word `index`, if one was made.
   @inlinable
-  public func _existingLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) -> T? {
+  package func _existingLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) -> T? {
     guard
       let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
     else { return nil }
@@ -123,7 +123,7 @@ extension _AtomicWordsHolder {
 
   /// Releases the object in word `index`, if one was made: from the holder's `deinit`.
   @inlinable
-  public func _releaseLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) {
+  package func _releaseLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) {
     if let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
     {
       unsafe Unmanaged<T>.fromOpaque(existing).release()
@@ -136,7 +136,7 @@ extension _AtomicWordsHolder {
   /// Inlinable, so that it is specialized and, outside debug builds, compiles to nothing: a
   /// generic call here cost every binding a container builds 207 instructions (release).
   @inlinable
-  public func _checkAtomicWordsLayout<Words>(_ words: inout Words) {
+  package func _checkAtomicWordsLayout<Words>(_ words: inout Words) {
     unsafe withUnsafeMutablePointer(to: &words) { words in
       unsafe assert(
         UnsafeMutableRawPointer(words) == _getUnsafePointerToStoredProperties(self),
@@ -155,13 +155,13 @@ extension _AtomicWordsHolder {
 /// inserted: a word holds a whole metadata address and is compared with the whole address.
 /// Each word is read and written atomically; a race only loses an insertion.
 @safe
-public final class _TypeMemo: @unchecked Sendable {
+@usableFromInline package final class _TypeMemo: @unchecked Sendable {
   /// A power of two.
-  public static let capacity = 64
+  @usableFromInline package static let capacity = 64
   @usableFromInline let words: UnsafeMutablePointer<UInt>
 
   /// An empty memo.
-  public init() {
+  @usableFromInline package init() {
     unsafe words = .allocate(capacity: _TypeMemo.capacity)
     unsafe words.initialize(repeating: 0, count: _TypeMemo.capacity)
   }
@@ -174,7 +174,7 @@ public final class _TypeMemo: @unchecked Sendable {
   /// The index of the word a type's metadata `address` maps to, in a table of `capacity`
   /// words: the one hash both memos use.
   @inlinable @inline(__always)
-  public static func index(of address: UInt) -> Int {
+  package static func index(of address: UInt) -> Int {
     // Metadata is at least 8-byte aligned: the low bits say nothing.
     Int(truncatingIfNeeded: (address >> 3 ^ address >> 9) & UInt(capacity - 1))
   }
@@ -186,13 +186,13 @@ public final class _TypeMemo: @unchecked Sendable {
 
   /// Whether `type` was inserted and is still remembered.
   @inlinable @inline(__always)
-  public func contains(_ type: any Any.Type) -> Bool {
+  package func contains(_ type: any Any.Type) -> Bool {
     let address = UInt(bitPattern: ObjectIdentifier(type))
     return unsafe joinery_load_relaxed(word(for: address)) == address
   }
 
   /// Remembers `type`, evicting the type that shared its word, if any.
-  public func insert(_ type: any Any.Type) {
+  @usableFromInline package func insert(_ type: any Any.Type) {
     let address = UInt(bitPattern: ObjectIdentifier(type))
     unsafe joinery_store_relaxed(word(for: address), address)
   }
@@ -207,7 +207,7 @@ public final class _TypeMemo: @unchecked Sendable {
 /// and without racing a writer. A type whose word is taken by another is not remembered (the
 /// caller computes its value each time). Entries are released with the map.
 @safe
-public final class _TypeMap<Value>: @unchecked Sendable {
+@usableFromInline package final class _TypeMap<Value>: @unchecked Sendable {
   @usableFromInline final class Entry {
     @usableFromInline let type: ObjectIdentifier
     @usableFromInline let value: Value
@@ -221,7 +221,7 @@ public final class _TypeMap<Value>: @unchecked Sendable {
   @usableFromInline let words: UnsafeMutablePointer<UInt>
 
   /// An empty map.
-  public init() {
+  @usableFromInline package init() {
     unsafe words = .allocate(capacity: _TypeMemo.capacity)
     unsafe words.initialize(repeating: 0, count: _TypeMemo.capacity)
   }
@@ -243,7 +243,7 @@ public final class _TypeMap<Value>: @unchecked Sendable {
 
   /// The value remembered for `type`, if any.
   @inlinable @inline(__always)
-  public func value(for type: any Any.Type) -> Value? {
+  package func value(for type: any Any.Type) -> Value? {
     let identity = ObjectIdentifier(type)
     // Acquiring: the entry's fields were written before its address was published.
     guard let entry = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(word(for: identity)))
@@ -254,7 +254,7 @@ public final class _TypeMap<Value>: @unchecked Sendable {
   }
 
   /// Remembers `value` for `type` if its word is free.
-  public func insert(_ value: Value, for type: any Any.Type) {
+  @usableFromInline package func insert(_ value: Value, for type: any Any.Type) {
     let identity = ObjectIdentifier(type)
     let word = unsafe word(for: identity)
     guard unsafe joinery_load_acquire(word) == 0 else { return }

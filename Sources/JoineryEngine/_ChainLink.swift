@@ -12,11 +12,11 @@
 /// (``members``) skips the test in the common case; the whole chain is walked only when the
 /// filter cannot rule the owner out, and to report an error.
 @safe
-public struct _ChainLink {
+@usableFromInline package struct _ChainLink {
   /// What is being made at this level.
-  public let owner: _Owner
+  @usableFromInline package let owner: _Owner
   /// 1 for the first level of a resolution; 0 for a marker that is not part of any chain.
-  public let depth: Int
+  @usableFromInline package let depth: Int
   /// The owner at the deepest power-of-two depth of the chain so far, from depth
   /// ``fullCheckDepth`` on.
   @usableFromInline let checkpoint: _Owner?
@@ -26,7 +26,7 @@ public struct _ChainLink {
 
   /// The first level of a chain (`depth` 1), or a depth-0 marker that no test sees.
   @inlinable @inline(__always)
-  public init(first owner: _Owner, depth: Int = 1) {
+  package init(first owner: _Owner, depth: Int = 1) {
     self.owner = owner
     self.depth = depth
     checkpoint = nil
@@ -35,7 +35,7 @@ public struct _ChainLink {
 
   /// The level of `owner` below `parent`.
   @inlinable @inline(__always)
-  public init(_ owner: _Owner, below parent: _ChainLink) {
+  package init(_ owner: _Owner, below parent: _ChainLink) {
     self.owner = owner
     let depth = parent.depth + 1
     self.depth = depth
@@ -49,23 +49,23 @@ public struct _ChainLink {
 
   /// Levels up to which every level is compared in the cycle test.
   @inlinable
-  public static var fullCheckDepth: Int { 16 }
+  package static var fullCheckDepth: Int { 16 }
 
   /// The bit of `owner` in the filter.
   @inlinable @inline(__always)
-  public static func memberBit(_ owner: _Owner) -> UInt64 {
+  package static func memberBit(_ owner: _Owner) -> UInt64 {
     // Objects are 16-byte aligned; the next six bits of the address pick the bit.
     1 &<< ((owner.bits &>> 4) & 63)
   }
 
   /// Whether `owner` may be in the chain down to this level: `false` is certain.
   @inlinable @inline(__always)
-  public func mayContain(_ owner: _Owner) -> Bool {
+  package func mayContain(_ owner: _Owner) -> Bool {
     members & Self.memberBit(owner) != 0
   }
 
   /// What entering a level of `owner` below this one would meet.
-  public enum Verdict: Equatable {
+  @usableFromInline package enum Verdict: Equatable {
     /// Nothing: the level may be entered.
     case clear
     /// `owner` is already being made in the chain.
@@ -82,7 +82,7 @@ public struct _ChainLink {
   /// chain that does not live on a thread's stack. `contains`: walks the chain from this level
   /// up and says whether `owner` is in it, called only when the filter cannot rule it out.
   @inlinable @inline(__always)
-  public func admit(
+  package func admit(
     _ owner: _Owner, maximumDepth: Int, stackLimit: UnsafeMutablePointer<UInt>?,
     contains: (_Owner) -> Bool
   ) -> Verdict {
@@ -109,7 +109,7 @@ public struct _ChainLink {
   /// Whether `owner` is in the chain that `start` ends, walking up with `parent`: the full walk,
   /// for errors and the first levels' cycle test.
   @inlinable
-  public static func chain<Node>(
+  package static func chain<Node>(
     from start: Node?, contains owner: _Owner, link: (Node) -> _ChainLink,
     parent: (Node) -> Node?
   ) -> Bool {
@@ -128,7 +128,7 @@ public struct _ChainLink {
   /// checkpoint the parent's or itself at a power-of-two depth. Every level is checked as it is
   /// made, under internal checks.
   @inlinable
-  public func _checkInvariants(below parent: _ChainLink) {
+  package func _checkInvariants(below parent: _ChainLink) {
     _internalCheck(depth == parent.depth + 1, "depth \(depth) below \(parent.depth)")
     _internalCheck(members & parent.members == parent.members, "the filter lost an owner above")
     _internalCheck(mayContain(owner), "the filter misses its own owner")

@@ -5,13 +5,13 @@
 /// Non-copyable, so exactly one owner frees the memory, when it is destroyed. The elements must
 /// be trivial (words, unretained references): nothing is deinitialized.
 @safe
-public struct _FrozenBuffer<Element>: ~Copyable {
+@usableFromInline package struct _FrozenBuffer<Element>: ~Copyable {
   @usableFromInline let base: UnsafeMutablePointer<Element>?
   /// The number of elements.
-  public let count: Int
+  @usableFromInline package let count: Int
 
   /// A buffer of `count` elements, each made by `element` from its position.
-  public init(count: Int, _ element: (Int) -> Element) {
+  @usableFromInline package init(count: Int, _ element: (Int) -> Element) {
     _internalCheck(_isPOD(Element.self), "a frozen buffer holds trivial elements only")
     self.count = count
     guard count > 0 else {
@@ -28,15 +28,15 @@ public struct _FrozenBuffer<Element>: ~Copyable {
   /// The positions of the elements, `0..<count`: made without the range's bounds check, as
   /// `count` is never negative.
   @inlinable
-  public var indices: Range<Int> { unsafe Range(uncheckedBounds: (0, count)) }
+  package var indices: Range<Int> { unsafe Range(uncheckedBounds: (0, count)) }
 
   /// Whether the buffer has no element.
   @inlinable
-  public var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { count == 0 }
 
   /// The element at `position`, which must be below ``count`` (checked under internal checks).
   @inlinable @inline(__always)
-  public subscript(position: Int) -> Element {
+  package subscript(position: Int) -> Element {
     _internalCheck(position >= 0 && position < count, "position \(position) of \(count)")
     return unsafe base.unsafelyUnwrapped[position]
   }

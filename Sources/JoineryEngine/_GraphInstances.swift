@@ -11,7 +11,7 @@
 /// struct through its value witness table even when every field is trivial, 18 instructions
 /// more on a single-object resolve.)
 @safe
-public struct _GraphInstances {
+@usableFromInline package struct _GraphInstances {
   /// Stack slots of the top-level call, or `nil`; slots `0..<stackCount` are initialized.
   @usableFromInline let stackSlots: UnsafeMutablePointer<_GraphSlot>?
   @usableFromInline var stackCount = 0
@@ -22,14 +22,14 @@ public struct _GraphInstances {
   /// Instances kept in `stackSlots` first (``_GraphScope/capacity`` of them, uninitialized),
   /// if given.
   @inlinable
-  public init(stackSlots: UnsafeMutablePointer<_GraphSlot>?) {
+  package init(stackSlots: UnsafeMutablePointer<_GraphSlot>?) {
     unsafe self.stackSlots = unsafe stackSlots
   }
 
   /// Runs `body` with ``_GraphScope/capacity`` uninitialized slots on the caller's stack, for
   /// ``init(stackSlots:)``.
   @inlinable @inline(__always)
-  public static func withStackSlots<R, E: Error>(
+  package static func withStackSlots<R, E: Error>(
     _ body: (UnsafeMutablePointer<_GraphSlot>) throws(E) -> R
   ) throws(E) -> R {
     // Not stack-protected: only the engine writes these slots, each within bounds.
@@ -40,11 +40,11 @@ public struct _GraphInstances {
 
   /// Whether nothing is stored.
   @inlinable
-  public var isEmpty: Bool { unsafe stackCount == 0 && spill == nil }
+  package var isEmpty: Bool { unsafe stackCount == 0 && spill == nil }
 
   /// The instance stored for `owner`, if any.
   @inlinable @inline(__always)
-  public func instance(for owner: _Owner) -> UnsafeRawPointer? {
+  package func instance(for owner: _Owner) -> UnsafeRawPointer? {
     for index in 0..<stackCount {
       let slot = unsafe stackSlots.unsafelyUnwrapped + index
       if unsafe slot.pointee.owner == owner {
@@ -60,7 +60,7 @@ public struct _GraphInstances {
   ///
   /// An owner stored twice keeps its first instance found.
   @inlinable @inline(__always)
-  public mutating func store(
+  package mutating func store(
     copyOf slot: borrowing _InstanceSlot, owner: _Owner, layout: borrowing _ValueLayout
   ) {
     if let stackSlots = unsafe stackSlots, stackCount < _GraphScope.capacity {
@@ -92,7 +92,7 @@ public struct _GraphInstances {
   }
 
   /// Calls `body` with each stored instance's owner and address, in the order they were stored.
-  public func forEachInstance(
+  @usableFromInline package func forEachInstance(
     _ body: (_ owner: _Owner, _ instance: UnsafeMutableRawPointer) -> Void
   ) {
     if let stackSlots = unsafe stackSlots {
@@ -109,7 +109,7 @@ public struct _GraphInstances {
   ///
   /// Called once; nothing is stored or found afterwards.
   @inlinable @inline(__always)
-  public func end() {
+  package func end() {
     unsafe _internalCheck(
       stackSlots == nil ? stackCount == 0 : stackCount <= _GraphScope.capacity,
       "graph slots on the stack overrun")
@@ -126,7 +126,7 @@ public struct _GraphInstances {
 
   /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): the stack slots within
   /// bounds, the spill's contract, and every stored instance found by its owner.
-  public func _checkInvariants() {
+  @usableFromInline package func _checkInvariants() {
     unsafe _internalCheck(
       stackSlots == nil ? stackCount == 0 : stackCount <= _GraphScope.capacity,
       "graph slots on the stack overrun")
@@ -143,14 +143,14 @@ public struct _GraphInstances {
 /// One `graph` instance: its owner, and the instance, in the slot's own buffer when it fits,
 /// else in an allocation of its own.
 @safe
-public struct _GraphSlot {
+@usableFromInline package struct _GraphSlot {
   /// The identity the instance is found by.
-  public var owner: _Owner
+  @usableFromInline package var owner: _Owner
   /// 1 when the instance is one class reference (copied by a retain, destroyed by a release),
   /// else its type's metadata address.
   @usableFromInline var typeWord: UInt
   /// Where the instance is: `buffer` when it fits there, else its own allocation.
-  public var instance: UnsafeMutableRawPointer
+  @usableFromInline package var instance: UnsafeMutableRawPointer
   @usableFromInline var buffer: _InstanceBuffer
 
   /// Initializes `slot` with a copy of `value`, the instance `owner` made, of `layout`'s type.
@@ -218,19 +218,19 @@ public struct _GraphSlot {
 /// One allocation holds ``capacity`` instances inline (when they fit an ``_InstanceBuffer``). A
 /// larger graph adds an ``_GraphOverflow``: chunks that double in size, and an index by owner,
 /// so storing and finding an instance costs the same with 5 or 50,000 of them.
-public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
+@usableFromInline package final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
   /// How many instances are stored, and the overflow past the inline slots.
-  public struct Header {
+  @usableFromInline package struct Header {
     var count = 0
     var overflow: _GraphOverflow?
   }
 
   /// The number of inline slots (and of stack slots, ``_GraphInstances/withStackSlots(_:)``).
   @inlinable
-  public static var capacity: Int { 4 }
+  package static var capacity: Int { 4 }
 
   /// An empty scope.
-  public static func make() -> _GraphScope {
+  @usableFromInline package static func make() -> _GraphScope {
     // `create` returns an instance of the class it is called on.
     unsafe unsafeDowncast(create(minimumCapacity: capacity) { _ in Header() }, to: _GraphScope.self)
   }
@@ -244,7 +244,7 @@ public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
   }
 
   /// The instance stored for `owner`, if any.
-  public func instance(for owner: _Owner) -> UnsafeRawPointer? {
+  @usableFromInline package func instance(for owner: _Owner) -> UnsafeRawPointer? {
     unsafe withUnsafeMutablePointers { header, slots in
       if let overflow = unsafe header.pointee.overflow {
         return unsafe overflow.instance(for: owner)
@@ -257,7 +257,7 @@ public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
   }
 
   /// Keeps a copy of `value`, an instance of `layout`'s type made by `owner`.
-  public func store(
+  @usableFromInline package func store(
     copyOf value: UnsafeRawPointer, owner: _Owner, layout: borrowing _ValueLayout,
     copy: _Copier
   ) {
@@ -283,7 +283,7 @@ public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
 
   /// Checks the contract (see ``_internalCheck(_:_:file:line:)``): the inline slots, then the
   /// overflow's, every instance found by its owner.
-  public func _checkInvariants() {
+  @usableFromInline package func _checkInvariants() {
     let overflow: _GraphOverflow? = unsafe withUnsafeMutablePointers { header, slots in
       unsafe _internalCheck(header.pointee.count <= Self.capacity, "inline slots overrun")
       unsafe _internalCheck(
@@ -298,7 +298,7 @@ public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
   }
 
   /// Calls `body` with each initialized slot, in the order they were stored.
-  public func forEachSlot(_ body: (UnsafeMutablePointer<_GraphSlot>) -> Void) {
+  @usableFromInline package func forEachSlot(_ body: (UnsafeMutablePointer<_GraphSlot>) -> Void) {
     let overflow: _GraphOverflow? = unsafe withUnsafeMutablePointers { header, slots in
       for index in unsafe 0..<header.pointee.count { unsafe body(slots + index) }
       return unsafe header.pointee.overflow
@@ -314,7 +314,7 @@ public final class _GraphScope: ManagedBuffer<_GraphScope.Header, _GraphSlot> {
 /// of `n` instances takes about `log2(n)` allocations. The index is an open-addressing table of
 /// owners at most half full, rebuilt twice as large when it would not be.
 @safe
-public final class _GraphOverflow {
+@usableFromInline package final class _GraphOverflow {
   @safe
   private struct Entry {
     var owner: _Owner?

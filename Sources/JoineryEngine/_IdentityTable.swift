@@ -16,14 +16,14 @@
 /// Built once and never changed, so it may be read from any thread. (Unchecked `Sendable`: the
 /// raw memory is written only by the initializer.)
 @safe
-public struct _IdentityTable: @unchecked Sendable {
+@usableFromInline package struct _IdentityTable: @unchecked Sendable {
   /// One slot: raw memory, so reading it touches no reference count that threads reading at
   /// once would contend for.
-  public struct Slot {
+  @usableFromInline package struct Slot {
     /// The identity; 0 for an empty slot.
-    public var identity: UInt
+    @usableFromInline package var identity: UInt
     /// What the identity maps to.
-    public var value: UInt
+    @usableFromInline package var value: UInt
 
     @inlinable
     init(identity: UInt, value: UInt) {
@@ -33,16 +33,16 @@ public struct _IdentityTable: @unchecked Sendable {
   }
 
   /// The slots, `mask + 1` of them.
-  public let slots: UnsafePointer<Slot>
+  @usableFromInline package let slots: UnsafePointer<Slot>
   /// The capacity minus one: a power of two minus one.
-  public let mask: Int
+  @usableFromInline package let mask: Int
   /// The odd multiplier of the table's Fibonacci-style hash (``home(of:)``).
-  public let multiplier: UInt64
+  @usableFromInline package let multiplier: UInt64
   /// Owns the raw memory above.
   private let memory: Memory
 
   /// A table of `entries`, whose identities are nonzero and distinct.
-  public init(_ entries: [(identity: UInt, value: UInt)]) {
+  @usableFromInline package init(_ entries: [(identity: UInt, value: UInt)]) {
     self.init(count: entries.count) { insert in
       for entry in entries { insert(entry.identity, entry.value) }
     }
@@ -51,7 +51,7 @@ public struct _IdentityTable: @unchecked Sendable {
   /// A table of the `count` identities `fill` inserts, each nonzero and distinct: `fill` is
   /// given the function that inserts one, so that a large table makes no list of them first (a
   /// small one gathers them, to choose its multiplier).
-  public init(count: Int, _ fill: (_ insert: (_ identity: UInt, _ value: UInt) -> Void) -> Void) {
+  @usableFromInline package init(count: Int, _ fill: (_ insert: (_ identity: UInt, _ value: UInt) -> Void) -> Void) {
     // At most a quarter full up to 64 identities (4 KiB at most), so that a lookup in a small
     // container rarely probes twice, whatever addresses its identities happen to have; three
     // quarters beyond, where zeroing and holding the slots costs more than a probe saves.
@@ -116,7 +116,7 @@ public struct _IdentityTable: @unchecked Sendable {
   /// The multiplier of a large table, and the first a small one tries: 2⁶⁴ divided by the
   /// golden ratio, which spreads the bits of consecutive addresses evenly.
   @inlinable
-  public static var defaultMultiplier: UInt64 { 0x9E37_79B9_7F4A_7C15 }
+  package static var defaultMultiplier: UInt64 { 0x9E37_79B9_7F4A_7C15 }
 
   /// The multiplier for a small table of `entries` in `mask + 1` slots.
   ///
@@ -173,7 +173,7 @@ public struct _IdentityTable: @unchecked Sendable {
 
   /// The slot holding `identity`, or `nil` if the table does not have it.
   @inlinable @inline(__always)
-  public func slot(for identity: UInt) -> Int? {
+  package func slot(for identity: UInt) -> Int? {
     var index = home(of: identity)
     while true {
       let found = unsafe slots[index].identity
@@ -185,18 +185,18 @@ public struct _IdentityTable: @unchecked Sendable {
 
   /// The value word in `slot`.
   @inlinable @inline(__always)
-  public func value(at slot: Int) -> UInt { unsafe slots[slot].value }
+  package func value(at slot: Int) -> UInt { unsafe slots[slot].value }
 
   /// The slot this table looks for `identity` in first.
   @inlinable @inline(__always)
-  public func home(of identity: UInt) -> Int {
+  package func home(of identity: UInt) -> Int {
     Self.home(of: identity, multiplier: multiplier, mask: mask)
   }
 
   /// The slot an identity is looked for first, in a table of `mask + 1` slots hashing with
   /// `multiplier` (the default one unless given).
   @inlinable @inline(__always)
-  public static func home(
+  package static func home(
     of identity: UInt, multiplier: UInt64 = defaultMultiplier, mask: Int
   ) -> Int {
     // Identities are aligned addresses; Fibonacci hashing spreads the remaining bits. The
@@ -207,7 +207,7 @@ public struct _IdentityTable: @unchecked Sendable {
   }
 
   /// Every identity in the table with its value, in slot order.
-  public var entries: [(identity: UInt, value: UInt)] {
+  @usableFromInline package var entries: [(identity: UInt, value: UInt)] {
     (0...mask).compactMap { index in
       unsafe slots[index].identity == 0 ? nil : (slots[index].identity, slots[index].value)
     }
@@ -218,7 +218,7 @@ public struct _IdentityTable: @unchecked Sendable {
   /// each reachable by probing from its home slot.
   ///
   /// `count`: how many identities were inserted.
-  public func _checkInvariants(count: Int? = nil) {
+  @usableFromInline package func _checkInvariants(count: Int? = nil) {
     let capacity = mask + 1
     _internalCheck(capacity >= 8 && capacity & mask == 0, "capacity \(capacity)")
     var seen = Set<UInt>()

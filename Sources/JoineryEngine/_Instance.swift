@@ -7,16 +7,16 @@
 /// binding keeps one) and ``_Arguments`` (a request's runtime arguments), never an address.
 
 /// Copies an instance of the bound type from the first address to the second (uninitialized).
-public typealias _Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+@usableFromInline package typealias _Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
 
 /// Uninitialized memory, on the caller's stack, for one instance that fits: a class reference,
 /// a protocol existential (five words) and most small structs.
 @frozen
-public struct _InstanceBuffer {
+@usableFromInline package struct _InstanceBuffer {
   /// The buffer's storage: eight words.
-  public var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+  @usableFromInline package var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
   /// An uninitialized buffer.
-  @inlinable public init() {}
+  @inlinable package init() {}
 }
 
 /// Where one request's instance goes: uninitialized memory for the bound type, and how to copy
@@ -31,19 +31,19 @@ public struct _InstanceBuffer {
 /// operation checks that it is given that type.
 @safe
 @frozen
-public struct _InstanceSlot: ~Copyable {
+@usableFromInline package struct _InstanceSlot: ~Copyable {
   /// The instance's memory.
-  public let address: UnsafeMutableRawPointer
+  @usableFromInline package let address: UnsafeMutableRawPointer
   /// Copies an instance of the bound type.
-  public let copier: _Copier
+  @usableFromInline package let copier: _Copier
   #if JOINERY_INTERNAL_CHECKS
     /// The bound type, for the typed operations' checks.
-    public let checkedType: Any.Type
+    @usableFromInline package let checkedType: Any.Type
   #endif
 
   /// A slot for an instance of `type` whose copier copies it.
   @inlinable
-  public init(address: UnsafeMutableRawPointer, copier: @escaping _Copier, type: Any.Type) {
+  package init(address: UnsafeMutableRawPointer, copier: @escaping _Copier, type: Any.Type) {
     unsafe self.address = unsafe address
     unsafe self.copier = unsafe copier
     #if JOINERY_INTERNAL_CHECKS
@@ -59,7 +59,7 @@ public struct _InstanceSlot: ~Copyable {
   /// context holding `T`'s metadata there, allocated for every resolve. Specialized, the test
   /// folds away.
   @inlinable @inline(__always)
-  public init<T>(address: UnsafeMutableRawPointer, of _: T.Type) {
+  package init<T>(address: UnsafeMutableRawPointer, of _: T.Type) {
     unsafe self.address = unsafe address
     if _isSingleReference(T.self) {
       unsafe copier = unsafe Self.referenceCopier
@@ -75,13 +75,13 @@ public struct _InstanceSlot: ~Copyable {
 
   /// A slot for an instance of `type`, which is one class reference (``_isSingleReference(_:)``).
   @inlinable @inline(__always)
-  public init(reference address: UnsafeMutableRawPointer, type: Any.Type) {
+  package init(reference address: UnsafeMutableRawPointer, type: Any.Type) {
     unsafe self.init(address: address, copier: Self.referenceCopier, type: type)
   }
 
   /// Copies one class reference (a retain), capturing nothing.
   @inlinable
-  public static var referenceCopier: _Copier {
+  package static var referenceCopier: _Copier {
     { source, destination in
       unsafe destination.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
     }
@@ -89,7 +89,7 @@ public struct _InstanceSlot: ~Copyable {
 
   /// Checks that `T` is the type the slot was made for (internal checks only).
   @inlinable @inline(__always)
-  public func checkType<T>(_: T.Type, _ operation: StaticString) {
+  package func checkType<T>(_: T.Type, _ operation: StaticString) {
     #if JOINERY_INTERNAL_CHECKS
       _internalCheck(
         checkedType == T.self,
@@ -99,64 +99,64 @@ public struct _InstanceSlot: ~Copyable {
 
   /// Initializes the slot with `value`; `T` is the bound type.
   @inlinable @inline(__always)
-  public func initialize<T>(to value: consuming T) {
+  package func initialize<T>(to value: consuming T) {
     checkType(T.self, "initialize")
     unsafe address.initializeMemory(as: T.self, to: value)
   }
 
   /// Initializes the slot with a copy of the instance `storage` holds.
   @inlinable @inline(__always)
-  public func initialize(copying storage: _InstanceStorage) {
+  package func initialize(copying storage: _InstanceStorage) {
     unsafe copier(UnsafeRawPointer(storage.address.unsafelyUnwrapped), address)
   }
 
   /// Initializes `storage` (allocated, uninitialized) with a copy of the slot's instance.
   @inlinable @inline(__always)
-  public func copy(into storage: _InstanceStorage) {
+  package func copy(into storage: _InstanceStorage) {
     unsafe copier(UnsafeRawPointer(address), storage.address.unsafelyUnwrapped)
   }
 
   /// The slot's instance as `T`, moved out (the slot is uninitialized afterwards).
   @inlinable
-  public func take<T>(as _: T.Type) -> T {
+  package func take<T>(as _: T.Type) -> T {
     checkType(T.self, "take")
     return unsafe address.assumingMemoryBound(to: T.self).move()
   }
 
   /// The slot's instance as `T`, copied.
   @inlinable
-  public func load<T>(as _: T.Type) -> T {
+  package func load<T>(as _: T.Type) -> T {
     checkType(T.self, "load")
     return unsafe address.load(as: T.self)
   }
 
   /// Deinitializes the slot's instance.
   @inlinable
-  public func destroy(_ layout: _ValueLayout) { unsafe layout.destroy(address) }
+  package func destroy(_ layout: _ValueLayout) { unsafe layout.destroy(address) }
 
   /// What destroys the slot's instance later, if a step after the slot's own use fails.
   @inlinable
-  public func cleanup(_ layout: _ValueLayout) -> _InstanceCleanup {
+  package func cleanup(_ layout: _ValueLayout) -> _InstanceCleanup {
     unsafe _InstanceCleanup(address: address, layout: layout)
   }
 
   /// The object the slot's instance holds, or `nil` for a value; and its dynamic type.
   @inlinable
-  public func object(_ layout: _ValueLayout) -> (AnyObject?, Any.Type) {
+  package func object(_ layout: _ValueLayout) -> (AnyObject?, Any.Type) {
     unsafe layout.object(in: address)
   }
 
   /// Copies the instance's bits into `storage` without copying (retaining) what they refer to:
   /// for a transient binding, whose bits are never destroyed.
   @inlinable
-  public func copyBits(into storage: _InstanceStorage, _ layout: _ValueLayout) {
+  package func copyBits(into storage: _InstanceStorage, _ layout: _ValueLayout) {
     unsafe storage.address.unsafelyUnwrapped.copyMemory(from: address, byteCount: layout.size)
   }
 
   /// Copies the bits `storage` holds into the slot, handing over the reference a weak load
   /// took (`object`) instead of retaining again: the transient fast path.
   @inlinable
-  public func takeBits(
+  package func takeBits(
     of storage: _InstanceStorage, _ layout: _ValueLayout, handingOver object: AnyObject
   ) {
     #if JOINERY_INTERNAL_CHECKS
@@ -182,16 +182,16 @@ public struct _InstanceSlot: ~Copyable {
 /// operations check that they are given that type (and that it is allocated).
 @safe
 @frozen
-public struct _InstanceStorage {
+@usableFromInline package struct _InstanceStorage {
   /// The memory; `nil` until allocated.
-  public var address: UnsafeMutableRawPointer?
+  @usableFromInline package var address: UnsafeMutableRawPointer?
   #if JOINERY_INTERNAL_CHECKS
     /// The bound type, set by `allocate`, for the typed operations' checks.
-    public var checkedType: Any.Type?
+    @usableFromInline package var checkedType: Any.Type?
   #endif
 
   /// Storage with nothing allocated.
-  @inlinable public init() {
+  @inlinable package init() {
     unsafe address = nil
     #if JOINERY_INTERNAL_CHECKS
       checkedType = nil
@@ -200,11 +200,11 @@ public struct _InstanceStorage {
 
   /// Whether the memory is allocated.
   @inlinable
-  public var isAllocated: Bool { unsafe address != nil }
+  package var isAllocated: Bool { unsafe address != nil }
 
   /// Allocates the memory for `layout` unless it was.
   @inlinable
-  public mutating func allocate(_ layout: _ValueLayout) {
+  package mutating func allocate(_ layout: _ValueLayout) {
     if unsafe address == nil {
       unsafe address = .allocate(byteCount: layout.size, alignment: layout.alignment)
       #if JOINERY_INTERNAL_CHECKS
@@ -215,7 +215,7 @@ public struct _InstanceStorage {
 
   /// Checks that the memory is allocated for `T` (internal checks only).
   @inlinable @inline(__always)
-  public func checkType<T>(_: T.Type, _ operation: StaticString) {
+  package func checkType<T>(_: T.Type, _ operation: StaticString) {
     #if JOINERY_INTERNAL_CHECKS
       unsafe _internalCheck(
         address != nil && checkedType == T.self,
@@ -225,43 +225,43 @@ public struct _InstanceStorage {
 
   /// The instance, as the `T` it was stored as.
   @inlinable @inline(__always)
-  public func load<T>(as _: T.Type) -> T {
+  package func load<T>(as _: T.Type) -> T {
     checkType(T.self, "load")
     return unsafe address.unsafelyUnwrapped.load(as: T.self)
   }
 
   /// Initializes the (allocated) memory with `value`.
   @inlinable
-  public func initialize<T>(to value: T) {
+  package func initialize<T>(to value: T) {
     checkType(T.self, "initialize")
     unsafe address.unsafelyUnwrapped.initializeMemory(as: T.self, to: value)
   }
 
   /// Initializes the (allocated) memory with `value`, which holds an instance of the bound type.
   @inlinable
-  public func initialize(fromAny value: Any, _ layout: _ValueLayout) {
+  package func initialize(fromAny value: Any, _ layout: _ValueLayout) {
     unsafe layout.initialize(address.unsafelyUnwrapped, from: value)
   }
 
   /// The instance held, as `Any`.
   @inlinable
-  public func loadAny(_ layout: _ValueLayout) -> Any {
+  package func loadAny(_ layout: _ValueLayout) -> Any {
     unsafe layout.load(from: address.unsafelyUnwrapped)
   }
 
   /// A slot over the (allocated) memory, for a factory to build the instance into.
   @inlinable
-  public func slot(_ layout: _ValueLayout) -> _InstanceSlot {
+  package func slot(_ layout: _ValueLayout) -> _InstanceSlot {
     unsafe layout.slot(at: address.unsafelyUnwrapped)
   }
 
   /// Deinitializes the instance held.
   @inlinable
-  public func destroy(_ layout: _ValueLayout) { unsafe layout.destroy(address.unsafelyUnwrapped) }
+  package func destroy(_ layout: _ValueLayout) { unsafe layout.destroy(address.unsafelyUnwrapped) }
 
   /// Frees the memory (the instance, if any, must be destroyed first).
   @inlinable
-  public mutating func deallocate() {
+  package mutating func deallocate() {
     unsafe address?.deallocate()
     unsafe address = nil
   }
@@ -274,7 +274,7 @@ public struct _InstanceStorage {
 /// existential with witness tables), without even asking for `T`'s metadata; unspecialized, a
 /// cast of the metatype answers.
 @inlinable @inline(__always)
-public func _isSingleReference<T>(_: T.Type) -> Bool {
+package func _isSingleReference<T>(_: T.Type) -> Bool {
   _isSingleReference(
     T.self,
     recorded: MemoryLayout<T>.size == MemoryLayout<AnyObject>.size && T.self is AnyObject.Type)
@@ -286,7 +286,7 @@ public func _isSingleReference<T>(_: T.Type) -> Bool {
 /// with a layout of `T` (``_ValueLayout/isReference``), so no metadata is read and no cast runs.
 /// Specialized, `recorded` is not read.
 @inlinable @inline(__always)
-public func _isSingleReference<T>(_: T.Type, recorded: Bool) -> Bool {
+package func _isSingleReference<T>(_: T.Type, recorded: Bool) -> Bool {
   switch _canBeClass(T.self) {
   case 0: return false
   case 1: return MemoryLayout<T>.size == MemoryLayout<AnyObject>.size
@@ -297,7 +297,7 @@ public func _isSingleReference<T>(_: T.Type, recorded: Bool) -> Bool {
 /// Destroys the instance a slot was initialized with, after the slot's lending has ended: kept
 /// by a resolution whose `initCompleted` steps may still fail.
 @safe
-public struct _InstanceCleanup {
+@usableFromInline package struct _InstanceCleanup {
   @usableFromInline let address: UnsafeMutableRawPointer
   @usableFromInline let layout: _ValueLayout
 
@@ -309,28 +309,28 @@ public struct _InstanceCleanup {
 
   /// Deinitializes the instance.
   @inlinable
-  public func destroy() { unsafe layout.destroy(address) }
+  package func destroy() { unsafe layout.destroy(address) }
 }
 
 /// One request's runtime arguments: a tuple of exactly the bound argument types.
 @safe
 @frozen
-public struct _Arguments: ~Copyable {
+@usableFromInline package struct _Arguments: ~Copyable {
   /// The tuple's memory.
-  public let address: UnsafeRawPointer
+  @usableFromInline package let address: UnsafeRawPointer
 
   /// Arguments at `address`.
-  @inlinable public init(address: UnsafeRawPointer) { unsafe self.address = unsafe address }
+  @inlinable package init(address: UnsafeRawPointer) { unsafe self.address = unsafe address }
 
   /// What a binding without runtime arguments is given: an address never read.
-  @inlinable public static var none: _Arguments {
+  @inlinable package static var none: _Arguments {
     unsafe _Arguments(
       address: UnsafeRawPointer(bitPattern: MemoryLayout<UInt>.alignment).unsafelyUnwrapped)
   }
 
   /// Runs `body` with `values` (a tuple of a request's arguments) as arguments.
   @inlinable @inline(__always)
-  public static func with<Tuple, R, E: Error>(
+  package static func with<Tuple, R, E: Error>(
     _ values: Tuple, _ body: (borrowing _Arguments) throws(E) -> R
   ) throws(E) -> R {
     unsafe try _withUnprotectedUnsafePointer(to: values) { pointer throws(E) -> R in
@@ -340,12 +340,12 @@ public struct _Arguments: ~Copyable {
 
   /// The arguments, as the tuple type they were bound with.
   @inlinable @inline(__always)
-  public func load<Tuple>(as _: Tuple.Type) -> Tuple { unsafe address.load(as: Tuple.self) }
+  package func load<Tuple>(as _: Tuple.Type) -> Tuple { unsafe address.load(as: Tuple.self) }
 }
 
 /// Memory for one instance of a type known only at run time, as `verify()` needs.
 @inlinable
-public func _withTemporaryInstance<R>(
+package func _withTemporaryInstance<R>(
   _ layout: _ValueLayout, _ body: (borrowing _InstanceSlot) throws -> R
 ) rethrows -> R {
   let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
@@ -359,30 +359,30 @@ public func _withTemporaryInstance<R>(
 /// while the type was known. (Unchecked `Sendable`: the copier is immutable and captures at
 /// most the type's metadata.)
 @safe
-public struct _ValueLayout: @unchecked Sendable {
+@usableFromInline package struct _ValueLayout: @unchecked Sendable {
   /// The bound type.
-  public let type: Any.Type
+  @usableFromInline package let type: Any.Type
   // Packed beside `type`: every binding keeps a layout.
   @usableFromInline let storedSize: UInt32
   @usableFromInline let storedAlignment: UInt16
   /// Whether an instance is one class reference (the bound type is a class): it is then
   /// copied by a retain and destroyed by a release, without opening `type`.
-  public let isReference: Bool
+  @usableFromInline package let isReference: Bool
   /// Copies an instance: made once, with the binding, so that a slot for it allocates nothing
   /// (a closure made per slot would need a context holding `type` wherever the code making
   /// the slot is not specialized for it).
-  public let copier: _Copier
+  @usableFromInline package let copier: _Copier
 
   /// The size of an instance, at least 1.
   @inlinable
-  public var size: Int { Int(storedSize) }
+  package var size: Int { Int(storedSize) }
   /// The alignment of an instance.
   @inlinable
-  public var alignment: Int { Int(storedAlignment) }
+  package var alignment: Int { Int(storedAlignment) }
 
   /// The layout of `type`.
   @inlinable
-  public init<T>(of type: T.Type) {
+  package init<T>(of type: T.Type) {
     storedSize = UInt32(Swift.max(MemoryLayout<T>.size, 1))
     storedAlignment = UInt16(MemoryLayout<T>.alignment)
     isReference = _isSingleReference(T.self)
@@ -399,7 +399,7 @@ public struct _ValueLayout: @unchecked Sendable {
   /// A slot for an instance of this type at `address`, with the layout's copier: making it
   /// allocates nothing.
   @inlinable
-  public func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
+  package func slot(at address: UnsafeMutableRawPointer) -> _InstanceSlot {
     guard isReference else {
       return unsafe _InstanceSlot(address: address, copier: copier, type: type)
     }
@@ -408,7 +408,7 @@ public struct _ValueLayout: @unchecked Sendable {
 
   /// Deinitializes an instance in place.
   @inlinable
-  public func destroy(_ instance: UnsafeMutableRawPointer) {
+  package func destroy(_ instance: UnsafeMutableRawPointer) {
     func destroy<T>(_: T.Type) {
       unsafe instance.assumingMemoryBound(to: T.self).deinitialize(count: 1)
     }
@@ -417,7 +417,7 @@ public struct _ValueLayout: @unchecked Sendable {
 
   /// The object an instance holds, or `nil` for a value; and the instance's dynamic type.
   @inlinable
-  public func object(in instance: UnsafeRawPointer) -> (AnyObject?, Any.Type) {
+  package func object(in instance: UnsafeRawPointer) -> (AnyObject?, Any.Type) {
     func object<T>(_: T.Type) -> (AnyObject?, Any.Type) {
       let value = unsafe instance.load(as: T.self)
       let dynamicType = Swift.type(of: value as Any)
@@ -428,7 +428,7 @@ public struct _ValueLayout: @unchecked Sendable {
 
   /// Initializes an instance at `destination` from `value`, which holds one of the bound type.
   @inlinable
-  public func initialize(_ destination: UnsafeMutableRawPointer, from value: Any) {
+  package func initialize(_ destination: UnsafeMutableRawPointer, from value: Any) {
     func initialize<T>(_: T.Type) {
       unsafe destination.initializeMemory(as: T.self, to: value as! T)
     }
@@ -437,7 +437,7 @@ public struct _ValueLayout: @unchecked Sendable {
 
   /// A copy of the instance at `source`, as `Any`.
   @inlinable
-  public func load(from source: UnsafeRawPointer) -> Any {
+  package func load(from source: UnsafeRawPointer) -> Any {
     func load<T>(_: T.Type) -> Any { unsafe source.load(as: T.self) }
     return _openExistential(type, do: load)
   }

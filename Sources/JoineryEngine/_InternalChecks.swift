@@ -7,7 +7,7 @@
 /// Inlinable, so that the engine's inlinable code checks its typed contracts too (and, without
 /// the flag, inlines to nothing in client code).
 @inlinable @inline(__always)
-public func _internalCheck(
+package func _internalCheck(
   _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
   file: StaticString = #fileID, line: UInt = #line
 ) {

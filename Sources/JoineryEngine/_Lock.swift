@@ -3,31 +3,31 @@ public import JoineryPlatform
 // Public: the lock's inlinable methods call the platform primitive.
 
 #if canImport(Darwin)
-  public import Darwin
+  package import Darwin
 #elseif os(Linux) || os(Android)
   // The futex lock of JoineryPlatform; no C library lock.
 #elseif canImport(Glibc)
-  public import Glibc
+  package import Glibc
 #elseif canImport(Musl)
-  public import Musl
+  package import Musl
 #elseif canImport(Android)
-  public import Android
+  package import Android
 #elseif os(Windows)
-  public import WinSDK
+  package import WinSDK
 #endif
 
 #if canImport(Darwin)
   /// The platform's lock primitive.
-  public typealias _PlatformLock = os_unfair_lock
+  @usableFromInline package typealias _PlatformLock = os_unfair_lock
 #elseif os(Linux) || os(Android)
   /// The platform's lock primitive: a futex word (`JoineryPlatform.h`).
-  public typealias _PlatformLock = joinery_lock
+  @usableFromInline package typealias _PlatformLock = joinery_lock
 #elseif os(Windows)
   /// The platform's lock primitive.
-  public typealias _PlatformLock = SRWLOCK
+  @usableFromInline package typealias _PlatformLock = SRWLOCK
 #else
   /// The platform's lock primitive.
-  public typealias _PlatformLock = pthread_mutex_t
+  @usableFromInline package typealias _PlatformLock = pthread_mutex_t
 #endif
 
 /// A non-recursive mutual-exclusion lock whose primitive lives at a stable address (the tail of a
@@ -48,9 +48,9 @@ public import JoineryPlatform
 /// The header is a word the lock's users may read and write atomically: a creation gate keeps
 /// the thread that holds it there (``owner``).
 @safe
-public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
+@usableFromInline package final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
   /// Creates an unlocked lock.
-  public static func make() -> _Lock {
+  @usableFromInline package static func make() -> _Lock {
     #if os(Linux) || os(Android)
       let buffer = _Lock.create(minimumCapacity: 1) { _ in 0 }
     #else
@@ -96,14 +96,14 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
 
   /// The thread recorded as holding the lock (0 for none), read and written atomically; what
   /// the holder records is up to it.
-  public var owner: UInt {
+  @usableFromInline package var owner: UInt {
     get { unsafe withUnsafeMutablePointerToHeader { unsafe joinery_load_relaxed($0) } }
     set { unsafe withUnsafeMutablePointerToHeader { unsafe joinery_store_relaxed($0, newValue) } }
   }
 
   /// Waits for the lock and takes it.
   @inlinable @inline(__always)
-  public func lock() {
+  package func lock() {
     unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         unsafe os_unfair_lock_lock(primitive)
@@ -130,7 +130,7 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
 
   /// Takes the lock if it is free; returns whether it did.
   @inlinable @inline(__always)
-  public func tryLock() -> Bool {
+  package func tryLock() -> Bool {
     unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         return unsafe os_unfair_lock_trylock(primitive)
@@ -150,7 +150,7 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
 
   /// Releases the lock, held by the calling thread.
   @inlinable @inline(__always)
-  public func unlock() {
+  package func unlock() {
     unsafe withUnsafeMutablePointerToElements { primitive in
       #if canImport(Darwin)
         unsafe os_unfair_lock_unlock(primitive)
@@ -173,7 +173,7 @@ public final class _Lock: ManagedBuffer<UInt, _PlatformLock> {
 
   /// Runs `body` holding the lock.
   @inlinable @inline(__always)
-  public func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     lock()
     defer { unlock() }
     return try body()

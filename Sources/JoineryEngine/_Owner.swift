@@ -5,31 +5,31 @@
 /// getting the object back (``object(as:)``) is not, and is marked so.
 @safe
 @frozen
-public struct _Owner: Equatable {
+@usableFromInline package struct _Owner: Equatable {
   /// The object's address.
   @usableFromInline let address: UnsafeRawPointer
 
   /// The owner that `object` is, without retaining it.
   @inlinable @inline(__always)
-  public init(_ object: AnyObject) {
+  package init(_ object: AnyObject) {
     unsafe address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
   }
 
   /// The owner at `address`: an object's address that some other owner gave.
   @unsafe @inlinable @inline(__always)
-  public init(address: UnsafeRawPointer) { unsafe self.address = address }
+  package init(address: UnsafeRawPointer) { unsafe self.address = address }
 
   /// The address as a number: for hashing and filters.
   @inlinable
-  public var bits: UInt { unsafe UInt(bitPattern: address) }
+  package var bits: UInt { unsafe UInt(bitPattern: address) }
 
   /// The object, which the caller knows to be alive and of type `T`.
   @unsafe @inlinable @inline(__always)
-  public func object<T: AnyObject>(as _: T.Type) -> T {
+  package func object<T: AnyObject>(as _: T.Type) -> T {
     unsafe Unmanaged<T>.fromOpaque(address).takeUnretainedValue()
   }
 
   /// Whether two owners are the same object.
   @inlinable
-  public static func == (lhs: _Owner, rhs: _Owner) -> Bool { unsafe lhs.address == rhs.address }
+  package static func == (lhs: _Owner, rhs: _Owner) -> Bool { unsafe lhs.address == rhs.address }
 }

@@ -14,9 +14,9 @@
 ///
 /// Used only to tell "this thread already builds that instance" (a re-entrant cycle) from
 /// "another thread builds it" (wait), and to find waits that would deadlock.
-public enum _ThreadIdentity {
+@usableFromInline package enum _ThreadIdentity {
   /// The identity of the calling thread; never zero.
-  public static var current: UInt {
+  @usableFromInline package static var current: UInt {
     #if canImport(Darwin)
       return unsafe UInt(bitPattern: pthread_self())
     #elseif os(Windows)

@@ -5,27 +5,27 @@ public import JoineryPlatform
 /// joins that chain; and the thread's stack bounds, read once per thread, for the stack guard.
 ///
 /// Never touched by a resolve that only reads a built instance.
-public enum _ThreadState {
+@usableFromInline package enum _ThreadState {
   /// The innermost frame of the resolution running on the calling thread, or `nil`: the
   /// engine keeps its address and nothing else; what a frame is belongs to the resolver.
   @inlinable @inline(__always)
-  public static var runningFrameAddress: UnsafeRawPointer? {
+  package static var runningFrameAddress: UnsafeRawPointer? {
     unsafe joinery_thread().pointee.resolution
   }
 
   /// Whether a factory is running on the calling thread: it may hold creation gates, so it must
   /// never wait for another thread that may need them.
   @inlinable
-  public static var isResolving: Bool { unsafe joinery_thread().pointee.resolution != nil }
+  package static var isResolving: Bool { unsafe joinery_thread().pointee.resolution != nil }
 
   /// Whether this thread is creating a container-wide instance (see ``creatingShared(_:)``).
   @inlinable
-  public static var isCreatingShared: Bool { unsafe joinery_thread().pointee.shared_creations != 0 }
+  package static var isCreatingShared: Bool { unsafe joinery_thread().pointee.shared_creations != 0 }
 
   /// Runs `body`, the creation of a container-wide instance, counted on this thread, so that
   /// the captive check walks a chain only while such a creation is under way.
   @inlinable
-  public static func creatingShared<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  package static func creatingShared<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let state = unsafe joinery_thread().unsafelyUnwrapped
     unsafe state.pointee.shared_creations += 1
     defer { unsafe state.pointee.shared_creations -= 1 }
@@ -39,11 +39,11 @@ public enum _ThreadState {
   /// (``ResolutionContext/callerIsolation``) decides first; this covers callers that cannot
   /// pass it, such as an `@Injected` property's getter.
   @inlinable
-  public static var isOnMainActor: Bool { joinery_is_main_thread() != 0 }
+  package static var isOnMainActor: Bool { joinery_is_main_thread() != 0 }
 
   /// Runs `body` with the frame at `frame` as the calling thread's running frame.
   @inlinable @inline(__always)
-  public static func running<R, E: Error>(
+  package static func running<R, E: Error>(
     frameAt frame: UnsafeRawPointer, _ body: () throws(E) -> R
   ) throws(E) -> R {
     let state = unsafe joinery_thread().unsafelyUnwrapped
@@ -61,7 +61,7 @@ public enum _ThreadState {
   /// Runs `body` with no running frame: for work that must start a resolution of its own
   /// (a main-actor hop that returns to this thread's chain is not one).
   @inlinable @inline(__always)
-  public static func detached<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  package static func detached<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let state = unsafe joinery_thread().unsafelyUnwrapped
     let saved = unsafe state.pointee.resolution
     unsafe state.pointee.resolution = nil
@@ -71,7 +71,7 @@ public enum _ThreadState {
 
   /// The address of the caller's frame on the machine stack.
   @inlinable @inline(__always)
-  public static var stackPosition: UInt { UInt(joinery_current_frame_address()) }
+  package static var stackPosition: UInt { UInt(joinery_current_frame_address()) }
 
   /// The lowest stack address a resolution on this thread may reach before it stops with an
   /// error: the bottom of the stack plus a reserve for the factories still running and for
@@ -83,7 +83,7 @@ public enum _ThreadState {
   /// ones. When the platform does not tell the bounds, or `position` is not on the thread's
   /// stack, a resolution may use 256 KiB below `position`.
   @inlinable @inline(__always)
-  public static func stackLimit(from position: UInt) -> UInt {
+  package static func stackLimit(from position: UInt) -> UInt {
     let state = unsafe joinery_thread().unsafelyUnwrapped
     let limit = unsafe state.pointee.stack_limit
     if limit != 0, position > limit, unsafe position <= state.pointee.stack_high { return limit }
@@ -93,7 +93,7 @@ public enum _ThreadState {
   /// ``stackLimit(from:)`` the first time on a thread, or where the bounds are unknown or
   /// `position` is outside them.
   @inline(never)
-  public static func computeStackLimit(
+  @usableFromInline package static func computeStackLimit(
     from position: UInt, _ state: UnsafeMutablePointer<joinery_thread_state>
   ) -> UInt {
     if unsafe state.pointee.stack_low == 0 { unsafe joinery_thread_read_stack(state) }
@@ -118,8 +118,8 @@ public enum _ThreadState {
   /// ThreadSanitizer's shadow call stack holds a fixed number of frames (each level of a
   /// resolution takes several), and overflowing it crashes the process whatever the thread's
   /// stack: 1,500 levels under it, `Int.max` elsewhere.
-  public static let sanitizerDepthLimit = joinery_is_thread_sanitized() != 0 ? 1_500 : Int.max
+  @usableFromInline package static let sanitizerDepthLimit = joinery_is_thread_sanitized() != 0 ? 1_500 : Int.max
 
   /// How much stack a resolution may use below its start when the bounds are unknown.
-  public static let fallbackBudget: UInt = 256 << 10
+  @usableFromInline package static let fallbackBudget: UInt = 256 << 10
 }

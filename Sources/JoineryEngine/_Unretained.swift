@@ -6,30 +6,30 @@
 /// through the same objects at once.
 @safe
 @frozen
-public struct _Unretained<Object: AnyObject> {
+@usableFromInline package struct _Unretained<Object: AnyObject> {
   /// The unretained reference.
-  public let reference: Unmanaged<Object>
+  @usableFromInline package let reference: Unmanaged<Object>
 
   /// A handle on `object`, which the caller keeps alive.
   @inlinable @inline(__always)
-  public init(_ object: Object) { unsafe reference = unsafe Unmanaged.passUnretained(object) }
+  package init(_ object: Object) { unsafe reference = unsafe Unmanaged.passUnretained(object) }
 
   /// A handle on the object `reference` points to.
   @inlinable @inline(__always)
-  public init(_ reference: Unmanaged<Object>) { unsafe self.reference = unsafe reference }
+  package init(_ reference: Unmanaged<Object>) { unsafe self.reference = unsafe reference }
 
   /// Calls `body` with the object, without retaining it.
   ///
   /// Not throwing: a resolution level's throwing calls use a function written for their error
   /// type in the resolver, since a generic error type costs a debug build stack space per level.
   @unsafe @inlinable @inline(__always)
-  public func with<R>(_ body: (Object) -> R) -> R {
+  package func with<R>(_ body: (Object) -> R) -> R {
     unsafe reference._withUnsafeGuaranteedRef(body)
   }
 }
 
 /// Moves the `T` at `instance` out, leaving the memory uninitialized.
 @inlinable @inline(__always)
-public func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
+package func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
   unsafe instance.assumingMemoryBound(to: T.self).move()
 }

@@ -42,13 +42,13 @@ final class WeakReference<Object: AnyObject & Sendable>: Sendable {
   init(_ object: Object) { self.object = object }
 }
 
-/// What resolving a weakly bound instance throws once its owner released it (or when it is
-/// not of the bound type).
 /// What a forward with runtime arguments throws when its target's instance does not convert.
 struct ForwardedInstanceMismatch: Error {
   let instanceType: Any.Type
 }
 
+/// What resolving a weakly bound instance throws once its owner released it (or when it is
+/// not of the bound type).
 struct WeakInstanceReleased: Error, CustomStringConvertible {
   let type: Any.Type
   let problem: String

@@ -321,7 +321,8 @@ public struct ContainerBuilder: Sendable {
     let warnings = Diagnostic.sorted(findings)
     let container = Container(
       bindings: winners, contributions: contributions, table: table,
-      maximumDepth: maximumResolutionDepth, warnings: warnings, parent: parent, unclosedScopeHandler: onUnclosedScope, defaultLifetime: self.defaultLifetime,
+      maximumDepth: maximumResolutionDepth, warnings: warnings, parent: parent,
+      unclosedScopeHandler: onUnclosedScope, defaultLifetime: self.defaultLifetime,
       allowedCaptives: Set(collector.allowedCaptives.keys))
     let eager = container.all.filter {
       $0.lifetime.isEager && $0.forwardTargetKey == nil

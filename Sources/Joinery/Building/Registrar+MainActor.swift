@@ -154,10 +154,11 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
     dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @MainActor @Sendable (borrowing Resolver, First, repeat each Argument)
+    _ factory:
+      @escaping @MainActor @Sendable (borrowing Resolver, First, repeat each Argument)
       throws -> T
   ) {
-    let signature = (First, repeat each Argument).self
+    let signature: Any.Type = (First, repeat each Argument).self
     let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
     let onMain = _assumingMainActor(arguments: { resolver, arguments in
       try applyOnMainActor(factory, resolver, arguments)
@@ -179,15 +180,15 @@ extension Registrar {
     disposer: Disposer?, factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
-    let onMain = _assumingMainActor(factory)
+    let onMain = _assumingMainActor(arguments: { resolver, _ in try factory(resolver) })
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
       dependencies: dependencies, metadata: metadata, disposer: disposer, isMainActor: true,
-      maker: { resolver, _, out in
+      maker: { resolver, arguments, out in
         guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
         // A resolution started by a main-actor caller runs on the main actor, so the
         // isolated factory may run in place.
-        out.initialize(to: try onMain(resolver))
+        out.initialize(to: try onMain(resolver, arguments))
       })
   }
 }

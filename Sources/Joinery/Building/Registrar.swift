@@ -651,7 +651,7 @@ public struct Registrar: ~Copyable {
     _ rest: repeat (each Argument).Type, override isOverride: Bool = false,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    let signature = (First, repeat each Argument).self
+    let signature: Any.Type = (First, repeat each Argument).self
     let targetTag = internedTag(targetTag)
     let targetKey = BindingKey(Target.self, boxed: targetTag, argumentTypes: signature)
     addArguments(

@@ -1,4 +1,5 @@
 internal import JoineryEngine
+
 extension Container {
   /// Every contribution to the multi-binding of `type` (with `tag`), awaiting the async ones,
   /// for a request below `path` (if any) in `scope` (if any).

@@ -733,17 +733,11 @@ extension Container {
 
 /// `factory` as a plain function, to be called only where the resolution is known to run on
 /// the main actor (its caller is main-actor isolated): the reasoning, and the cast, of
-/// `MainActor.assumeIsolated`, whose closure could not borrow the resolver.
+/// `MainActor.assumeIsolated`, whose closure could not borrow the resolver. Every
+/// `bindMainActor` form goes through it, with or without runtime arguments.
 func _assumingMainActor<T>(
-  _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
-) -> @Sendable (borrowing Resolver) throws -> T {
-  unsafe unsafeBitCast(factory, to: (@Sendable (borrowing Resolver) throws -> T).self)
-}
-
-/// `factory`, which takes runtime arguments, as a plain function: the same reasoning as
-/// `_assumingMainActor(_:)`, for `bindMainActor`'s form with arguments.
-func _assumingMainActor<T>(
-  arguments factory: @escaping @MainActor @Sendable (borrowing Resolver, borrowing _Arguments)
+  arguments factory:
+    @escaping @MainActor @Sendable (borrowing Resolver, borrowing _Arguments)
     throws -> T
 ) -> @Sendable (borrowing Resolver, borrowing _Arguments) throws -> T {
   unsafe unsafeBitCast(

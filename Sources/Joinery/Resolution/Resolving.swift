@@ -1,4 +1,4 @@
-public import JoineryEngine
+internal import JoineryEngine
 
 /// What resolves dependencies: a ``Container``, a ``Scope``, the ``Resolver`` a factory is lent
 /// and the ``AsyncResolver`` an async factory is given.
