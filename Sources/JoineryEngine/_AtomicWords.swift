@@ -27,7 +27,9 @@ extension _AtomicWordsHolder {
 
   /// Reads word `index`, ordering nothing else.
   @inlinable @inline(__always)
-  package func _loadRelaxed(_ index: Int) -> UInt { unsafe joinery_load_relaxed(_atomicWord(index)) }
+  package func _loadRelaxed(_ index: Int) -> UInt {
+    unsafe joinery_load_relaxed(_atomicWord(index))
+  }
 
   /// Writes word `index`, publishing every write made before it.
   @inlinable @inline(__always)

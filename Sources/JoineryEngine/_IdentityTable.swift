@@ -51,7 +51,9 @@
   /// A table of the `count` identities `fill` inserts, each nonzero and distinct: `fill` is
   /// given the function that inserts one, so that a large table makes no list of them first (a
   /// small one gathers them, to choose its multiplier).
-  @usableFromInline package init(count: Int, _ fill: (_ insert: (_ identity: UInt, _ value: UInt) -> Void) -> Void) {
+  @usableFromInline package init(
+    count: Int, _ fill: (_ insert: (_ identity: UInt, _ value: UInt) -> Void) -> Void
+  ) {
     // At most a quarter full up to 64 identities (4 KiB at most), so that a lookup in a small
     // container rarely probes twice, whatever addresses its identities happen to have; three
     // quarters beyond, where zeroing and holding the slots costs more than a probe saves.

@@ -14,7 +14,9 @@
 @frozen
 @usableFromInline package struct _InstanceBuffer {
   /// The buffer's storage: eight words.
-  @usableFromInline package var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+  @usableFromInline package var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (
+    0, 0, 0, 0, 0, 0, 0, 0
+  )
   /// An uninitialized buffer.
   @inlinable package init() {}
 }

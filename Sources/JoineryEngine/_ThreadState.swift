@@ -20,7 +20,9 @@ public import JoineryPlatform
 
   /// Whether this thread is creating a container-wide instance (see ``creatingShared(_:)``).
   @inlinable
-  package static var isCreatingShared: Bool { unsafe joinery_thread().pointee.shared_creations != 0 }
+  package static var isCreatingShared: Bool {
+    unsafe joinery_thread().pointee.shared_creations != 0
+  }
 
   /// Runs `body`, the creation of a container-wide instance, counted on this thread, so that
   /// the captive check walks a chain only while such a creation is under way.
@@ -118,7 +120,8 @@ public import JoineryPlatform
   /// ThreadSanitizer's shadow call stack holds a fixed number of frames (each level of a
   /// resolution takes several), and overflowing it crashes the process whatever the thread's
   /// stack: 1,500 levels under it, `Int.max` elsewhere.
-  @usableFromInline package static let sanitizerDepthLimit = joinery_is_thread_sanitized() != 0 ? 1_500 : Int.max
+  @usableFromInline package static let sanitizerDepthLimit =
+    joinery_is_thread_sanitized() != 0 ? 1_500 : Int.max
 
   /// How much stack a resolution may use below its start when the bounds are unknown.
   @usableFromInline package static let fallbackBudget: UInt = 256 << 10
