@@ -731,8 +731,10 @@ extension Container {
   }
 }
 
-/// `factory` as a plain function, to be called only where the resolution is known to run on
-/// the main actor (its caller is main-actor isolated): the reasoning, and the cast, of
+/// A main-actor factory as a plain function, called only where the resolution runs on the
+/// main actor.
+///
+/// Its caller is main-actor isolated: the reasoning, and the cast, of
 /// `MainActor.assumeIsolated`, whose closure could not borrow the resolver. Every
 /// `bindMainActor` form goes through it, with or without runtime arguments.
 func _assumingMainActor<T>(
