@@ -43,9 +43,9 @@ enum JoineryContainers {
     }
   }
 
-  /// The same graph autowired through the parameter-pack form of `bind(_:to:)`: what a form
-  /// without fixed-arity overloads gets (`contribute`, `bindMainActor`, more than six
-  /// parameters). Declared from generic code, so no fixed-arity overload can be chosen.
+  /// The same graph autowired from generic code of the caller's: since the fixed-arity
+  /// overloads went (issue 57), the same parameter-pack path as "Joinery", declared through a
+  /// generic helper.
   struct PackInitializers: Joinery.Assembly {
     func register(in registrar: inout Registrar) {
       Self.bind(&registrar, ServiceC.self, ServiceC.init)
