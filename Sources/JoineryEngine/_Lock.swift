@@ -3,17 +3,17 @@ public import JoineryPlatform
 // Public: the lock's inlinable methods call the platform primitive.
 
 #if canImport(Darwin)
-  package import Darwin
+  public import Darwin
 #elseif os(Linux) || os(Android)
   // The futex lock of JoineryPlatform; no C library lock.
 #elseif canImport(Glibc)
-  package import Glibc
+  public import Glibc
 #elseif canImport(Musl)
-  package import Musl
+  public import Musl
 #elseif canImport(Android)
-  package import Android
+  public import Android
 #elseif os(Windows)
-  package import WinSDK
+  public import WinSDK
 #endif
 
 #if canImport(Darwin)
