@@ -345,6 +345,47 @@ package func _isSingleReference<T>(_: T.Type, recorded: Bool) -> Bool {
   package func load<Tuple>(as _: Tuple.Type) -> Tuple { unsafe address.load(as: Tuple.self) }
 }
 
+/// Reads a request's runtime arguments one at a time, at the offsets of their tuple's layout:
+/// what an assisted binding passes to the leading parameters of its initializer.
+@safe
+@usableFromInline
+package struct _ArgumentCursor {
+  @usableFromInline let address: UnsafeRawPointer
+  /// The offset of each argument in the tuple, in order.
+  @usableFromInline let offsets: [Int]
+  @usableFromInline var index = 0
+
+  /// A cursor over `arguments`, a tuple whose elements start at `offsets`.
+  @inlinable
+  package init(_ arguments: borrowing _Arguments, offsets: [Int]) {
+    unsafe address = arguments.address
+    self.offsets = offsets
+  }
+
+  /// The next argument, copied, as the type the caller knows it has; `nil` once every argument
+  /// was read.
+  @inlinable
+  package mutating func next<T>(_: T.Type) -> T? {
+    guard index < offsets.count else { return nil }
+    defer { index += 1 }
+    return unsafe address.load(fromByteOffset: offsets[index], as: T.self)
+  }
+
+  /// The offsets of the elements of a tuple of the given sizes and alignments: each element
+  /// starts at the first offset after the previous one that its alignment allows, as Swift lays
+  /// out a tuple.
+  package static func offsets(of elements: [(size: Int, alignment: Int)]) -> [Int] {
+    var offsets: [Int] = []
+    var end = 0
+    for element in elements {
+      let offset = (end + element.alignment - 1) / element.alignment * element.alignment
+      offsets.append(offset)
+      end = offset + element.size
+    }
+    return offsets
+  }
+}
+
 /// Memory for one instance of a type known only at run time, as `verify()` needs.
 @inlinable
 package func _withTemporaryInstance<R>(

@@ -22,6 +22,8 @@ final class BindingCollector {
   private var comparedByValue: Set<ObjectIdentifier> = []
   /// Findings made while collecting: a register whose default depends on who reached it first.
   private(set) var findings: [Diagnostic] = []
+  /// Keeps a finding a declaration made (a form used with parts that do not fit).
+  func report(_ finding: Diagnostic) { findings.append(finding) }
   /// One box per distinct tag in the build: matching a declared dependency's tag against a
   /// binding's is then an identity check.
   private var tags: Set<BindingTag> = []

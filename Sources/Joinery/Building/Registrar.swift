@@ -620,6 +620,82 @@ public struct Registrar: ~Copyable {
     keep(binding)
   }
 
+  /// Binds `type` to an initializer whose leading parameters are runtime arguments and whose
+  /// other parameters are resolved: assisted injection (Dagger's `@AssistedInject`, Autofac's
+  /// `Func<A, T>`).
+  ///
+  /// Name the argument types; the initializer's first parameters must be those, in order. Every
+  /// other parameter is a declared dependency, resolved by type and checked by `build()`. Every
+  /// resolve makes a new instance from the arguments it passes.
+  ///
+  /// ```swift
+  /// final class DetailModel {
+  ///   init(id: Int, source: String, feed: FeedService, log: Logger) { … }
+  /// }
+  /// registrar.bind(
+  ///   DetailModel.self, arguments: Int.self, String.self,
+  ///   to: DetailModel.init(id:source:feed:log:))
+  /// let model = try container.resolve(DetailModel.self, arguments: 7, "feed")
+  /// ```
+  ///
+  /// A consumer that makes them later takes a `Provider<DetailModel>` and declares the
+  /// argument types, so that `build()` checks them too:
+  /// `dependencies: .withArguments(Int.self, String.self)`.
+  ///
+  /// - Parameters:
+  ///   - type: The bound type.
+  ///   - tag: An optional tag.
+  ///   - first: The type of the first runtime argument: the initializer's first parameter.
+  ///   - rest: The types of the other runtime arguments, the initializer's next parameters.
+  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - initializer: The function that builds the instance from the arguments, then its
+  ///     dependencies.
+  public mutating func bind<T, First, each Argument, each Parameter>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, arguments first: First.Type,
+    _ rest: repeat (each Argument).Type, override isOverride: Bool = false,
+    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    to initializer: @escaping @Sendable (repeat each Parameter) throws -> T
+  ) {
+    var argumentTypes: [Any.Type] = [First.self]
+    var layouts = [layout(of: First.self)]
+    for argument in repeat (each Argument).self {
+      argumentTypes.append(argument)
+      layouts.append(layout(of: argument))
+    }
+    var parameterTypes: [Any.Type] = []
+    for parameter in repeat (each Parameter).self { parameterTypes.append(parameter) }
+    let offsets = _ArgumentCursor.offsets(of: layouts)
+    let signature: Any.Type = (First, repeat each Argument).self
+    addArguments(
+      T.self, tag: tag, signature: signature, isOverride: isOverride,
+      dependencies: Array(
+        Self.declared(repeat (each Parameter).self).dropFirst(argumentTypes.count)),
+      metadata: metadata, location: BindingLocation(file: fileID, line: line)
+    ) { resolver, arguments, out in
+      var cursor = _ArgumentCursor(arguments, offsets: offsets)
+      out.initialize(
+        to: try initializer(repeat try resolver.parameter((each Parameter).self, from: &cursor)))
+    }
+    let leadingTypes = parameterTypes.prefix(argumentTypes.count)
+    guard leadingTypes.map(ObjectIdentifier.init) != argumentTypes.map(ObjectIdentifier.init)
+    else { return }
+    let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
+    collector.report(
+      Diagnostic(
+        .invalidSetting, .error, key: key, bindings: pending.last.map { [$0.info] } ?? [],
+        message: """
+          \(key) declares runtime arguments \(TypeName.list(argumentTypes)), but its \
+          initializer's first parameters are \(TypeName.list(Array(leadingTypes))).
+          """,
+        fixes: [
+          "Name the initializer's leading parameter types in `arguments:`, in order; the "
+            + "parameters after them are resolved."
+        ]))
+  }
+
   /// Binds `type` to the instance a binding with runtime arguments makes from the same
   /// arguments, converted to `type`: one implementation, taking arguments, serving several
   /// interfaces (Swinject's `.implements` on a registration with arguments).
@@ -726,6 +802,11 @@ public struct Registrar: ~Copyable {
     keep(binding)
   }
 }
+/// The size and alignment of `type`, as a tuple of it lays it out.
+private func layout<Value>(of _: Value.Type) -> (size: Int, alignment: Int) {
+  (MemoryLayout<Value>.size, MemoryLayout<Value>.alignment)
+}
+
 /// Calls `factory` with the elements of the tuple `arguments` holds, whose type is exactly
 /// `(repeat each Argument)`.
 @inlinable

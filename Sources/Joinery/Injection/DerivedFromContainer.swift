@@ -15,5 +15,10 @@ protocol DerivedFromContainer {
 
 extension DerivedFromContainer {
   /// The key of the binding a dependency of this type really needs.
-  static func wrappedKey(tag: BindingTag?) -> BindingKey { BindingKey(wrappedType, boxed: tag) }
+  ///
+  /// A `Provider` declared with the argument types it is used with needs the binding that
+  /// takes them.
+  static func wrappedKey(of key: BindingKey) -> BindingKey {
+    BindingKey(wrappedType, boxed: key.tag, argumentTypes: key.argumentTypes)
+  }
 }

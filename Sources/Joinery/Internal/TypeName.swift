@@ -37,4 +37,9 @@ enum TypeName {
     let name = of(tupleType)
     return name.hasPrefix("(") ? name : "(\(name))"
   }
+
+  /// The names of `types`, in parentheses: `(Int, String)`.
+  static func list(_ types: [Any.Type]) -> String {
+    "(" + types.map(of).joined(separator: ", ") + ")"
+  }
 }

@@ -37,6 +37,15 @@ extension Resolver {
     self.context = context
   }
 
+  /// A parameter of an assisted initializer: the next runtime argument while there is one,
+  /// then a resolved dependency.
+  func parameter<P>(
+    _: P.Type, from arguments: inout _ArgumentCursor
+  ) throws(ResolutionError) -> P {
+    if let argument = arguments.next(P.self) { return argument }
+    return try resolve(P.self)
+  }
+
   /// The container that lent this resolver, without retaining it.
   @inlinable @inline(__always)
   func withContainer<R>(

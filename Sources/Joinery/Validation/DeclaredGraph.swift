@@ -113,11 +113,11 @@ struct DeclaredGraph {
         var dependency = declared
         if let derivable {
           dependency = DeclaredDependency(
-            key: derivable.wrappedKey(tag: declared.key.tag), matching: declared.matching)
+            key: derivable.wrappedKey(of: declared.key), matching: declared.matching)
           (served, fellBack) = serving(dependency)
           // A Provider may make instances of a binding with runtime arguments
           // (`get(arguments:)`): such a binding serves it too.
-          if served == nil {
+          if served == nil && dependency.key.argumentTypes == nil {
             served = table.entry(for: ObjectIdentifier(dependency.key.type))?.withArguments.first {
               $0.key.tag == dependency.key.tag
             }

@@ -168,3 +168,109 @@ struct ComposedFormsTests {
     #expect(download.retries == 2)
   }
 }
+
+// MARK: Assisted injection
+
+private final class Feed: Sendable {}
+
+private final class DetailModel: Sendable {
+  let id: Int
+  let source: String
+  let feed: Feed
+  init(id: Int, source: String, feed: Feed) {
+    self.id = id
+    self.source = source
+    self.feed = feed
+  }
+}
+
+/// Makes a detail model per item it is asked for, later.
+private final class FeedScreen: Sendable {
+  let makeDetail: Provider<DetailModel>
+  init(makeDetail: Provider<DetailModel>) { self.makeDetail = makeDetail }
+  func open(_ id: Int) throws -> DetailModel { try makeDetail.get(arguments: id, "screen") }
+}
+
+@Suite("Assisted injection: runtime arguments first, resolved dependencies after")
+struct AssistedInjectionTests {
+  private func container() throws -> Container {
+    try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Feed.self, lifetime: .persistent, to: Feed.init)
+        registrar.bind(
+          DetailModel.self, arguments: Int.self, String.self,
+          to: DetailModel.init(id:source:feed:))
+        registrar.bind(
+          FeedScreen.self, to: FeedScreen.init(makeDetail:),
+          dependencies: .withArguments(Int.self, String.self))
+      }
+    ).build()
+  }
+
+  @Test("The leading parameters are the request's arguments; the rest are resolved")
+  func resolvesWithArguments() throws {
+    let container = try container()
+    let model = try container.resolve(DetailModel.self, arguments: 7, "push")
+    #expect(model.id == 7)
+    #expect(model.source == "push")
+    #expect(model.feed === (try container.resolve(Feed.self)))
+    #expect(try container.resolve(DetailModel.self, arguments: 7, "push") !== model)
+  }
+
+  @Test("A consumer makes them later through a Provider with the arguments")
+  func providerWithArguments() throws {
+    // A Provider holds its container weakly: the test keeps it, as an app does.
+    let container = try container()
+    let screen = try container.resolve(FeedScreen.self)
+    let detail = try screen.open(42)
+    #expect(detail.id == 42)
+    #expect(detail.source == "screen")
+  }
+
+  @Test("build() checks the resolved parameters of an assisted initializer")
+  func missingResolvedParameter() throws {
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(
+          DetailModel.self, arguments: Int.self, String.self,
+          to: DetailModel.init(id:source:feed:))
+      })
+    let error = #expect(throws: BuildError.self) { try builder.build() }
+    let finding = try #require(error?.diagnostics.first)
+    #expect(finding.code == .missingDependency)
+    #expect("\(finding)".contains("Feed"))
+  }
+
+  @Test("Declared arguments that are not the initializer's leading parameters fail the build")
+  func argumentsMustLead() throws {
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Feed.self, to: Feed.init)
+        registrar.bind(
+          DetailModel.self, arguments: String.self, to: DetailModel.init(id:source:feed:))
+      })
+    let error = #expect(throws: BuildError.self) { try builder.build() }
+    let finding = try #require(error?.diagnostics.first)
+    #expect(finding.code == .invalidSetting)
+    #expect(finding.message.contains("(String)"))
+    #expect(finding.message.contains("(Int)"))
+  }
+
+  @Test("build() checks a Provider's declared argument types against the binding's")
+  func providerArgumentsChecked() throws {
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Feed.self, to: Feed.init)
+        registrar.bind(
+          DetailModel.self, arguments: Int.self, String.self,
+          to: DetailModel.init(id:source:feed:))
+        registrar.bind(
+          FeedScreen.self, to: FeedScreen.init(makeDetail:),
+          dependencies: .withArguments(Int.self))
+      })
+    let error = #expect(throws: BuildError.self) { try builder.build() }
+    let finding = try #require(error?.diagnostics.first)
+    #expect(finding.code == .missingDependency)
+    #expect("\(finding)".contains("DetailModel"))
+  }
+}
