@@ -581,6 +581,44 @@ public struct Registrar: ~Copyable {
       })
   }
 
+  /// Adds one element to the multi-binding of `type`, made by a factory that takes runtime
+  /// arguments: ``Resolving/resolveAll(_:tag:arguments:where:isolation:)`` makes one from every
+  /// contribution with those argument types.
+  ///
+  /// ```swift
+  /// registrar.contribute(Exporter.self) { (_, report: Report) in CSVExporter(report) }
+  /// registrar.contribute(Exporter.self) { (resolver, report: Report) in
+  ///   PDFExporter(report, fonts: try resolver.resolve())
+  /// }
+  /// let exporters = try container.resolveAll(Exporter.self, arguments: report)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type of the collection.
+  ///   - tag: Contributions with a tag form their own collection.
+  ///   - isOverride: `true` to replace the contributions of the same type, tag and argument
+  ///     types from registers that do not override.
+  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
+  ///   - metadata: Any data to choose the contribution by.
+  ///   - fileID: Captured for diagnostics.
+  ///   - line: Captured for diagnostics.
+  ///   - factory: Builds the contributed instance from a resolver and the arguments.
+  @inlinable
+  public mutating func contribute<T, First, each Argument>(
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping @Sendable (borrowing Resolver, First, repeat each Argument) throws -> T
+  ) {
+    addArguments(
+      T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
+      dependencies: Self.declared(keys: dependencies), metadata: metadata,
+      location: BindingLocation(file: fileID, line: line), contributes: true
+    ) { resolver, arguments, out in
+      out.initialize(to: try apply(factory, resolver, arguments))
+    }
+  }
+
   /// Binds `type` to the instance of another binding, converted to `type`: one implementation
   /// serving several interfaces, with one lifetime and (for shared lifetimes) one instance.
   ///
@@ -790,7 +828,7 @@ public struct Registrar: ~Copyable {
   mutating func addArguments<T>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
     dependencies: [DeclaredDependency]?, metadata: (any Sendable)?, location: BindingLocation,
-    isMainActor: Bool = false, maker: @escaping Maker
+    isMainActor: Bool = false, contributes: Bool = false, maker: @escaping Maker
   ) {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
@@ -799,7 +837,11 @@ public struct Registrar: ~Copyable {
     binding.dependencies = dependencies
     binding.attach(metadata)
     binding.isMainActor = isMainActor
-    keep(binding)
+    if contributes {
+      collector.contribute(binding)
+    } else {
+      keep(binding)
+    }
   }
 }
 /// The size and alignment of `type`, as a tuple of it lays it out.

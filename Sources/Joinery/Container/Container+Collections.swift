@@ -1,4 +1,4 @@
-internal import JoineryEngine
+public import JoineryEngine
 
 extension Container {
   @usableFromInline
@@ -30,22 +30,48 @@ extension Container {
     return instances
   }
 
-  /// The contributions to the multi-binding of `type` with exactly `tag`, with their containers.
+  /// Every contribution to the multi-binding of `type` (with `tag`) that takes runtime
+  /// arguments of exactly the types of `arguments`, a tuple of them, each made with them.
+  @usableFromInline
+  func resolveAll<T>(
+    _ type: T.Type, tag: BindingTag?, signature: Any.Type, arguments: borrowing _Arguments,
+    where predicate: ((BindingInfo) -> Bool)?, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> [T] {
+    let found = contributions(to: T.self, tag: tag, signature: signature, where: predicate)
+    var instances: [T] = []
+    instances.reserveCapacity(found.count)
+    for (container, contribution) in found {
+      if let recorder { recorder.record(from: parent, to: contribution) }
+      // Keyed by these argument types, so declared with them by `contribute`: a factory.
+      guard let factory = contribution as? FactoryBinding else { continue }
+      instances.append(
+        try container.makeInstance(
+          of: factory, arguments: arguments, as: T.self, parent, nil))
+    }
+    return instances
+  }
+
+  /// The contributions to the multi-binding of `type` with exactly `tag` (and, if given, the
+  /// runtime argument types `signature`), with their containers.
   ///
   /// The root's first, then each child's down to this container; within one, in assembly
   /// order, then registration order. A child whose contributions to the collection override
   /// replaces its ancestors' (as an override does within one build).
   func contributions(
-    to type: Any.Type, tag: BindingTag?, where predicate: ((BindingInfo) -> Bool)? = nil
+    to type: Any.Type, tag: BindingTag?, signature: Any.Type? = nil,
+    where predicate: ((BindingInfo) -> Bool)? = nil
   ) -> [(container: Container, binding: AnyBinding)] {
-    let found = contributions(to: type) { $0.key.tag == tag }
+    let wanted = signature.map(ObjectIdentifier.init)
+    let found = contributions(to: type) {
+      $0.key.tag == tag && $0.key.argumentTypes.map(ObjectIdentifier.init) == wanted
+    }
     // After the override rule: a contribution the predicate declines still replaces what it
     // overrides.
     guard let predicate else { return found }
     return found.filter { predicate($0.binding.info) }
   }
 
-  /// ``contributions(to:tag:)`` for every tag `includes` accepts, each collection following
+  /// ``contributions(to:tag:signature:where:)`` for every tag `includes` accepts, each collection following
   /// the override rule on its own.
   func contributions(
     to type: Any.Type, where includes: (AnyBinding) -> Bool

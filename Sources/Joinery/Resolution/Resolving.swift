@@ -1,4 +1,4 @@
-internal import JoineryEngine
+public import JoineryEngine
 
 /// What resolves dependencies: a ``Container``, a ``Scope``, the ``Resolver`` a factory is lent
 /// and the ``AsyncResolver`` an async factory is given.
@@ -24,14 +24,11 @@ internal import JoineryEngine
 /// Only Joinery's receivers conform: the requirements are the engine's.
 public protocol Resolving: ~Copyable {
   /// Where a request for `type` enters the engine: the receiver's container, and the chain
-  /// the request starts or continues. Throws when the receiver is closed.
+  /// the request starts or continues. Throws when the receiver is closed, if `checkingOpen`
+  /// (``hasInstance(of:tag:)`` answers for a closed receiver too).
   func _requestPoint<T>(
-    for type: T.Type, isolation: (any Actor)?
+    for type: T.Type, isolation: (any Actor)?, checkingOpen: Bool
   ) throws(ResolutionError) -> _RequestPoint
-
-  /// Whether the instance a resolve of `key` from here would share has been made, whether or
-  /// not the receiver is closed (``hasInstance(of:tag:)``).
-  func _hasInstance(for key: BindingKey) -> Bool
 }
 
 extension Resolving where Self: ~Copyable {
@@ -63,7 +60,7 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
+    try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(T.self, tag: tag) {
       container, context throws(ResolutionError) in
       try container.resolve(T.self, tag: tag, matching: matching, parent: context)
     }
@@ -98,7 +95,7 @@ extension Resolving where Self: ~Copyable {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
+    try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(T.self, tag: tag) {
       container, context throws(ResolutionError) in
       try container.resolve(
         T.self, requestTag: tag, matching: matching, arguments: repeat each arguments,
@@ -135,9 +132,48 @@ extension Resolving where Self: ~Copyable {
     where predicate: ((BindingInfo) -> Bool)? = nil,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> [T] {
-    try _requestPoint(for: T.self, isolation: isolation).run(T.self, tag: tag) {
+    try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(T.self, tag: tag) {
       container, context throws(ResolutionError) in
       try container.resolveAll(T.self, tag: _requestTag(tag), where: predicate, parent: context)
+    }
+  }
+}
+
+extension Resolving where Self: ~Copyable {
+  /// Returns one instance from every contribution to the multi-binding of `type` that takes
+  /// runtime arguments of exactly these types (with `tag`, if given, and that `predicate`
+  /// accepts), each made with the arguments, in declaration order.
+  ///
+  /// ```swift
+  /// registrar.contribute(Exporter.self) { (_, report: Report) in CSVExporter(report) }
+  /// registrar.contribute(Exporter.self) { (_, report: Report) in PDFExporter(report) }
+  /// let exporters = try container.resolveAll(Exporter.self, arguments: report)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type.
+  ///   - tag: The tag the contributions were made with; the untagged ones when omitted.
+  ///   - arguments: The runtime arguments, of the contributions' argument types.
+  ///   - predicate: Chooses contributions by their ``BindingInfo`` before any is made.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`).
+  /// - Returns: The instances; empty when nothing contributes with these argument types.
+  /// - Throws: ``ResolutionError`` from the first contribution that fails.
+  @inlinable
+  public func resolveAll<T, each Argument>(
+    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
+    arguments: repeat each Argument, where predicate: ((BindingInfo) -> Bool)? = nil,
+    isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> [T] {
+    let values = (repeat each arguments)
+    return try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(
+      T.self, tag: tag
+    ) {
+      container, context throws(ResolutionError) in
+      try _Arguments.with(values) { arguments throws(ResolutionError) in
+        try container.resolveAll(
+          T.self, tag: _requestTag(tag), signature: (repeat each Argument).self,
+          arguments: arguments, where: predicate, parent: context)
+      }
     }
   }
 }
@@ -171,7 +207,7 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     matching: TagMatching = .allowingFallback
   ) async throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: nil)
+    let point = try _requestPoint(for: T.self, isolation: nil, checkingOpen: true)
     let tag = _requestTag(tag)
     // A built persistent instance, sync or async, is read in place: no task, no suspension,
     // no task-local read.
@@ -209,7 +245,7 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) async throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: nil)
+    let point = try _requestPoint(for: T.self, isolation: nil, checkingOpen: true)
     return try await point.retainedContainer.resolveAsync(
       T.self, tag: _requestTag(tag), matching: matching, arguments: (repeat each arguments),
       path: point.path, scope: point.requestScope)
@@ -238,7 +274,7 @@ extension Resolving where Self: ~Copyable {
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     where predicate: (@Sendable (BindingInfo) -> Bool)? = nil
   ) async throws(ResolutionError) -> [T] {
-    let point = try _requestPoint(for: T.self, isolation: nil)
+    let point = try _requestPoint(for: T.self, isolation: nil, checkingOpen: true)
     return try await point.retainedContainer.resolveAllAsync(
       T.self, tag: _requestTag(tag), where: predicate, path: point.path,
       scope: point.requestScope)
@@ -270,7 +306,12 @@ extension Resolving where Self: ~Copyable {
   ///   - tag: The binding's tag, if it has one.
   /// - Returns: `true` if the instance exists.
   public func hasInstance<T>(of type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
-    _hasInstance(for: BindingKey(T.self, tag: tag))
+    // Not checking openness: what was made stays made after shutdown begins.
+    guard let point = try? _requestPoint(for: T.self, isolation: nil, checkingOpen: false) else {
+      return false
+    }
+    return point.retainedContainer.hasInstance(
+      for: BindingKey(T.self, tag: tag), in: point.context.scope)
   }
 }
 
@@ -278,59 +319,44 @@ extension Container: Resolving {
   /// The container's entry: a top-level request, made by a caller isolated to `isolation`.
   @inlinable @inline(__always)
   public func _requestPoint<T>(
-    for _: T.Type, isolation: (any Actor)?
+    for _: T.Type, isolation: (any Actor)?, checkingOpen: Bool
   ) throws(ResolutionError) -> _RequestPoint {
-    try checkOpen(T.self)
+    if checkingOpen { try checkOpen(T.self) }
     return _RequestPoint(container: self, scope: nil, isolation: isolation)
   }
 
-  /// The container's instance of `key`, made and not yet disposed.
-  public func _hasInstance(for key: BindingKey) -> Bool { hasInstance(for: key, in: nil) }
 }
 
 extension Scope: Resolving {
   /// The scope's entry: a top-level request made in this scope.
   @inlinable @inline(__always)
   public func _requestPoint<T>(
-    for _: T.Type, isolation: (any Actor)?
+    for _: T.Type, isolation: (any Actor)?, checkingOpen: Bool
   ) throws(ResolutionError) -> _RequestPoint {
-    try checkOpen(T.self)
+    if checkingOpen { try checkOpen(T.self) }
     return _RequestPoint(container: container, scope: self, isolation: isolation)
   }
 
-  /// This scope's instance of a scoped `key`, or the container's of any other.
-  public func _hasInstance(for key: BindingKey) -> Bool {
-    container.hasInstance(for: key, in: self)
-  }
 }
 
 extension Resolver: Resolving {
   /// The resolver's entry: a request in the chain of the factory it is lent to.
   @inlinable @inline(__always)
   public func _requestPoint<T>(
-    for _: T.Type, isolation _: (any Actor)?
+    for _: T.Type, isolation _: (any Actor)?, checkingOpen _: Bool
   ) throws(ResolutionError) -> _RequestPoint {
     _RequestPoint(containerReference, continuing: context)
   }
 
-  /// The instance of `key` in the scope of the factory's chain, or the container's.
-  public func _hasInstance(for key: BindingKey) -> Bool {
-    (try? withContext { container, context in container.hasInstance(for: key, in: context.scope) })
-      ?? false
-  }
 }
 
 extension AsyncResolver: Resolving {
   /// The async resolver's entry: a request below the async factory's chain, in its scope.
   @inlinable @inline(__always)
   public func _requestPoint<T>(
-    for _: T.Type, isolation: (any Actor)?
+    for _: T.Type, isolation: (any Actor)?, checkingOpen _: Bool
   ) throws(ResolutionError) -> _RequestPoint {
     _RequestPoint(container: container, scope: path?.requestScope, isolation: isolation, path: path)
   }
 
-  /// The instance of `key` in the scope of the async factory's chain, or the container's.
-  public func _hasInstance(for key: BindingKey) -> Bool {
-    container.hasInstance(for: key, in: path?.requestScope)
-  }
 }

@@ -274,3 +274,63 @@ struct AssistedInjectionTests {
     #expect("\(finding)".contains("DetailModel"))
   }
 }
+
+// MARK: Multi-bindings with runtime arguments
+
+private protocol Exporter: Sendable {
+  var name: String { get }
+}
+
+private struct CSVExporter: Exporter {
+  let name: String
+}
+
+@Suite("Contributions that take runtime arguments")
+struct ContributionArgumentsTests {
+  private func container() throws -> Container {
+    try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Feed.self, lifetime: .persistent, to: Feed.init)
+        registrar.contribute((any Exporter).self) { (_, report: String) in
+          CSVExporter(name: "csv:\(report)")
+        }
+        registrar.contribute((any Exporter).self, dependsOn: [BindingKey(Feed.self)]) {
+          (resolver, report: String) in
+          _ = try resolver.resolve(Feed.self)
+          return CSVExporter(name: "pdf:\(report)")
+        }
+        registrar.contribute((any Exporter).self) { (_, report: String, pages: Int) in
+          CSVExporter(name: "paged:\(report):\(pages)")
+        }
+        registrar.contribute((any Exporter).self) { _ in CSVExporter(name: "plain") }
+      }
+    ).build()
+  }
+
+  @Test("resolveAll with arguments makes every contribution taking those argument types")
+  func resolveAllWithArguments() throws {
+    let container = try container()
+    let exporters = try container.resolveAll((any Exporter).self, arguments: "q3")
+    #expect(exporters.map(\.name) == ["csv:q3", "pdf:q3"])
+    let paged = try container.resolveAll((any Exporter).self, arguments: "q4", 12)
+    #expect(paged.map(\.name) == ["paged:q4:12"])
+  }
+
+  @Test("resolveAll without arguments makes only the contributions that take none")
+  func plainResolveAllIgnoresArgumentContributions() throws {
+    let exporters = try container().resolveAll((any Exporter).self)
+    #expect(exporters.map(\.name) == ["plain"])
+  }
+
+  @Test("A contribution's declared dependencies are checked by build()")
+  func contributionDependenciesChecked() throws {
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.contribute((any Exporter).self, dependsOn: [BindingKey(Feed.self)]) {
+          (_, report: String) in CSVExporter(name: report)
+        }
+      })
+    let error = #expect(throws: BuildError.self) { try builder.build() }
+    #expect(error?.diagnostics.first?.code == .missingDependency)
+  }
+}
