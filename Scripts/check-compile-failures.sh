@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Type-checks each file in Tests/CompileFailures against the debug build of Joinery and fails
-# unless the compiler refuses it with the message on its `// expected:` line.
+# unless the compiler refuses it with the message on its `// expected:` line, and without
+# "failed to produce diagnostic" (what two public overloads of one name gave a misspelt type).
 # Usage: bash Scripts/check-compile-failures.sh   (after `swift build`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,10 @@ for file in Tests/CompileFailures/*.swift; do
     -Xcc -fmodule-map-file="$build/JoineryPlatform.build/module.modulemap" \
     -Xcc -I -Xcc Sources/JoineryPlatform/include "$file" 2>&1)"; then
     echo "FAIL $file compiled, but must not: $expected"
+    status=1
+  elif grep -qF "failed to produce diagnostic" <<<"$output"; then
+    echo "FAIL $file: the compiler gave up on a diagnostic (overloads sharing a name?):"
+    echo "$output"
     status=1
   elif grep -qF "$expected" <<<"$output"; then
     echo "ok   $file: $expected"

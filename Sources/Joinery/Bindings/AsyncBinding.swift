@@ -1,6 +1,6 @@
 internal import JoineryEngine
 
-/// A binding whose factory is `async`. Resolved only with ``Container/resolveAsync(_:tag:matching:)``; a
+/// A binding whose factory is `async`. Resolved only with ``Container/resolveAsync(_:tag:matching:arguments:)``; a
 /// synchronous resolve that reaches it throws ``ResolutionError/Code/asyncBinding``.
 ///
 /// Every lifetime behaves as it does for a synchronous binding. A shared instance is made once

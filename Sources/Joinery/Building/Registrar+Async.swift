@@ -134,7 +134,7 @@ extension Registrar {
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
-  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:where:isolation:)``.
+  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
@@ -168,7 +168,7 @@ extension Registrar {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
-  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:where:isolation:)``.
+  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
@@ -204,7 +204,7 @@ extension Registrar {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
-  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:where:isolation:)``.
+  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes.
   ///   - fileID: Captured for diagnostics.

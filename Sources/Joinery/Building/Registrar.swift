@@ -464,7 +464,7 @@ public struct Registrar: ~Copyable {
   }
 
   /// Adds one element to the multi-binding of `type`: every contribution is kept (none is a
-  /// duplicate), and ``Container/resolveAll(_:tag:where:isolation:)`` returns them in assembly order, then
+  /// duplicate), and ``Container/resolveAll(_:tag:arguments:where:isolation:)`` returns them in assembly order, then
   /// registration order.
   ///
   /// ```swift
@@ -483,7 +483,7 @@ public struct Registrar: ~Copyable {
   ///     registers that do not override (a test's plugins instead of production's). The
   ///     contributions of a register added with ``ContainerBuilder/overriding(with:)`` override.
   ///   - dependencies: What the factory resolves, checked by `build()`.
-  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:where:isolation:)``.
+  ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.

@@ -27,7 +27,7 @@ extension Container {
   ///   the child's cached bindings only.
   /// - `resolveAll` returns the ancestors' contributions, then the child's; the child's
   ///   contributions with `override: true` replace the ancestors' to the same collection (type
-  ///   and tag), as an override does in one build; `resolveAll(_:tag:where:isolation:)`
+  ///   and tag), as an override does in one build; `resolveAll(_:tag:arguments:where:isolation:)`
   ///   chooses among the same. An override in the child of a
   ///   key only an ancestor binds has a target: it is no `overrideWithoutTarget` warning.
   /// - The child's bindings that name no lifetime get the builder's

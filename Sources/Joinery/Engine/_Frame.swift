@@ -315,7 +315,7 @@ public struct _RequestPoint {
 struct ResolutionContext: ~Copyable {
   /// The innermost frame of the chain, or `nil` for a top-level request.
   @usableFromInline let frame: UnsafePointer<_Frame>?
-  /// The scope a top-level request was made in (``Scope/resolve(_:tag:matching:isolation:)``); a chain keeps its scope
+  /// The scope a top-level request was made in (``Scope/resolve(_:tag:matching:arguments:isolation:)``); a chain keeps its scope
   /// in its root state.
   ///
   /// Not retained: the caller holds the scope for the whole request.

@@ -32,7 +32,8 @@ public protocol Resolving: ~Copyable {
 }
 
 extension Resolving where Self: ~Copyable {
-  /// Returns the instance bound to `type` (under `tag`, if given), built as its lifetime says.
+  /// Returns the instance bound to `type` (under `tag`, if given), built as its lifetime says;
+  /// with `arguments`, a new instance from the binding that takes them.
   ///
   /// A tagged request falls back to the untagged binding unless `matching` is
   /// ``TagMatching/exact``, and a fallback returns the very instance an untagged request gets:
@@ -45,31 +46,8 @@ extension Resolving where Self: ~Copyable {
   /// let strict = try container.resolve(Logger.self, tag: "audit", matching: .exact)
   /// ```
   ///
-  /// - Parameters:
-  ///   - type: The type to resolve; inferred from context when omitted.
-  ///   - tag: The tag: any hashable, sendable value; untagged when omitted. An optional
-  ///     stands for its value, and `nil` for no tag.
-  ///   - matching: Whether the untagged binding may serve a tagged request.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
-  ///     may be made when it is the main actor.
-  /// - Returns: The instance.
-  /// - Throws: ``ResolutionError`` naming the type, the path, and near misses when nothing is
-  ///   bound (and which fallback it tried), when a factory throws, or on a cycle.
-  @inlinable @inline(__always)
-  public func resolve<T>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
-    matching: TagMatching = .allowingFallback, isolation: isolated (any Actor)? = #isolation
-  ) throws(ResolutionError) -> T {
-    try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(T.self, tag: tag) {
-      container, context throws(ResolutionError) in
-      try container.resolve(T.self, tag: tag, matching: matching, parent: context)
-    }
-  }
-
-  /// Returns a new instance from a binding that takes runtime arguments.
-  ///
-  /// The argument types must match the bound factory's parameter types exactly, in order; any
-  /// number works.
+  /// A binding with runtime arguments is resolved with arguments of its types, in order, any
+  /// number of them:
   ///
   /// ```swift
   /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
@@ -80,32 +58,53 @@ extension Resolving where Self: ~Copyable {
   /// ```
   ///
   /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The binding's tag; untagged when omitted.
+  ///   - type: The type to resolve; inferred from context when omitted.
+  ///   - tag: The tag: any hashable, sendable value; untagged when omitted. An optional
+  ///     stands for its value, and `nil` for no tag.
   ///   - matching: Whether the untagged binding may serve a tagged request.
-  ///   - arguments: The runtime arguments, of any number and types.
+  ///   - arguments: The runtime arguments of a binding that takes them; none for any other.
   ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
   ///     may be made when it is the main actor.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/argumentMismatch`` naming the
-  ///   expected and given types when they differ.
+  /// - Returns: The instance.
+  /// - Throws: ``ResolutionError`` naming the type, the path, and near misses when nothing is
+  ///   bound (and which fallback it tried), when a factory throws, or on a cycle;
+  ///   ``ResolutionError/Code/argumentMismatch`` naming the expected and given types when the
+  ///   arguments differ from the bound ones.
   @inlinable @inline(__always)
   public func resolve<T, each Argument>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
-    try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(T.self, tag: tag) {
-      container, context throws(ResolutionError) in
+    // Folds away where the call is specialized: a request without arguments takes a path that
+    // never touches the (empty) pack.
+    if _isEmpty(repeat (each Argument).self) {
+      return try _resolve(T.self, tag: tag, matching: matching, isolation: isolation)
+    }
+    return try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(
+      T.self, tag: tag
+    ) { container, context throws(ResolutionError) in
       try container.resolve(
         T.self, requestTag: tag, matching: matching, arguments: repeat each arguments,
         parent: context)
     }
   }
 
+  /// `resolve(_:tag:matching:arguments:isolation:)` without arguments.
+  @inlinable @inline(__always)
+  func _resolve<T>(
+    _: T.Type, tag: some Hashable & Sendable, matching: TagMatching, isolation: (any Actor)?
+  ) throws(ResolutionError) -> T {
+    try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(T.self, tag: tag) {
+      container, context throws(ResolutionError) in
+      try container.resolve(T.self, tag: tag, matching: matching, parent: context)
+    }
+  }
+
   /// Returns one instance from every contribution to the multi-binding of `type` (with
   /// `tag`, if given) that `predicate` accepts, in the order the contributions were declared
-  /// (a parent container's first).
+  /// (a parent container's first); with `arguments`, from every contribution that takes
+  /// runtime arguments of exactly their types, each made with them.
   ///
   /// ```swift
   /// for plugin in try container.resolveAll(Plugin.self) { plugin.start() }
@@ -114,11 +113,16 @@ extension Resolving where Self: ~Copyable {
   /// let enabled = try container.resolveAll(Plugin.self) { contribution in
   ///   (contribution.metadata as? PluginInfo)?.isEnabled == true
   /// }
+  /// // Contributions that take runtime arguments.
+  /// registrar.contribute(Exporter.self) { (_, report: Report) in CSVExporter(report) }
+  /// let exporters = try container.resolveAll(Exporter.self, arguments: report)
   /// ```
   ///
   /// - Parameters:
   ///   - type: The element type.
   ///   - tag: The tag the contributions were made with; the untagged ones when omitted.
+  ///   - arguments: The runtime arguments of the contributions that take them; none for the
+  ///     contributions that take none.
   ///   - predicate: Chooses contributions by their ``BindingInfo`` (the `metadata:` they were
   ///     declared with, their register, their location) before any is made; every
   ///     contribution when omitted.
@@ -127,48 +131,19 @@ extension Resolving where Self: ~Copyable {
   /// - Returns: The instances; empty when nothing contributes.
   /// - Throws: ``ResolutionError`` from the first contribution that fails.
   @inlinable @inline(__always)
-  public func resolveAll<T>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
-    where predicate: ((BindingInfo) -> Bool)? = nil,
-    isolation: isolated (any Actor)? = #isolation
-  ) throws(ResolutionError) -> [T] {
-    try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(T.self, tag: tag) {
-      container, context throws(ResolutionError) in
-      try container.resolveAll(T.self, tag: _requestTag(tag), where: predicate, parent: context)
-    }
-  }
-}
-
-extension Resolving where Self: ~Copyable {
-  /// Returns one instance from every contribution to the multi-binding of `type` that takes
-  /// runtime arguments of exactly these types (with `tag`, if given, and that `predicate`
-  /// accepts), each made with the arguments, in declaration order.
-  ///
-  /// ```swift
-  /// registrar.contribute(Exporter.self) { (_, report: Report) in CSVExporter(report) }
-  /// registrar.contribute(Exporter.self) { (_, report: Report) in PDFExporter(report) }
-  /// let exporters = try container.resolveAll(Exporter.self, arguments: report)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The element type.
-  ///   - tag: The tag the contributions were made with; the untagged ones when omitted.
-  ///   - arguments: The runtime arguments, of the contributions' argument types.
-  ///   - predicate: Chooses contributions by their ``BindingInfo`` before any is made.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`).
-  /// - Returns: The instances; empty when nothing contributes with these argument types.
-  /// - Throws: ``ResolutionError`` from the first contribution that fails.
-  @inlinable
   public func resolveAll<T, each Argument>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
     arguments: repeat each Argument, where predicate: ((BindingInfo) -> Bool)? = nil,
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> [T] {
+    let point = try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true)
+    if _isEmpty(repeat (each Argument).self) {
+      return try point.run(T.self, tag: tag) { container, context throws(ResolutionError) in
+        try container.resolveAll(T.self, tag: _requestTag(tag), where: predicate, parent: context)
+      }
+    }
     let values = (repeat each arguments)
-    return try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(
-      T.self, tag: tag
-    ) {
-      container, context throws(ResolutionError) in
+    return try point.run(T.self, tag: tag) { container, context throws(ResolutionError) in
       try _Arguments.with(values) { arguments throws(ResolutionError) in
         try container.resolveAll(
           T.self, tag: _requestTag(tag), signature: (repeat each Argument).self,
@@ -181,8 +156,8 @@ extension Resolving where Self: ~Copyable {
 extension Resolving where Self: ~Copyable {
   /// Resolves a binding that may be asynchronous: an async binding is awaited (made once for
   /// its lifetime however many tasks await it), a synchronous one resolves as
-  /// `resolve(_:tag:matching:isolation:)` does, falling back from a tag to the untagged binding
-  /// in the same way.
+  /// `resolve(_:tag:matching:arguments:isolation:)` does, falling back from a tag to the
+  /// untagged binding in the same way, and a main-actor one is made on the main actor.
   ///
   /// In a scope, a `scoped` async binding gives that scope's instance; from an async factory's
   /// resolver, the request continues the factory's resolution (its path, cycles, depth).
@@ -196,19 +171,35 @@ extension Resolving where Self: ~Copyable {
   /// }
   /// ```
   ///
+  /// A binding with runtime arguments is resolved with arguments of its types, in order:
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL, size: Int) in
+  ///   try await Thumbnail.render(url, size: size)
+  /// }
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
+  /// ```
+  ///
   /// - Parameters:
   ///   - type: The type to resolve; inferred from context when omitted.
   ///   - tag: The tag: any hashable, sendable value; untagged when omitted.
   ///   - matching: Whether the untagged binding may serve a tagged request.
+  ///   - arguments: The runtime arguments of a binding that takes them; none for any other.
   /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path.
+  /// - Throws: ``ResolutionError``; a factory's error carries the asynchronous path;
+  ///   ``ResolutionError/Code/argumentMismatch`` when the arguments differ from the bound ones.
   @inlinable @inline(__always)
-  public func resolveAsync<T: Sendable>(
+  public func resolveAsync<T: Sendable, each Argument: Sendable>(
     _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
-    matching: TagMatching = .allowingFallback
+    matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) async throws(ResolutionError) -> T {
     let point = try _requestPoint(for: T.self, isolation: nil, checkingOpen: true)
     let tag = _requestTag(tag)
+    guard _isEmpty(repeat (each Argument).self) else {
+      return try await point.retainedContainer.resolveAsync(
+        T.self, tag: tag, matching: matching, arguments: (repeat each arguments),
+        path: point.path, scope: point.requestScope)
+    }
     // A built persistent instance, sync or async, is read in place: no task, no suspension,
     // no task-local read.
     if tag == nil, let built = point.builtInstance(T.self) { return built }
@@ -217,43 +208,9 @@ extension Resolving where Self: ~Copyable {
       scope: point.requestScope)
   }
 
-  /// Returns a new instance from a binding that takes runtime arguments, awaiting it if its
-  /// factory is `async`, and hopping to the main actor if it is bound with `bindMainActor`.
-  ///
-  /// The argument types must match the bound factory's parameter types exactly, in order;
-  /// any number works.
-  ///
-  /// ```swift
-  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL, size: Int) in
-  ///   try await Thumbnail.render(url, size: size)
-  /// }
-  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url, 128)
-  /// let preview = try await container.resolveAsync(
-  ///   Thumbnail.self, tag: "preview", arguments: url, 64)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type to resolve.
-  ///   - tag: The binding's tag; untagged when omitted.
-  ///   - matching: Whether the untagged binding may serve a tagged request.
-  ///   - arguments: The runtime arguments, of the bound types.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/argumentMismatch`` when the types
-  ///   differ from the bound ones.
-  @inlinable
-  public func resolveAsync<T: Sendable, each Argument: Sendable>(
-    _ type: T.Type = T.self, tag: some Hashable & Sendable = nil as BindingTag?,
-    matching: TagMatching = .allowingFallback, arguments: repeat each Argument
-  ) async throws(ResolutionError) -> T {
-    let point = try _requestPoint(for: T.self, isolation: nil, checkingOpen: true)
-    return try await point.retainedContainer.resolveAsync(
-      T.self, tag: _requestTag(tag), matching: matching, arguments: (repeat each arguments),
-      path: point.path, scope: point.requestScope)
-  }
-
   /// Every contribution to the multi-binding of `type` (with `tag`, if given) that
   /// `predicate` accepts, awaiting the async ones, in the order
-  /// ``resolveAll(_:tag:where:isolation:)`` gives.
+  /// ``resolveAll(_:tag:arguments:where:isolation:)`` gives.
   ///
   /// ```swift
   /// let migrations = try await container.resolveAllAsync(Migration.self)
@@ -359,4 +316,11 @@ extension AsyncResolver: Resolving {
     _RequestPoint(container: container, scope: path?.requestScope, isolation: isolation, path: path)
   }
 
+}
+
+/// Whether a request passes no runtime arguments.
+@inlinable @inline(__always)
+func _isEmpty<each Argument>(_: repeat (each Argument).Type) -> Bool {
+  for _ in repeat (each Argument).self { return false }
+  return true
 }
