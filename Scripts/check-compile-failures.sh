@@ -11,7 +11,8 @@ for file in Tests/CompileFailures/*.swift; do
   expected="$(sed -n 's|^// expected: ||p' "$file")"
   if output="$(swiftc -typecheck -swift-version 6 -I "$build/Modules" \
     -Xcc -fmodule-map-file="$build/JoineryPlatform.build/module.modulemap" \
-    -Xcc -I -Xcc Sources/JoineryPlatform/include "$file" 2>&1)"; then
+    -Xcc -I -Xcc Sources/JoineryPlatform/include "$file" Tests/CompileFailures/Prelude/*.swift \
+    2>&1)"; then
     echo "FAIL $file compiled, but must not: $expected"
     status=1
   elif grep -qF "failed to produce diagnostic" <<<"$output"; then
