@@ -77,27 +77,18 @@ extension Resolving where Self: ~Copyable {
     isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> T {
     // Folds away where the call is specialized: a request without arguments takes a path that
-    // never touches the (empty) pack.
+    // never touches the (empty) pack. Written out rather than in a helper: a debug build does
+    // not inline, and a frame more per level shortens the deepest chain a stack holds.
+    let point = try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true)
     if _isEmpty(repeat (each Argument).self) {
-      return try _resolve(T.self, tag: tag, matching: matching, isolation: isolation)
+      return try point.run(T.self, tag: tag) { container, context throws(ResolutionError) in
+        try container.resolve(T.self, tag: tag, matching: matching, parent: context)
+      }
     }
-    return try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(
-      T.self, tag: tag
-    ) { container, context throws(ResolutionError) in
+    return try point.run(T.self, tag: tag) { container, context throws(ResolutionError) in
       try container.resolve(
         T.self, requestTag: tag, matching: matching, arguments: repeat each arguments,
         parent: context)
-    }
-  }
-
-  /// `resolve(_:tag:matching:arguments:isolation:)` without arguments.
-  @inlinable @inline(__always)
-  func _resolve<T>(
-    _: T.Type, tag: some Hashable & Sendable, matching: TagMatching, isolation: (any Actor)?
-  ) throws(ResolutionError) -> T {
-    try _requestPoint(for: T.self, isolation: isolation, checkingOpen: true).run(T.self, tag: tag) {
-      container, context throws(ResolutionError) in
-      try container.resolve(T.self, tag: tag, matching: matching, parent: context)
     }
   }
 
