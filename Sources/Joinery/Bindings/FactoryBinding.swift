@@ -18,15 +18,20 @@ public import JoineryEngine
 @usableFromInline
 final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   let maker: Maker
+  /// How an autowired initializer's parameters are resolved (``Resolver/call(_:)``); `nil` for
+  /// every other factory.
+  @usableFromInline let parameters: _Parameters?
   /// The state a transient or cached binding keeps besides its instance; `nil` for the other
   /// lifetimes, which need none.
   let cell: Protected<LifetimeCell>?
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: _ValueLayout, maker: @escaping Maker
+    isOverride: Bool, layout: _ValueLayout, parameters: _Parameters? = nil,
+    maker: @escaping Maker
   ) {
     self.maker = maker
+    self.parameters = parameters
     cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
@@ -48,6 +53,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   private init(copying other: FactoryBinding) {
     maker = other.maker
+    parameters = other.parameters
     cell = other.cell == nil ? nil : Protected(LifetimeCell())
     super.init(copying: other)
   }

@@ -158,14 +158,14 @@ public struct Registrar: ~Copyable {
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
+    let parameters = _Parameters(repeat Dependency<each Parameter>.untagged)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose),
-      maker: { resolver, _, out in
-        out.initialize(to: try initializer(repeat try resolver.resolve((each Parameter).self)))
-      })
+      parameters: parameters,
+      maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
   }
 
   /// Binds `type` to an initializer whose parameters are resolved as `dependencies` say, one
@@ -198,15 +198,14 @@ public struct Registrar: ~Copyable {
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
-    let specification = (repeat interned(each dependencies))
+    let parameters = _Parameters(repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose),
-      maker: { resolver, _, out in
-        out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
-      })
+      parameters: parameters,
+      maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
   }
 
   /// Binds `type` to an instance that is made once and shared (a persistent binding).
@@ -444,13 +443,14 @@ public struct Registrar: ~Copyable {
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false, isMainActor: Bool = false,
-    isHandedOver: Bool = false, maker: @escaping Maker
+    isHandedOver: Bool = false, parameters: _Parameters? = nil, maker: @escaping Maker
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
     let isOverride = isOverride || isOverriding
     let binding = FactoryBinding(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: _ValueLayout(of: T.self), maker: maker)
+      isOverride: isOverride, layout: _ValueLayout(of: T.self), parameters: parameters,
+      maker: maker)
     binding.dependencies = dependencies
     binding.attach(metadata)
     binding.isMainActor = isMainActor
@@ -531,14 +531,14 @@ public struct Registrar: ~Copyable {
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
+    let parameters = _Parameters(repeat Dependency<each Parameter>.untagged)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: true,
-      maker: { resolver, _, out in
-        out.initialize(to: try initializer(repeat try resolver.resolve((each Parameter).self)))
-      })
+      parameters: parameters,
+      maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
   }
 
   /// Adds one element to the multi-binding of `type`, made by an initializer whose parameters
@@ -570,15 +570,14 @@ public struct Registrar: ~Copyable {
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
-    let specification = (repeat interned(each dependencies))
+    let parameters = _Parameters(repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose), contributes: true,
-      maker: { resolver, _, out in
-        out.initialize(to: try initializer(repeat try resolver.resolve(each specification)))
-      })
+      parameters: parameters,
+      maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
   }
 
   /// Adds one element to the multi-binding of `type`, made by a factory that takes runtime

@@ -450,30 +450,38 @@ extension Container {
       parent: parent)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func resolve<T, Tag: Hashable & Sendable, each Argument>(
     _ type: T.Type, tag: Tag?, matching: TagMatching, arguments: repeat each Argument,
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     if let tag, _isOptionalType(Tag.self) {
-      guard let flattened = _flattenedTag(tag) else {
-        return try resolve(
-          T.self, tag: nil as BindingTag?, matching: matching, arguments: repeat each arguments,
-          parent: parent)
-      }
-      return try resolveOpening(
-        T.self, tag: flattened, matching: matching, arguments: repeat each arguments,
-        parent: parent)
+      return try resolve(
+        T.self, flattenedTag: _flattenedTag(tag), matching: matching,
+        arguments: repeat each arguments, parent: parent)
     }
-    let signature: Any.Type = (repeat each Argument).self
-    if ObjectIdentifier(signature) == ObjectIdentifier(Void.self) {
+    return try resolve(
+      T.self, unflattenedTag: tag, matching: matching, arguments: repeat each arguments,
+      parent: parent)
+  }
+
+  /// A request with runtime arguments whose tag is not an optional (or is none).
+  ///
+  /// Not part of the function above: a function that calls itself is never inlined.
+  @inlinable @inline(__always)
+  func resolve<T, Tag: Hashable & Sendable, each Argument>(
+    _ type: T.Type, unflattenedTag tag: Tag?, matching: TagMatching,
+    arguments: repeat each Argument, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    // Folds away where the call is specialized.
+    if _isEmpty(repeat (each Argument).self) {
       guard let tag else { return try resolve(T.self, parent: parent) }
       return try resolve(T.self, tag: tag, matching: matching, parent: parent)
     }
     return unsafe try _withUnprotectedUnsafePointer(to: (repeat each arguments)) {
       pointer throws(ResolutionError) -> T in
       unsafe try resolve(
-        T.self, tag: tag, matching: matching, signature: signature,
+        T.self, tag: tag, matching: matching, signature: (repeat each Argument).self,
         arguments: _Arguments(address: UnsafeRawPointer(pointer)), parent: parent)
     }
   }
@@ -832,13 +840,29 @@ extension Container {
     try resolveIfBound(T.self, tag: tag, matching: matching, parent: parent)
   }
 
+  /// A request with runtime arguments whose tag was an optional: untagged for `nil`, else
+  /// tagged with the value.
+  @usableFromInline @inline(never)
+  func resolve<T, each Argument>(
+    _ type: T.Type, flattenedTag: (any Hashable & Sendable)?, matching: TagMatching,
+    arguments: repeat each Argument, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T {
+    guard let tag = flattenedTag else {
+      return try resolve(
+        T.self, unflattenedTag: nil as BindingTag?, matching: matching,
+        arguments: repeat each arguments, parent: parent)
+    }
+    return try resolveOpening(
+      T.self, tag: tag, matching: matching, arguments: repeat each arguments, parent: parent)
+  }
+
   @usableFromInline
   func resolveOpening<T, Tag: Hashable & Sendable, each Argument>(
     _ type: T.Type, tag: Tag, matching: TagMatching, arguments: repeat each Argument,
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
     try resolve(
-      T.self, tag: tag as Tag?, matching: matching, arguments: repeat each arguments,
+      T.self, unflattenedTag: tag as Tag?, matching: matching, arguments: repeat each arguments,
       parent: parent)
   }
 }
