@@ -97,11 +97,20 @@ extension Resolver {
       // nothing.
       if _isEmpty(repeat (each Parameter).self) { return }
       try withContext { container, context throws(ResolutionError) in
-        try container.resolveParameters(into: tuple, parent: context)
+        try container.resolveParameters(
+          into: tuple, single: _count(repeat (each Parameter).self) == 1, parent: context)
       }
     }
     return try initializer(repeat each values)
   }
+}
+
+/// How many types `types` holds: a constant where the call is specialized.
+@inlinable @inline(__always)
+func _count<each T>(_ types: repeat (each T).Type) -> Int {
+  var count = 0
+  for _ in repeat each types { count += 1 }
+  return count
 }
 
 extension Container {
@@ -109,7 +118,7 @@ extension Container {
   /// one fails, deinitializes those before it and throws.
   @inlinable @inline(__always)
   func resolveParameters(
-    into tuple: borrowing _TupleBuffer, parent: borrowing ResolutionContext
+    into tuple: borrowing _TupleBuffer, single: Bool, parent: borrowing ResolutionContext
   ) throws(ResolutionError) {
     // A factory runs in the frame of its binding (`ResolutionContext.make`), which the
     // container keeps: read without retaining it, nor the parameters it keeps.
@@ -120,6 +129,15 @@ extension Container {
       unsafe Unmanaged.passUnretained($0.parameters.unsafelyUnwrapped)
     }
     unsafe try withGuaranteed(parameters) { parameters throws(ResolutionError) in
+      // One untagged parameter this container binds (a chain of single dependencies): found
+      // here, in the factory, and built without the loop's frame.
+      if single, let lookup = parameters.lookups.first, lookup.tag == nil,
+        let found = unsafe table.untaggedBinding(for: ObjectIdentifier(lookup.type))
+      {
+        return unsafe try withGuaranteed(found) { binding throws(ResolutionError) in
+          try place(binding, at: lookup.offset, in: tuple, parent: parent, fallbackTag: nil)
+        }
+      }
       try resolve(parameters, into: tuple, parent: parent)
     }
   }
