@@ -70,7 +70,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  @_disfavoredOverload
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -104,7 +104,7 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
   ///   - dependencies: How each parameter is resolved.
-  @_disfavoredOverload
+  @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -174,7 +174,7 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the contributed instance from its awaited dependencies.
-  @_disfavoredOverload
+  @inlinable @_disfavoredOverload
   public mutating func contributeAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -211,7 +211,7 @@ extension Registrar {
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the contributed instance from its awaited dependencies.
   ///   - dependencies: How each parameter is resolved.
-  @_disfavoredOverload
+  @inlinable @_disfavoredOverload
   public mutating func contributeAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
@@ -269,7 +269,8 @@ extension Registrar {
 
   /// The autowired async forms of `bindAsync` and `contributeAsync`: each parameter awaited
   /// untagged, and declared.
-  private mutating func addAutowiredAsync<T: Sendable, each Parameter: Sendable>(
+  @inlinable
+  mutating func addAutowiredAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime.For<T>, isOverride: Bool,
     metadata: (any Sendable)?, dispose: (@Sendable (T) async throws -> Void)?,
     location: BindingLocation, contributes: Bool,
@@ -280,12 +281,14 @@ extension Registrar {
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: contributes
     ) { resolver in
-      try await initializer(repeat try await resolver.resolveAsync((each Parameter).self))
+      try await initializer(
+        repeat try await resolver.parameter(Dependency<each Parameter>.untagged))
     }
   }
 
   /// The async forms with `dependencies:`: each parameter awaited as its ``Dependency`` says.
-  private mutating func addAutowiredAsync<T: Sendable, each Parameter: Sendable>(
+  @inlinable
+  mutating func addAutowiredAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime.For<T>, isOverride: Bool,
     metadata: (any Sendable)?, dispose: (@Sendable (T) async throws -> Void)?,
     location: BindingLocation, contributes: Bool,
@@ -298,7 +301,7 @@ extension Registrar {
       dependencies: Self.declared(repeat each dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: contributes
     ) { resolver in
-      try await initializer(repeat try await resolver.resolveAsync(each specification))
+      try await initializer(repeat try await resolver.parameter(each specification))
     }
   }
 
