@@ -29,6 +29,9 @@ for option in "$@"; do
 done
 command -v valgrind >/dev/null || { echo "valgrind is needed (callgrind)" >&2; exit 1; }
 
+# SwiftPM does not notice a file added to or removed from the library (a path dependency of
+# this package) and would build the old file list: have it plan the build again.
+rm -f .build/release/description.json
 swift build -c release --product JoineryBenchmarks >&2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
