@@ -27,10 +27,12 @@ final class _Parameters: Sendable {
   /// What the uncommon paths need.
   @usableFromInline
   struct Paths: Sendable {
-    /// The generic path: resolves the parameter as any other request, into the slot given.
+    /// The generic path: resolves the parameter as any other request, into its place.
+    ///
+    /// It throws only ``ResolutionError``; the type says `throws`, as a stored closure type
+    /// with a typed error needs runtime support newer than the deployment floor.
     @usableFromInline let resolve:
-      @Sendable (Container, borrowing ResolutionContext, borrowing _TupleBuffer)
-        throws(ResolutionError) -> Void
+      @Sendable (Container, borrowing ResolutionContext, borrowing _TupleBuffer) throws -> Void
     /// The parameter's layout, to deinitialize it when a later one fails.
     @usableFromInline let layout: _ValueLayout
   }
@@ -154,7 +156,12 @@ extension Container {
       for index in lookups.indices {
         do throws(ResolutionError) {
           if unsafe try !place(lookups[index], in: tuple, parent: parent) {
-            try parameters.paths[index].resolve(self, parent, tuple)
+            do {
+              try parameters.paths[index].resolve(self, parent, tuple)
+            } catch {
+              // The generic path throws only `ResolutionError`.
+              throw error as! ResolutionError
+            }
           }
         } catch {
           for done in 0..<index {
