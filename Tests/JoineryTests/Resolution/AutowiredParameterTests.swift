@@ -79,7 +79,7 @@ struct AutowiredParameterTests {
     #expect(try mixed.later.get().counter === counter)
   }
 
-  @Test("A tagged parameter falls back to the untagged binding; an exact one does not")
+  @Test("A tagged parameter falls back to the untagged binding")
   func taggedParameters() throws {
     let container = try ContainerBuilder(
       Bindings { registrar in
@@ -97,6 +97,21 @@ struct AutowiredParameterTests {
     #expect(tagged.fallback == 3)
   }
 
+  @Test("An exact tagged parameter with no binding of that tag fails the build")
+  func exactTaggedParameter() {
+    #expect(throws: BuildError.self) {
+      try ContainerBuilder(
+        Bindings { registrar in
+          registrar.bind(String.self, tag: "primary", instance: "tagged")
+          registrar.bind(Int.self, instance: 3)
+          registrar.bind(
+            TaggedParameters.self, to: TaggedParameters.init(primary:fallback:),
+            dependencies: .tagged("primary"), .tagged("absent", matching: .exact))
+        }
+      ).build()
+    }
+  }
+
   @Test("A child container's autowired binding gets its parent's bindings")
   func parentBindings() throws {
     let parent = try ContainerBuilder(
@@ -112,8 +127,8 @@ struct AutowiredParameterTests {
     #expect(tracked.counter === (try parent.resolve(LiveCount.self)))
   }
 
-  @Test("A parameter that fails releases the ones made before it", arguments: 0..<3)
-  func failureReleasesEarlierParameters(repetition: Int) throws {
+  @Test("A parameter that fails releases the ones made before it")
+  func failureReleasesEarlierParameters() throws {
     let counter = LiveCount()
     let container = try ContainerBuilder(
       Bindings { registrar in
