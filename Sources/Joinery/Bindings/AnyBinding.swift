@@ -125,6 +125,16 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     list.record(self, disposer(storage.loadAny(layout)))
   }
 
+  /// For a forward to a binding with runtime arguments (made by a factory that resolves the
+  /// target), the target's key: ``BindingInfo/forwardedTo``.
+  var argumentForwardTarget: BindingKey? {
+    get { extras?.forwardedTo }
+    set {
+      if newValue == nil && extras == nil { return }
+      writableExtras.forwardedTo = newValue
+    }
+  }
+
   /// For a contribution to a multi-binding, its place among all contributions (assembly order,
   /// then registration order); `nil` for an ordinary binding.
   var contributionIndex: Int? {
@@ -206,7 +216,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   var info: BindingInfo {
     BindingInfo(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, forwardedTo: nil, metadata: metadata,
+      isOverride: isOverride, forwardedTo: argumentForwardTarget, metadata: metadata,
       contribution: contributionIndex, isChecked: dependencies != nil)
   }
 

@@ -16,6 +16,8 @@ final class BindingExtras {
   /// What runs once the resolution that made an instance has made everything
   /// (`initCompleted`).
   var completion: Completion?
+  /// For a forward to a binding with runtime arguments, the key of that binding.
+  var forwardedTo: BindingKey?
 
   /// A copy that later writes do not share.
   func copy() -> BindingExtras {
@@ -27,6 +29,7 @@ final class BindingExtras {
     copy.isHandedOver = isHandedOver
     copy.isScopeValue = isScopeValue
     copy.completion = completion
+    copy.forwardedTo = forwardedTo
     return copy
   }
 }

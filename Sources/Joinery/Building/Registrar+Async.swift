@@ -22,6 +22,21 @@ extension Registrar {
   /// let database = try await container.resolveAsync(Database.self)
   /// ```
   ///
+  /// A factory may take runtime arguments after its resolver, any number of them, as with
+  /// `bind`: every `resolveAsync(_:tag:matching:arguments:)` then makes a new instance from the
+  /// arguments it passes, of those types in that order. Such a binding is ephemeral.
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in
+  ///   try await Thumbnail.render(url, cache: try resolver.resolve(ImageCache.self))
+  /// }
+  /// registrar.bindAsync(Tile.self) { (resolver, x: Int, y: Int, zoom: Int) in
+  ///   try await Tile.load(x: x, y: y, zoom: zoom)
+  /// }
+  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
+  /// let tile = try await container.resolveAsync(Tile.self, arguments: 3, 5, 12)
+  /// ```
+  ///
   /// - Parameters:
   ///   - type: The bound type.
   ///   - tag: An optional tag.
@@ -34,19 +49,28 @@ extension Registrar {
   ///     run by ``Container/shutdown()``, newest instance first.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - factory: Builds the instance asynchronously.
-  public mutating func bindAsync<T: Sendable>(
+  ///   - factory: Builds the instance asynchronously from a resolver and the runtime
+  ///     arguments, if it takes any.
+  public mutating func bindAsync<T: Sendable, each Argument: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
+    _ factory: @escaping @Sendable (AsyncResolver, repeat each Argument) async throws -> T
   ) {
+    let location = BindingLocation(file: fileID, line: line)
+    guard _isEmpty(repeat (each Argument).self) else {
+      return addAsyncArguments(
+        T.self, tag: tag, signature: (repeat each Argument).self,
+        lifetime: lifetime.explicit ?? .ephemeral, isOverride: isOverride,
+        dependencies: dependencies, metadata: metadata, disposer: Self.disposer(dispose),
+        location: location
+      ) { resolver, arguments in try await applying(factory, to: arguments)(resolver) }
+    }
     addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(file: fileID, line: line),
+      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride, location: location,
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
-      disposer: Self.disposer(dispose), factory: factory)
+      disposer: Self.disposer(dispose), factory: applying(factory, to: ()))
   }
 
   /// Binds `type` to an initializer (sync or `async`) whose parameters are awaited from the
@@ -226,47 +250,6 @@ extension Registrar {
       contributes: true, initializer: initializer, dependencies: repeat each dependencies)
   }
 
-  /// Binds `type` to an `async` factory that takes runtime arguments; every
-  /// `resolveAsync(_:tag:matching:arguments:)` makes a new instance from the arguments it
-  /// passes.
-  ///
-  /// Any number of arguments (one or more) works, as with the synchronous
-  /// `bind(_:tag:override:dependsOn:metadata:fileID:line:_:)`. Resolve with the same argument
-  /// types in the same order.
-  ///
-  /// ```swift
-  /// registrar.bindAsync(Thumbnail.self) { (resolver, url: URL) in
-  ///   try await Thumbnail.render(url, cache: try resolver.resolve(ImageCache.self))
-  /// }
-  /// registrar.bindAsync(Tile.self) { (resolver, x: Int, y: Int, zoom: Int) in
-  ///   try await Tile.load(x: x, y: y, zoom: zoom)
-  /// }
-  /// let thumbnail = try await container.resolveAsync(Thumbnail.self, arguments: url)
-  /// let tile = try await container.resolveAsync(Tile.self, arguments: 3, 5, 12)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: An optional tag.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - factory: Builds an instance from a resolver and the runtime arguments.
-  public mutating func bindAsync<T: Sendable, First: Sendable, each Argument: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (AsyncResolver, First, repeat each Argument) async throws -> T
-  ) {
-    addAsyncArguments(
-      T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
-      dependencies: dependencies, metadata: metadata,
-      location: BindingLocation(file: fileID, line: line)
-    ) { resolver, arguments in try await applying(factory, to: arguments)(resolver) }
-  }
-
   /// The autowired async forms of `bindAsync` and `contributeAsync`: each parameter awaited
   /// untagged, and declared.
   @inlinable
@@ -306,18 +289,20 @@ extension Registrar {
   }
 
   private mutating func addAsyncArguments<T: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
-    dependencies: [BindingKey]?, metadata: (any Sendable)?, location: BindingLocation,
+    _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, lifetime: Lifetime,
+    isOverride: Bool, dependencies: [BindingKey]?, metadata: (any Sendable)?,
+    disposer: Disposer?, location: BindingLocation,
     make: @escaping AsyncBinding.AsyncArgumentMaker
   ) {
     let binding = AsyncBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
-      lifetime: .ephemeral, location: location, registerType: registerType,
+      lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
       make: { _ in throw AsyncArgumentsMissing() })
     binding.argumentMake = make
     binding.dependencies = Self.declared(keys: dependencies)
     binding.attach(metadata)
+    binding.disposer = disposer
     keep(binding)
   }
 

@@ -33,19 +33,33 @@ extension Registrar {
   ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - factory: Builds the instance on the main actor.
-  public mutating func bindMainActor<T>(
+  ///   - factory: Builds the instance on the main actor from a resolver and the runtime
+  ///     arguments, if it takes any.
+  public mutating func bindMainActor<T, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
+    _ factory:
+      @escaping @MainActor @Sendable (borrowing Resolver, repeat each Argument) throws -> T
   ) {
-    addMainActor(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(file: fileID, line: line),
+    let signature: Any.Type? =
+      _isEmpty(repeat (each Argument).self) ? nil : (repeat each Argument).self
+    let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
+    let onMain = _assumingMainActor(arguments: { resolver, arguments in
+      try applyOnMainActor(factory, resolver, arguments)
+    })
+    add(
+      T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
+      isOverride: isOverride, location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
-      disposer: Self.disposer(dispose), factory: factory)
+      disposer: Self.disposer(dispose), isMainActor: true
+    ) { resolver, arguments, out in
+      guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
+      // A resolution started by a main-actor caller runs on the main actor, so the isolated
+      // factory may run in place.
+      out.initialize(to: try onMain(resolver, arguments))
+    }
   }
 
   /// Binds a type to a main-actor initializer whose parameters are resolved by type.
@@ -119,57 +133,6 @@ extension Registrar {
       metadata: metadata, disposer: Self.disposer(dispose)
     ) { resolver in
       try initializer(repeat try resolver.resolve(each specification))
-    }
-  }
-
-  /// Binds a type whose factory runs on the main actor and takes runtime arguments — a
-  /// `@MainActor` view model made for one item — every resolve making a new instance.
-  ///
-  /// Resolve it with the same argument types in the same order: with `resolve` from main-actor
-  /// code, or with `resolveAsync` from anywhere, which hops to the main actor. A synchronous
-  /// resolve off the main actor throws ``ResolutionError/Code/mainActorRequired``; it never
-  /// traps.
-  ///
-  /// ```swift
-  /// @MainActor final class DetailViewModel {
-  ///   init(id: Int, source: String, feed: FeedService) { … }
-  /// }
-  /// registrar.bindMainActor(DetailViewModel.self) { (resolver, id: Int, source: String) in
-  ///   DetailViewModel(id: id, source: source, feed: try resolver.resolve())
-  /// }
-  /// let model = try container.resolve(DetailViewModel.self, arguments: 7, "feed")  // main actor
-  /// let other = try await container.resolveAsync(DetailViewModel.self, arguments: 8, "push")
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: An optional tag.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - factory: Builds an instance on the main actor from a resolver and the arguments.
-  public mutating func bindMainActor<T, First, each Argument>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory:
-      @escaping @MainActor @Sendable (borrowing Resolver, First, repeat each Argument)
-      throws -> T
-  ) {
-    let signature: Any.Type = (First, repeat each Argument).self
-    let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
-    let onMain = _assumingMainActor(arguments: { resolver, arguments in
-      try applyOnMainActor(factory, resolver, arguments)
-    })
-    addArguments(
-      T.self, tag: tag, signature: signature, isOverride: isOverride,
-      dependencies: Self.declared(keys: dependencies), metadata: metadata,
-      location: BindingLocation(file: fileID, line: line), isMainActor: true
-    ) { resolver, arguments, out in
-      guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
-      out.initialize(to: try onMain(resolver, arguments))
     }
   }
 

@@ -87,6 +87,18 @@ public struct Registrar: ~Copyable {
   ///
   /// Without either the binding is *unchecked*.
   ///
+  /// A factory may take runtime arguments after its resolver, any number of them: every
+  /// resolve then makes a new instance from the arguments it passes, of those types in that
+  /// order. Such a binding is ephemeral; a `lifetime:` that keeps or shares instances fails the
+  /// build.
+  ///
+  /// ```swift
+  /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
+  ///   Download(url: url, retries: retries, client: try resolver.resolve())
+  /// }
+  /// let download = try container.resolve(Download.self, arguments: url, 3)
+  /// ```
+  ///
   /// - Parameters:
   ///   - type: The type resolves ask for, often a protocol.
   ///   - tag: A tag telling this binding apart from others of the same type.
@@ -103,22 +115,24 @@ public struct Registrar: ~Copyable {
   ///     the lifetimes that keep instances: persistent, cached and scoped.
   ///   - fileID: The file of the declaration, captured for diagnostics.
   ///   - line: The line of the declaration, captured for diagnostics.
-  ///   - factory: Builds an instance; it may resolve other bindings through its resolver and
-  ///     may throw.
+  ///   - factory: Builds an instance from a resolver, through which it may resolve other
+  ///     bindings, and the runtime arguments, if it takes any; it may throw.
   @inlinable
-  public mutating func bind<T>(
+  public mutating func bind<T, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
+    _ factory: @escaping @Sendable (borrowing Resolver, repeat each Argument) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(file: fileID, line: line),
+      T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
+      isOverride: isOverride, location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose),
-      maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
+      maker: { resolver, arguments, out in
+        out.initialize(to: try apply(factory, resolver, arguments))
+      })
   }
 
   /// Binds `type` to an initializer (or any function) whose parameters are resolved by type:
@@ -475,6 +489,18 @@ public struct Registrar: ~Copyable {
   /// let plugins = try container.resolveAll(Plugin.self)
   /// ```
   ///
+  /// A factory that takes runtime arguments after its resolver makes a contribution that
+  /// ``Resolving/resolveAll(_:tag:arguments:where:isolation:)`` makes anew from the arguments
+  /// it passes, with every other contribution of those argument types:
+  ///
+  /// ```swift
+  /// registrar.contribute(Exporter.self) { (_, report: Report) in CSVExporter(report) }
+  /// registrar.contribute(Exporter.self) { (resolver, report: Report) in
+  ///   PDFExporter(report, fonts: try resolver.resolve())
+  /// }
+  /// let exporters = try container.resolveAll(Exporter.self, arguments: report)
+  /// ```
+  ///
   /// - Parameters:
   ///   - type: The element type of the collection.
   ///   - tag: Contributions with a tag form their own collection.
@@ -488,21 +514,24 @@ public struct Registrar: ~Copyable {
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - factory: Builds the contributed instance.
+  ///   - factory: Builds the contributed instance from a resolver and the runtime arguments,
+  ///     if it takes any.
   @inlinable
-  public mutating func contribute<T>(
+  public mutating func contribute<T, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (borrowing Resolver) throws -> T
+    _ factory: @escaping @Sendable (borrowing Resolver, repeat each Argument) throws -> T
   ) {
     add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
-      location: BindingLocation(file: fileID, line: line),
+      T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
+      isOverride: isOverride, location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: true,
-      maker: { resolver, _, out in out.initialize(to: try factory(resolver)) })
+      maker: { resolver, arguments, out in
+        out.initialize(to: try apply(factory, resolver, arguments))
+      })
   }
 
   /// Adds one element to the multi-binding of `type`, made by an autowired initializer.
@@ -580,44 +609,6 @@ public struct Registrar: ~Copyable {
       maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
   }
 
-  /// Adds one element to the multi-binding of `type`, made by a factory that takes runtime
-  /// arguments: ``Resolving/resolveAll(_:tag:arguments:where:isolation:)`` makes one from every
-  /// contribution with those argument types.
-  ///
-  /// ```swift
-  /// registrar.contribute(Exporter.self) { (_, report: Report) in CSVExporter(report) }
-  /// registrar.contribute(Exporter.self) { (resolver, report: Report) in
-  ///   PDFExporter(report, fonts: try resolver.resolve())
-  /// }
-  /// let exporters = try container.resolveAll(Exporter.self, arguments: report)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The element type of the collection.
-  ///   - tag: Contributions with a tag form their own collection.
-  ///   - isOverride: `true` to replace the contributions of the same type, tag and argument
-  ///     types from registers that do not override.
-  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to choose the contribution by.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - factory: Builds the contributed instance from a resolver and the arguments.
-  @inlinable
-  public mutating func contribute<T, First, each Argument>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (borrowing Resolver, First, repeat each Argument) throws -> T
-  ) {
-    addArguments(
-      T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
-      dependencies: Self.declared(keys: dependencies), metadata: metadata,
-      location: BindingLocation(file: fileID, line: line), contributes: true
-    ) { resolver, arguments, out in
-      out.initialize(to: try apply(factory, resolver, arguments))
-    }
-  }
-
   /// Binds `type` to the instance of another binding, converted to `type`: one implementation
   /// serving several interfaces, with one lifetime and (for shared lifetimes) one instance.
   ///
@@ -632,29 +623,89 @@ public struct Registrar: ~Copyable {
   /// The conversion is checked when the first instance is made; a target whose instance is not
   /// a `type` fails with ``ResolutionError/Code/forwardingTypeMismatch``.
   ///
+  /// A target that takes runtime arguments is forwarded to with their types: the forward takes
+  /// the same arguments and passes them on (Swinject's `.implements` on a registration with
+  /// arguments). `build()` checks that the target is bound with exactly these argument types,
+  /// and every resolve makes a new instance, as the target does:
+  ///
+  /// ```swift
+  /// registrar.bind(Download.self) { (_, url: URL, retries: Int) in Download(url, retries) }
+  /// registrar.bind((any Transfer).self, forwardingTo: Download.self, arguments: URL.self, Int.self)
+  /// let transfer = try container.resolve((any Transfer).self, arguments: url, 3)
+  /// ```
+  ///
   /// - Parameters:
   ///   - type: The interface resolves ask for.
   ///   - tag: The interface binding's tag.
   ///   - target: The type of the binding that makes the instance.
   ///   - targetTag: The target binding's tag.
+  ///   - arguments: The types of the target's runtime arguments, in order; none for a target
+  ///     without.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  public mutating func bind<T, Target>(
+  public mutating func bind<T, Target, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, forwardingTo target: Target.Type,
-    targetTag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    targetTag: (any Hashable & Sendable)? = nil, arguments: repeat (each Argument).Type,
+    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    let targetKey = BindingKey(Target.self, boxed: internedTag(targetTag))
+    let location = BindingLocation(file: fileID, line: line)
+    let targetTag = internedTag(targetTag)
+    guard _isEmpty(repeat (each Argument).self) else {
+      let signature: Any.Type = (repeat each Argument).self
+      let targetKey = BindingKey(Target.self, boxed: targetTag, argumentTypes: signature)
+      addArguments(
+        T.self, tag: tag, signature: signature, lifetime: .ephemeral, isOverride: isOverride,
+        dependencies: [DeclaredDependency(key: targetKey, matching: .exact)], metadata: metadata,
+        location: location, forwardingTo: targetKey
+      ) { resolver, arguments, out in
+        let instance = try resolver.withContext {
+          container, context throws(ResolutionError) -> Target in
+          try container.resolve(
+            Target.self, tag: targetTag, matching: .exact, signature: signature,
+            arguments: arguments, parent: context)
+        }
+        guard let converted = instance as? T else {
+          throw ForwardedInstanceMismatch(instanceType: Swift.type(of: instance as Any))
+        }
+        out.initialize(to: converted)
+      }
+      return
+    }
+    let targetKey = BindingKey(Target.self, boxed: targetTag)
     let binding = ForwardingBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), targetKey: targetKey,
-      location: BindingLocation(file: fileID, line: line), registerType: registerType,
+      location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
       converter: ForwardingBinding.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
     binding.attach(metadata)
     keep(binding)
+  }
+
+  /// Adds a binding (or contribution) of `type` made by `maker`, which takes the runtime
+  /// arguments `arguments` names, if any: the one path of the factory forms.
+  @inlinable @inline(__always)
+  mutating func add<T, each Argument>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime.For<T>,
+    arguments: repeat (each Argument).Type, isOverride: Bool, location: BindingLocation,
+    dependencies: [DeclaredDependency]?, metadata: (any Sendable)?, disposer: Disposer?,
+    contributes: Bool = false, isMainActor: Bool = false, maker: @escaping Maker
+  ) {
+    if _isEmpty(repeat (each Argument).self) {
+      add(
+        T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+        location: location, dependencies: dependencies, metadata: metadata, disposer: disposer,
+        contributes: contributes, isMainActor: isMainActor, maker: maker)
+    } else {
+      addArguments(
+        T.self, tag: tag, signature: (repeat each Argument).self,
+        lifetime: lifetime.explicit ?? .ephemeral, isOverride: isOverride,
+        dependencies: dependencies, metadata: metadata, location: location, disposer: disposer,
+        isMainActor: isMainActor, contributes: contributes, maker: maker)
+    }
   }
 
   /// Binds `type` to an initializer whose leading parameters are runtime arguments and whose
@@ -707,7 +758,7 @@ public struct Registrar: ~Copyable {
     let offsets = _ArgumentCursor.offsets(of: layouts)
     let signature: Any.Type = (First, repeat each Argument).self
     addArguments(
-      T.self, tag: tag, signature: signature, isOverride: isOverride,
+      T.self, tag: tag, signature: signature, lifetime: .ephemeral, isOverride: isOverride,
       dependencies: Array(
         Self.declared(repeat (each Parameter).self).dropFirst(argumentTypes.count)),
       metadata: metadata, location: BindingLocation(file: fileID, line: line)
@@ -733,109 +784,26 @@ public struct Registrar: ~Copyable {
         ]))
   }
 
-  /// Binds `type` to the instance a binding with runtime arguments makes from the same
-  /// arguments, converted to `type`: one implementation, taking arguments, serving several
-  /// interfaces (Swinject's `.implements` on a registration with arguments).
+  /// Adds a binding with the runtime arguments `signature` names.
   ///
-  /// ```swift
-  /// registrar.bind(Download.self) { (_, url: URL, retries: Int) in Download(url, retries) }
-  /// registrar.bind((any Transfer).self, forwardingTo: Download.self, arguments: URL.self, Int.self)
-  /// let transfer = try container.resolve((any Transfer).self, arguments: url, 3)
-  /// ```
-  ///
-  /// `build()` checks that the target is bound with exactly these argument types. Every
-  /// resolve makes a new instance, as the target does; a target whose instance is not a
-  /// `type` fails with ``ResolutionError/Code/forwardingTypeMismatch``.
-  ///
-  /// - Parameters:
-  ///   - type: The interface resolves ask for.
-  ///   - tag: The interface binding's tag.
-  ///   - target: The type of the binding that makes the instance.
-  ///   - targetTag: The target binding's tag.
-  ///   - first: The type of the first runtime argument.
-  ///   - rest: The types of the other runtime arguments, in order.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  public mutating func bind<T, Target, First, each Argument>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, forwardingTo target: Target.Type,
-    targetTag: (any Hashable & Sendable)? = nil, arguments first: First.Type,
-    _ rest: repeat (each Argument).Type, override isOverride: Bool = false,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line
-  ) {
-    let signature: Any.Type = (First, repeat each Argument).self
-    let targetTag = internedTag(targetTag)
-    let targetKey = BindingKey(Target.self, boxed: targetTag, argumentTypes: signature)
-    addArguments(
-      T.self, tag: tag, signature: signature, isOverride: isOverride,
-      dependencies: [DeclaredDependency(key: targetKey, matching: .exact)], metadata: metadata,
-      location: BindingLocation(file: fileID, line: line)
-    ) { resolver, arguments, out in
-      let instance = try resolver.withContext {
-        container, context throws(ResolutionError) -> Target in
-        try container.resolve(
-          Target.self, tag: targetTag, matching: .exact, signature: signature,
-          arguments: arguments, parent: context)
-      }
-      guard let converted = instance as? T else {
-        throw ForwardedInstanceMismatch(instanceType: Swift.type(of: instance as Any))
-      }
-      out.initialize(to: converted)
-    }
-  }
-
-  /// Binds `type` to a factory that takes runtime arguments; every resolve makes a new instance
-  /// from the arguments it passes.
-  ///
-  /// Any number of arguments (one or more) works. Resolve with the same argument types in the
-  /// same order.
-  ///
-  /// ```swift
-  /// registrar.bind(Download.self) { (resolver, url: URL, retries: Int) in
-  ///   Download(url: url, retries: retries, client: try resolver.resolve())
-  /// }
-  /// let download = try container.resolve(Download.self, arguments: url, 3)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: An optional tag.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - dependencies: What the factory resolves besides its arguments, checked by `build()`.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - factory: Builds an instance from a resolver and the runtime arguments.
-  @inlinable
-  public mutating func bind<T, First, each Argument>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
-    dependsOn dependencies: [BindingKey]? = nil, metadata: (any Sendable)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
-    _ factory: @escaping @Sendable (borrowing Resolver, First, repeat each Argument) throws -> T
-  ) {
-    addArguments(
-      T.self, tag: tag, signature: (First, repeat each Argument).self, isOverride: isOverride,
-      dependencies: Self.declared(keys: dependencies), metadata: metadata,
-      location: BindingLocation(file: fileID, line: line)
-    ) { resolver, arguments, out in
-      out.initialize(to: try apply(factory, resolver, arguments))
-    }
-  }
-
+  /// Every resolve makes a new instance from the arguments it passes. A `lifetime` other than
+  /// ephemeral, written at the declaration, is kept for `build()` to refuse.
   @usableFromInline
   mutating func addArguments<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, isOverride: Bool,
-    dependencies: [DeclaredDependency]?, metadata: (any Sendable)?, location: BindingLocation,
-    isMainActor: Bool = false, contributes: Bool = false, maker: @escaping Maker
+    _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, lifetime: Lifetime,
+    isOverride: Bool, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
+    location: BindingLocation, disposer: Disposer? = nil, isMainActor: Bool = false,
+    contributes: Bool = false, forwardingTo target: BindingKey? = nil, maker: @escaping Maker
   ) {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
-      lifetime: .ephemeral, location: location, registerType: registerType,
+      lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self), maker: maker)
     binding.dependencies = dependencies
     binding.attach(metadata)
     binding.isMainActor = isMainActor
+    binding.disposer = disposer
+    binding.argumentForwardTarget = target
     if contributes {
       collector.contribute(binding)
     } else {
@@ -850,7 +818,7 @@ private func layout<Value>(of _: Value.Type) -> (size: Int, alignment: Int) {
 
 /// Calls `factory` with the elements of the tuple `arguments` holds, whose type is exactly
 /// `(repeat each Argument)`.
-@inlinable
+@inlinable @inline(__always)
 func apply<T, each Argument>(
   _ factory: (borrowing Resolver, repeat each Argument) throws -> T, _ resolver: borrowing Resolver,
   _ arguments: borrowing _Arguments

@@ -176,7 +176,7 @@ extension Lifetime {
     public static var `default`: Self { Self(value: .ephemeral, inheritsDefault: true) }
 
     /// The lifetime it names, or `nil` for ``default``.
-    var explicit: Lifetime? { inheritsDefault ? nil : value }
+    @usableFromInline var explicit: Lifetime? { inheritsDefault ? nil : value }
   }
 }
 

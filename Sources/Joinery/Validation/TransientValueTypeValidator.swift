@@ -25,10 +25,28 @@ struct TransientValueTypeValidator: BuildValidator {
 ///
 /// - `dispose:` on an ephemeral, graph or transient binding: the container keeps none of their
 ///   instances, so it could never dispose them.
+/// - A lifetime other than ephemeral on a binding with runtime arguments: each resolve's
+///   arguments make their own instance, so none could be kept or shared.
 struct LifetimeSupportValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for binding in graph.bindings {
       let lifetime = binding.lifetime
+      if binding.key.argumentTypes != nil && lifetime != .ephemeral {
+        findings.append(
+          Diagnostic(
+            .unsupportedLifetime, .error, key: binding.key, bindings: [binding.info],
+            message: """
+              \(binding.key) takes runtime arguments and declares lifetime: .\(lifetime), but \
+              every resolve makes a new instance from the arguments it passes, so none can be \
+              kept or shared.
+              """,
+            fixes: [
+              "Drop lifetime: (a binding with runtime arguments is ephemeral).",
+              "Or share one instance: bind it without runtime arguments and pass the values "
+                + "to a method of the shared instance.",
+            ]))
+        continue
+      }
       if binding.disposer != nil && !lifetime.retainsInstance {
         findings.append(
           Diagnostic(

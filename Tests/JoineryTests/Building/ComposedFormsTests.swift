@@ -114,6 +114,83 @@ struct ComposedFormsTests {
     #expect(error?.code == .argumentMismatch)
   }
 
+  @Test("A forward with runtime arguments names its target, as every forward does")
+  func forwardWithArgumentsDescribed() throws {
+    let container = try composedContainer()
+    let forward = try #require(container.bindings.first { $0.key.type == (any Transfer).self })
+    #expect(
+      forward.forwardedTo == BindingKey(Download.self, argumentTypes: (String, Int).self))
+    #expect("\(forward)".contains("→ Download"))
+  }
+
+  @Test(
+    "A closure taking runtime arguments is one form with the closure taking none: same verb, same options"
+  )
+  func oneClosureForm() async throws {
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Download.self, tag: "none", lifetime: .persistent) { _ in
+          Download(url: "fixed", retries: 0)
+        }
+        registrar.bind(Download.self, tag: "two", metadata: "args") {
+          (_, url: String, retries: Int) in Download(url: url, retries: retries)
+        }
+        registrar.contribute((any Transfer).self) { _ in Download(url: "plain", retries: 0) }
+        registrar.contribute((any Transfer).self) { (_, url: String) in
+          Download(url: url, retries: 1)
+        }
+        registrar.bindAsync(Tile.self, lifetime: .persistent) { _ in
+          Tile(x: 0, y: 0, zoom: 0, label: "root")
+        }
+      })
+    let container = try builder.build()
+    let fixed = try container.resolve(Download.self, tag: "none")
+    #expect(fixed === (try container.resolve(Download.self, tag: "none")))
+    let made = try container.resolve(Download.self, tag: "two", arguments: "u", 2)
+    #expect(made.url == "u" && made.retries == 2)
+    let info = try #require(
+      container.bindings.first {
+        $0.key == BindingKey(Download.self, tag: "two", argumentTypes: (String, Int).self)
+      })
+    #expect(info.metadata as? String == "args")
+    #expect(info.lifetime == .ephemeral)
+    #expect(try container.resolveAll((any Transfer).self).map(\.url) == ["plain"])
+    #expect(try container.resolveAll((any Transfer).self, arguments: "x").map(\.url) == ["x"])
+    #expect(try await container.resolveAsync(Tile.self).label == "root")
+  }
+
+  @Test(
+    "A lifetime that keeps or shares instances, or dispose:, on a binding with runtime arguments fails the build"
+  )
+  func argumentsAreEphemeral() throws {
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Download.self, lifetime: .persistent) { (_, url: String) in
+          Download(url: url, retries: 0)
+        }
+        registrar.contribute((any Transfer).self, lifetime: .cached) { (_, url: String) in
+          Download(url: url, retries: 0)
+        }
+        registrar.bindMainActor(DetailViewModel.self, lifetime: .graph) {
+          (resolver, id: Int, source: String) in
+          DetailViewModel(id: id, source: source, service: try resolver.resolve())
+        }
+        registrar.bindAsync(Tile.self, lifetime: .transient) { (_, x: Int) in
+          Tile(x: x, y: 0, zoom: 0, label: "")
+        }
+        registrar.bind(ServiceC.self, dispose: { _ in }) { (_, _: Int) in
+          ServiceC(LifetimeTracker())
+        }
+      })
+    let error = try #require(throws: BuildError.self) { try builder.build() }
+    let findings = error.diagnostics.filter { $0.code == .unsupportedLifetime }
+    #expect(findings.count == 5, "\(error.diagnostics)")
+    let keptOrShared = findings.filter { $0.message.contains("takes runtime arguments") }
+    #expect(keptOrShared.count == 4)
+    #expect(keptOrShared.allSatisfy { $0.fixes.contains { $0.contains("Drop lifetime:") } })
+    #expect(findings.contains { $0.message.contains("declares dispose:, but it is ephemeral") })
+  }
+
   @Test("build() checks a forward's target with the forward's argument types")
   func forwardWithArgumentsChecked() throws {
     let builder = ContainerBuilder(
