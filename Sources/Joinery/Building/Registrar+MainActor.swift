@@ -68,24 +68,58 @@ extension Registrar {
   /// registrar.bindMainActor(FeedViewModel.self, to: FeedViewModel.init(feed:))
   /// ```
   ///
+  /// With `arguments:`, the initializer's leading parameters are a request's runtime arguments
+  /// and the others are resolved (assisted injection, as with `bind`): a view model made for one
+  /// item.
+  ///
+  /// ```swift
+  /// registrar.bindMainActor(
+  ///   DetailViewModel.self, arguments: Int.self, to: DetailViewModel.init(id:feed:))
+  /// let model = try container.resolve(DetailViewModel.self, arguments: 7)  // main actor
+  /// ```
+  ///
   /// - Parameters:
   ///   - type: The bound type.
   ///   - tag: An optional tag.
-  ///   - lifetime: How long instances live.
+  ///   - lifetime: How long instances live; with `arguments:`, ephemeral.
+  ///   - arguments: The types of the runtime arguments, the initializer's first parameters.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
   ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - initializer: The main-actor function that builds the instance.
-  public mutating func bindMainActor<T, each Parameter>(
+  ///   - initializer: The main-actor function that builds the instance from the runtime
+  ///     arguments, if any, then its dependencies.
+  public mutating func bindMainActor<T, each Argument, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
-    dispose: (@Sendable (T) async throws -> Void)? = nil,
+    arguments: repeat (each Argument).Type, override isOverride: Bool = false,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T
   ) {
+    guard _isEmpty(repeat (each Argument).self) else {
+      let assisted = AssistedSignature(
+        arguments: repeat (each Argument).self, parameters: repeat (each Parameter).self)
+      let offsets = assisted.offsets
+      let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: assisted.signature)
+      let onMain = _assumingMainActor(arguments: { resolver, arguments in
+        var cursor = _ArgumentCursor(arguments, offsets: offsets)
+        return try initializer(
+          repeat try resolver.parameter((each Parameter).self, from: &cursor))
+      })
+      addArguments(
+        T.self, tag: tag, signature: assisted.signature,
+        lifetime: lifetime.explicit ?? .ephemeral, isOverride: isOverride,
+        dependencies: assisted.dependencies, metadata: metadata,
+        location: BindingLocation(file: fileID, line: line), disposer: Self.disposer(dispose),
+        isMainActor: true
+      ) { resolver, arguments, out in
+        guard resolver.context.isOnMainActor else { throw MainActorRequired(key: key) }
+        out.initialize(to: try onMain(resolver, arguments))
+      }
+      return report(assisted, for: T.self, tag: tag)
+    }
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
@@ -116,23 +150,27 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The main-actor function that builds the instance.
-  ///   - dependencies: How each parameter is resolved.
-  public mutating func bindMainActor<T, each Parameter>(
+  ///   - first: How the first parameter is resolved.
+  ///   - rest: How each other parameter is resolved, in order.
+  public mutating func bindMainActor<T, First, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T,
-    dependencies: repeat Dependency<each Parameter>
+    to initializer:
+      @escaping @MainActor @Sendable (consuming First, repeat consuming each Parameter) throws
+      -> T,
+    dependencies first: Dependency<First>, _ rest: repeat Dependency<each Parameter>
   ) {
-    let specification = (repeat interned(each dependencies))
+    let head = interned(first)
+    let specification = (repeat interned(each rest))
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
-      dependencies: Self.declared(repeat each dependencies),
+      dependencies: Self.declared(first, repeat each rest),
       metadata: metadata, disposer: Self.disposer(dispose)
     ) { resolver in
-      try initializer(repeat try resolver.resolve(each specification))
+      try initializer(try resolver.resolve(head), repeat try resolver.resolve(each specification))
     }
   }
 

@@ -78,7 +78,7 @@ public struct Registrar: ~Copyable {
   ///
   /// A closure taking a resolver is opaque to `build()`: declare what it resolves with
   /// `dependsOn` so the graph is checked. Prefer a closure with typed parameters, or an
-  /// initializer (`bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:)`), which
+  /// initializer (`bind(_:tag:lifetime:arguments:override:metadata:dispose:fileID:line:to:)`), which
   /// declare their dependencies themselves:
   ///
   /// ```swift
@@ -149,29 +149,57 @@ public struct Registrar: ~Copyable {
   /// ```
   ///
   /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with
-  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`.
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:_:)`.
   ///
   /// Any number of parameters works.
+  ///
+  /// Name `arguments:` and the initializer's leading parameters are runtime arguments of those
+  /// types, in order, while the others are resolved and checked by `build()`: assisted
+  /// injection (Dagger's `@AssistedInject`, Autofac's `Func<A, T>`). Every resolve makes a new
+  /// instance from the arguments it passes:
+  ///
+  /// ```swift
+  /// final class DetailModel {
+  ///   init(id: Int, source: String, feed: FeedService, log: Logger) { … }
+  /// }
+  /// registrar.bind(
+  ///   DetailModel.self, arguments: Int.self, String.self,
+  ///   to: DetailModel.init(id:source:feed:log:))
+  /// let model = try container.resolve(DetailModel.self, arguments: 7, "feed")
+  /// ```
+  ///
+  /// A consumer that makes them later takes a `Provider<DetailModel>` and declares the
+  /// argument types, so that `build()` checks them too:
+  /// `dependencies: .withArguments(Int.self, String.self)`.
   ///
   /// - Parameters:
   ///   - type: The bound type; the initializer's result converts to it.
   ///   - tag: An optional tag.
-  ///   - lifetime: How long instances live.
+  ///   - lifetime: How long instances live; with `arguments:`, ephemeral.
+  ///   - arguments: The types of the runtime arguments, the initializer's first parameters;
+  ///     none when every parameter is resolved.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, sync or async, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - initializer: The function that builds the instance from its dependencies.
+  ///   - initializer: The function that builds the instance from the runtime arguments, if
+  ///     any, then its dependencies.
   @inlinable
-  public mutating func bind<T, each Parameter>(
+  public mutating func bind<T, each Argument, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
-    dispose: (@Sendable (T) async throws -> Void)? = nil,
+    arguments: repeat (each Argument).Type, override isOverride: Bool = false,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
+    guard _isEmpty(repeat (each Argument).self) else {
+      return addAssisted(
+        T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
+        isOverride: isOverride, metadata: metadata, disposer: Self.disposer(dispose),
+        location: BindingLocation(file: fileID, line: line), initializer: initializer)
+    }
     let parameters = _Parameters(repeat Dependency<each Parameter>.untagged)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
@@ -202,21 +230,23 @@ public struct Registrar: ~Copyable {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
-  ///   - dependencies: How each parameter is resolved.
+  ///   - first: How the first parameter is resolved.
+  ///   - rest: How each other parameter is resolved, in order.
   @inlinable
-  public mutating func bind<T, each Parameter>(
+  public mutating func bind<T, First, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
-    dependencies: repeat Dependency<each Parameter>
+    to initializer:
+      @escaping @Sendable (consuming First, repeat consuming each Parameter) throws -> T,
+    dependencies first: Dependency<First>, _ rest: repeat Dependency<each Parameter>
   ) {
-    let parameters = _Parameters(repeat interned(each dependencies))
+    let parameters = _Parameters(interned(first), repeat interned(each rest))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
-      dependencies: Self.declared(repeat each dependencies),
+      dependencies: Self.declared(first, repeat each rest),
       metadata: metadata, disposer: Self.disposer(dispose),
       parameters: parameters,
       maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
@@ -538,12 +568,16 @@ public struct Registrar: ~Copyable {
   ///
   /// ```swift
   /// registrar.contribute(Plugin.self, to: WordCount.init(counter:))
+  /// // Leading runtime arguments, as `bind` takes them; `resolveAll(_:arguments:)` passes them.
+  /// registrar.contribute(
+  ///   Exporter.self, arguments: Report.self, to: PDFExporter.init(report:fonts:))
   /// ```
   ///
   /// - Parameters:
   ///   - type: The element type of the collection.
   ///   - tag: Contributions with a tag form their own collection.
-  ///   - lifetime: How long each contributed instance lives.
+  ///   - lifetime: How long each contributed instance lives; with `arguments:`, ephemeral.
+  ///   - arguments: The types of the runtime arguments, the initializer's first parameters.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
   ///   - metadata: Any data to find the contribution by.
@@ -551,15 +585,23 @@ public struct Registrar: ~Copyable {
   ///     lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - initializer: The function that builds the instance from its dependencies.
+  ///   - initializer: The function that builds the instance from the runtime arguments, if
+  ///     any, then its dependencies.
   @inlinable
-  public mutating func contribute<T, each Parameter>(
+  public mutating func contribute<T, each Argument, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
-    dispose: (@Sendable (T) async throws -> Void)? = nil,
+    arguments: repeat (each Argument).Type, override isOverride: Bool = false,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
+    guard _isEmpty(repeat (each Argument).self) else {
+      return addAssisted(
+        T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
+        isOverride: isOverride, metadata: metadata, disposer: Self.disposer(dispose),
+        location: BindingLocation(file: fileID, line: line), contributes: true,
+        initializer: initializer)
+    }
     let parameters = _Parameters(repeat Dependency<each Parameter>.untagged)
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
@@ -589,21 +631,23 @@ public struct Registrar: ~Copyable {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
-  ///   - dependencies: How each parameter is resolved.
+  ///   - first: How the first parameter is resolved.
+  ///   - rest: How each other parameter is resolved, in order.
   @inlinable
-  public mutating func contribute<T, each Parameter>(
+  public mutating func contribute<T, First, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
-    dependencies: repeat Dependency<each Parameter>
+    to initializer:
+      @escaping @Sendable (consuming First, repeat consuming each Parameter) throws -> T,
+    dependencies first: Dependency<First>, _ rest: repeat Dependency<each Parameter>
   ) {
-    let parameters = _Parameters(repeat interned(each dependencies))
+    let parameters = _Parameters(interned(first), repeat interned(each rest))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
-      dependencies: Self.declared(repeat each dependencies),
+      dependencies: Self.declared(first, repeat each rest),
       metadata: metadata, disposer: Self.disposer(dispose), contributes: true,
       parameters: parameters,
       maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
@@ -708,82 +752,47 @@ public struct Registrar: ~Copyable {
     }
   }
 
-  /// Binds `type` to an initializer whose leading parameters are runtime arguments and whose
-  /// other parameters are resolved: assisted injection (Dagger's `@AssistedInject`, Autofac's
-  /// `Func<A, T>`).
-  ///
-  /// Name the argument types; the initializer's first parameters must be those, in order. Every
-  /// other parameter is a declared dependency, resolved by type and checked by `build()`. Every
-  /// resolve makes a new instance from the arguments it passes.
-  ///
-  /// ```swift
-  /// final class DetailModel {
-  ///   init(id: Int, source: String, feed: FeedService, log: Logger) { … }
-  /// }
-  /// registrar.bind(
-  ///   DetailModel.self, arguments: Int.self, String.self,
-  ///   to: DetailModel.init(id:source:feed:log:))
-  /// let model = try container.resolve(DetailModel.self, arguments: 7, "feed")
-  /// ```
-  ///
-  /// A consumer that makes them later takes a `Provider<DetailModel>` and declares the
-  /// argument types, so that `build()` checks them too:
-  /// `dependencies: .withArguments(Int.self, String.self)`.
-  ///
-  /// - Parameters:
-  ///   - type: The bound type.
-  ///   - tag: An optional tag.
-  ///   - first: The type of the first runtime argument: the initializer's first parameter.
-  ///   - rest: The types of the other runtime arguments, the initializer's next parameters.
-  ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
-  ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - fileID: Captured for diagnostics.
-  ///   - line: Captured for diagnostics.
-  ///   - initializer: The function that builds the instance from the arguments, then its
-  ///     dependencies.
-  public mutating func bind<T, First, each Argument, each Parameter>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, arguments first: First.Type,
-    _ rest: repeat (each Argument).Type, override isOverride: Bool = false,
-    metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (repeat each Parameter) throws -> T
+  /// An autowired initializer whose leading parameters are the runtime arguments `arguments`
+  /// names and whose other parameters are resolved: the `to:` forms given `arguments:`.
+  @usableFromInline
+  mutating func addAssisted<T, each Argument, each Parameter>(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime.For<T>,
+    arguments: repeat (each Argument).Type, isOverride: Bool, metadata: (any Sendable)?,
+    disposer: Disposer?, location: BindingLocation, contributes: Bool = false,
+    initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
-    var argumentTypes: [Any.Type] = [First.self]
-    var layouts = [layout(of: First.self)]
-    for argument in repeat (each Argument).self {
-      argumentTypes.append(argument)
-      layouts.append(layout(of: argument))
-    }
-    var parameterTypes: [Any.Type] = []
-    for parameter in repeat (each Parameter).self { parameterTypes.append(parameter) }
-    let offsets = _ArgumentCursor.offsets(of: layouts)
-    let signature: Any.Type = (First, repeat each Argument).self
+    let assisted = AssistedSignature(
+      arguments: repeat (each Argument).self, parameters: repeat (each Parameter).self)
+    let offsets = assisted.offsets
     addArguments(
-      T.self, tag: tag, signature: signature, lifetime: .ephemeral, isOverride: isOverride,
-      dependencies: Array(
-        Self.declared(repeat (each Parameter).self).dropFirst(argumentTypes.count)),
-      metadata: metadata, location: BindingLocation(file: fileID, line: line)
+      T.self, tag: tag, signature: assisted.signature, lifetime: lifetime.explicit ?? .ephemeral,
+      isOverride: isOverride, dependencies: assisted.dependencies, metadata: metadata,
+      location: location, disposer: disposer, contributes: contributes
     ) { resolver, arguments, out in
       var cursor = _ArgumentCursor(arguments, offsets: offsets)
       out.initialize(
         to: try initializer(repeat try resolver.parameter((each Parameter).self, from: &cursor)))
     }
-    let leadingTypes = parameterTypes.prefix(argumentTypes.count)
-    guard leadingTypes.map(ObjectIdentifier.init) != argumentTypes.map(ObjectIdentifier.init)
-    else { return }
-    let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
+    report(assisted, for: T.self, tag: tag)
+  }
+
+  /// Reports an assisted binding whose declared argument types are not its initializer's
+  /// leading parameter types.
+  func report<T>(_ assisted: AssistedSignature, for _: T.Type, tag: (any Hashable & Sendable)?) {
+    guard let leadingTypes = assisted.mismatch else { return }
+    let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: assisted.signature)
     collector.report(
       Diagnostic(
         .invalidSetting, .error, key: key, bindings: pending.last.map { [$0.info] } ?? [],
         message: """
-          \(key) declares runtime arguments \(TypeName.list(argumentTypes)), but its \
-          initializer's first parameters are \(TypeName.list(Array(leadingTypes))).
+          \(key) declares runtime arguments \(TypeName.list(assisted.argumentTypes)), but its \
+          initializer's first parameters are \(TypeName.list(leadingTypes)).
           """,
         fixes: [
           "Name the initializer's leading parameter types in `arguments:`, in order; the "
             + "parameters after them are resolved."
         ]))
   }
-
   /// Adds a binding with the runtime arguments `signature` names.
   ///
   /// Every resolve makes a new instance from the arguments it passes. A `lifetime` other than
@@ -811,6 +820,51 @@ public struct Registrar: ~Copyable {
     }
   }
 }
+/// What an assisted initializer's declaration says: the runtime argument types it names, where
+/// each sits in the tuple of arguments a request passes, and the initializer's other
+/// parameters, which are its declared dependencies.
+struct AssistedSignature {
+  /// The named runtime argument types, in order.
+  let argumentTypes: [Any.Type]
+  /// The initializer's parameter types, in order.
+  let parameterTypes: [Any.Type]
+  /// The tuple type of the arguments: the binding key's argument types.
+  let signature: Any.Type
+  /// Each argument's offset in that tuple.
+  let offsets: [Int]
+
+  init<each Argument, each Parameter>(
+    arguments: repeat (each Argument).Type, parameters: repeat (each Parameter).Type
+  ) {
+    var argumentTypes: [Any.Type] = []
+    var layouts: [(size: Int, alignment: Int)] = []
+    for argument in repeat each arguments {
+      argumentTypes.append(argument)
+      layouts.append(layout(of: argument))
+    }
+    var parameterTypes: [Any.Type] = []
+    for parameter in repeat each parameters { parameterTypes.append(parameter) }
+    self.argumentTypes = argumentTypes
+    self.parameterTypes = parameterTypes
+    signature = (repeat each Argument).self
+    offsets = _ArgumentCursor.offsets(of: layouts)
+  }
+
+  /// The parameters after the arguments, resolved untagged.
+  var dependencies: [DeclaredDependency] {
+    parameterTypes.dropFirst(argumentTypes.count).map {
+      DeclaredDependency(key: BindingKey($0, boxed: nil), matching: .allowingFallback)
+    }
+  }
+
+  /// The initializer's leading parameter types when they are not the named argument types.
+  var mismatch: [Any.Type]? {
+    let leading = Array(parameterTypes.prefix(argumentTypes.count))
+    let same = leading.map(ObjectIdentifier.init) == argumentTypes.map(ObjectIdentifier.init)
+    return same ? nil : leading
+  }
+}
+
 /// The size and alignment of `type`, as a tuple of it lays it out.
 private func layout<Value>(of _: Value.Type) -> (size: Int, alignment: Int) {
   (MemoryLayout<Value>.size, MemoryLayout<Value>.alignment)

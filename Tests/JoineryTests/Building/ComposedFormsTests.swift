@@ -333,6 +333,70 @@ struct AssistedInjectionTests {
     #expect(finding.message.contains("(Int)"))
   }
 
+  @Test("contribute takes an assisted initializer too: resolveAll passes each the arguments")
+  func assistedContribution() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Feed.self, lifetime: .persistent, to: Feed.init)
+        registrar.contribute(
+          DetailModel.self, arguments: Int.self, String.self,
+          to: DetailModel.init(id:source:feed:))
+        registrar.contribute(DetailModel.self) { (resolver, id: Int, source: String) in
+          DetailModel(id: id + 1, source: source, feed: try resolver.resolve())
+        }
+      }
+    ).build()
+    let models = try container.resolveAll(DetailModel.self, arguments: 7, "all")
+    #expect(models.map(\.id) == [7, 8])
+    #expect(models.allSatisfy { $0.source == "all" })
+    #expect(try container.resolveAll(DetailModel.self).isEmpty)
+  }
+
+  @Test(
+    "bindMainActor takes an assisted initializer: main-actor code resolves it, other threads get mainActorRequired"
+  )
+  func assistedMainActor() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceC.self, lifetime: .persistent) { _ in ServiceC(LifetimeTracker()) }
+        registrar.bindMainActor(
+          DetailViewModel.self, arguments: Int.self, String.self,
+          to: DetailViewModel.init(id:source:service:))
+      }
+    ).build()
+    let (id, source) = try await MainActor.run {
+      let model = try container.resolve(DetailViewModel.self, arguments: 3, "main")
+      return (model.id, model.source)
+    }
+    #expect(id == 3 && source == "main")
+    let awaited = try await container.resolveAsync(DetailViewModel.self, arguments: 4, "hop")
+    #expect(await MainActor.run { awaited.id } == 4)
+    let error = await Task.detached {
+      #expect(throws: ResolutionError.self) {
+        _ = try container.resolve(DetailViewModel.self, arguments: 5, "off")
+      }
+    }.value
+    #expect(error?.code == .mainActorRequired)
+  }
+
+  @Test("An assisted initializer with a keeping lifetime fails the build, on every verb")
+  func assistedIsEphemeral() throws {
+    let builder = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Feed.self, to: Feed.init)
+        registrar.bind(
+          DetailModel.self, lifetime: .persistent, arguments: Int.self, String.self,
+          to: DetailModel.init(id:source:feed:))
+        registrar.contribute(
+          DetailModel.self, lifetime: .cached, arguments: Int.self, String.self,
+          to: DetailModel.init(id:source:feed:))
+      })
+    let error = try #require(throws: BuildError.self) { try builder.build() }
+    let findings = error.diagnostics.filter { $0.code == .unsupportedLifetime }
+    #expect(findings.count == 2, "\(error.diagnostics)")
+    #expect(findings.allSatisfy { $0.message.contains("takes runtime arguments") })
+  }
+
   @Test("build() checks a Provider's declared argument types against the binding's")
   func providerArgumentsChecked() throws {
     let builder = ContainerBuilder(
