@@ -1,0 +1,9 @@
+// Must not compile, with one clear error: a misspelt type in MainActorAssisted (issue 57; Swift 6.3 said
+// "failed to produce diagnostic" beside it while two overloads shared the name). `Feed`,
+// `Model` and `Service` are in Prelude/Fixtures.swift.
+// expected: cannot find 'Misspelt' in scope
+import Joinery
+
+func use(_ container: Container, _ registrar: inout Registrar) async throws {
+  registrar.bindMainActor(Service.self, arguments: Misspelt.self, to: Service.init(feed:))
+}
