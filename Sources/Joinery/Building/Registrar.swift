@@ -117,7 +117,7 @@ public struct Registrar: ~Copyable {
   ///   - line: The line of the declaration, captured for diagnostics.
   ///   - factory: Builds an instance from a resolver, through which it may resolve other
   ///     bindings, and the runtime arguments, if it takes any; it may throw.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func bind<T, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
@@ -546,7 +546,7 @@ public struct Registrar: ~Copyable {
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the contributed instance from a resolver and the runtime arguments,
   ///     if it takes any.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func contribute<T, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
