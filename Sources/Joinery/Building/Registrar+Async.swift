@@ -63,7 +63,8 @@ extension Registrar {
       return addAsyncArguments(
         T.self, tag: tag, signature: (repeat each Argument).self,
         lifetime: lifetime.explicit ?? .ephemeral, isOverride: isOverride,
-        dependencies: dependencies, metadata: metadata, disposer: Self.disposer(dispose),
+        dependencies: Self.declared(keys: dependencies), metadata: metadata,
+        disposer: Self.disposer(dispose),
         location: location
       ) { resolver, arguments in try await applying(factory, to: arguments)(resolver) }
     }
@@ -84,24 +85,40 @@ extension Registrar {
   /// let users = try await container.resolveAsync(UserRepository.self)
   /// ```
   ///
+  /// With `arguments:`, the initializer's leading parameters are a request's runtime arguments
+  /// and the others are awaited (assisted injection, as with `bind`):
+  ///
+  /// ```swift
+  /// registrar.bindAsync(Report.self, arguments: Int.self, to: Report.init(year:database:))
+  /// let report = try await container.resolveAsync(Report.self, arguments: 2026)
+  /// ```
+  ///
   /// - Parameters:
   ///   - type: The bound type.
   ///   - tag: An optional tag.
-  ///   - lifetime: How long instances live.
+  ///   - lifetime: How long instances live; with `arguments:`, ephemeral.
+  ///   - arguments: The types of the runtime arguments, the initializer's first parameters.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent and cached lifetimes.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
-  ///   - initializer: Builds the instance from its awaited dependencies.
+  ///   - initializer: Builds the instance from the runtime arguments, if any, then its awaited
+  ///     dependencies.
   @inlinable @_disfavoredOverload
-  public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
+  public mutating func bindAsync<T: Sendable, each Argument: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
-    dispose: (@Sendable (T) async throws -> Void)? = nil,
+    arguments: repeat (each Argument).Type, override isOverride: Bool = false,
+    metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
+    guard _isEmpty(repeat (each Argument).self) else {
+      return addAssistedAsync(
+        T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
+        isOverride: isOverride, metadata: metadata, disposer: Self.disposer(dispose),
+        location: BindingLocation(file: fileID, line: line), initializer: initializer)
+    }
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
       dispose: dispose, location: BindingLocation(file: fileID, line: line),
@@ -127,20 +144,21 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
-  ///   - dependencies: How each parameter is resolved.
+  ///   - first: How the first parameter is resolved.
+  ///   - rest: How each other parameter is resolved, in order.
   @inlinable @_disfavoredOverload
-  public mutating func bindAsync<T: Sendable, each Parameter: Sendable>(
+  public mutating func bindAsync<T: Sendable, First: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
-    dependencies: repeat Dependency<each Parameter>
+    to initializer: @escaping @Sendable (First, repeat each Parameter) async throws -> T,
+    dependencies first: Dependency<First>, _ rest: repeat Dependency<each Parameter>
   ) {
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
       dispose: dispose, location: BindingLocation(file: fileID, line: line),
-      contributes: false, initializer: initializer, dependencies: repeat each dependencies)
+      contributes: false, initializer: initializer, dependencies: first, repeat each rest)
   }
 
   /// Adds one element, made by an `async` factory, to the multi-binding of `type`; resolve
@@ -288,9 +306,36 @@ extension Registrar {
     }
   }
 
+  /// The `bindAsync` `to:` form given `arguments:`: the initializer's leading parameters are a
+  /// request's runtime arguments, the others awaited.
+  @usableFromInline
+  mutating func addAssistedAsync<
+    T: Sendable, each Argument: Sendable, each Parameter: Sendable
+  >(
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime.For<T>,
+    arguments: repeat (each Argument).Type, isOverride: Bool, metadata: (any Sendable)?,
+    disposer: Disposer?, location: BindingLocation,
+    initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
+  ) {
+    let assisted = AssistedSignature(
+      arguments: repeat (each Argument).self, parameters: repeat (each Parameter).self)
+    addAsyncArguments(
+      T.self, tag: tag, signature: assisted.signature, lifetime: lifetime.explicit ?? .ephemeral,
+      isOverride: isOverride, dependencies: assisted.dependencies, metadata: metadata,
+      disposer: disposer, location: location
+    ) { resolver, arguments in
+      let leading = elements(of: arguments, as: (repeat each Argument).self)
+      var index = 0
+      return try await initializer(
+        repeat try await resolver.assistedParameter(
+          (each Parameter).self, leading: leading, next: &index))
+    }
+    report(assisted, for: T.self, tag: tag)
+  }
+
   private mutating func addAsyncArguments<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, lifetime: Lifetime,
-    isOverride: Bool, dependencies: [BindingKey]?, metadata: (any Sendable)?,
+    isOverride: Bool, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer?, location: BindingLocation,
     make: @escaping AsyncBinding.AsyncArgumentMaker
   ) {
@@ -300,7 +345,7 @@ extension Registrar {
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
       make: { _ in throw AsyncArgumentsMissing() })
     binding.argumentMake = make
-    binding.dependencies = Self.declared(keys: dependencies)
+    binding.dependencies = dependencies
     binding.attach(metadata)
     binding.disposer = disposer
     keep(binding)
@@ -355,6 +400,34 @@ private func applying<T, each Argument: Sendable>(
   // A request passes exactly the bound argument types (its key's signature matched).
   let values = arguments as! (repeat each Argument)
   return { resolver in try await factory(resolver, repeat each values) }
+}
+
+/// The elements of the tuple `arguments` holds (exactly `(repeat each Argument)`), in order.
+///
+/// Synchronous for the reason `applying(_:to:)` is.
+private func elements<each Argument: Sendable>(
+  of arguments: Any, as _: (repeat each Argument).Type
+) -> [any Sendable] {
+  // A request passes exactly the bound argument types (its key's signature matched).
+  let values = arguments as! (repeat each Argument)
+  var elements: [any Sendable] = []
+  for value in repeat each values { elements.append(value) }
+  return elements
+}
+
+extension AsyncResolver {
+  /// A parameter of an assisted async initializer: the next of the request's arguments while
+  /// there is one, then an awaited dependency.
+  fileprivate func assistedParameter<P: Sendable>(
+    _: P.Type, leading: [any Sendable], next index: inout Int
+  ) async throws(ResolutionError) -> P {
+    guard index < leading.count else {
+      return try await parameter(Dependency<P>.untagged)
+    }
+    defer { index += 1 }
+    // The assisted declaration checked that the leading parameter types are the arguments'.
+    return leading[index] as! P
+  }
 }
 
 /// Never thrown in practice: an async binding with runtime arguments is resolved through its

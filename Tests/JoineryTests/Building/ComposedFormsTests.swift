@@ -379,6 +379,38 @@ struct AssistedInjectionTests {
     #expect(error?.code == .mainActorRequired)
   }
 
+  @Test(
+    "bindAsync takes an assisted initializer: the leading parameters are arguments, the rest awaited"
+  )
+  func assistedAsync() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Feed.self, lifetime: .persistent) { _ in
+          await Task.yield()
+          return Feed()
+        }
+        registrar.bindAsync(
+          DetailModel.self, arguments: Int.self, String.self,
+          to: DetailModel.init(id:source:feed:))
+      }
+    ).build()
+    let model = try await container.resolveAsync(DetailModel.self, arguments: 9, "async")
+    #expect(model.id == 9 && model.source == "async")
+    #expect(model.feed === (try await container.resolveAsync(Feed.self)))
+    let error = await #expect(throws: ResolutionError.self) {
+      _ = try await container.resolveAsync(DetailModel.self, arguments: 9)
+    }
+    #expect(error?.code == .argumentMismatch)
+    let mismatch = ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Feed.self) { _ in Feed() }
+        registrar.bindAsync(
+          DetailModel.self, arguments: String.self, to: DetailModel.init(id:source:feed:))
+      })
+    let refused = #expect(throws: BuildError.self) { try mismatch.build() }
+    #expect(refused?.diagnostics.first?.code == .invalidSetting)
+  }
+
   @Test("An assisted initializer with a keeping lifetime fails the build, on every verb")
   func assistedIsEphemeral() throws {
     let builder = ContainerBuilder(
