@@ -150,27 +150,24 @@ extension Registrar {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The main-actor function that builds the instance.
-  ///   - first: How the first parameter is resolved.
-  ///   - rest: How each other parameter is resolved, in order.
-  public mutating func bindMainActor<T, First, each Parameter>(
+  ///   - dependencies: How each parameter is resolved.
+  @_disfavoredOverload
+  public mutating func bindMainActor<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer:
-      @escaping @MainActor @Sendable (consuming First, repeat consuming each Parameter) throws
-      -> T,
-    dependencies first: Dependency<First>, _ rest: repeat Dependency<each Parameter>
+    to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T,
+    dependencies: repeat Dependency<each Parameter>
   ) {
-    let head = interned(first)
-    let specification = (repeat interned(each rest))
+    let specification = (repeat interned(each dependencies))
     addMainActor(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
-      dependencies: Self.declared(first, repeat each rest),
+      dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose)
     ) { resolver in
-      try initializer(try resolver.resolve(head), repeat try resolver.resolve(each specification))
+      try initializer(repeat try resolver.resolve(each specification))
     }
   }
 

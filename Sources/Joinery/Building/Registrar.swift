@@ -149,7 +149,7 @@ public struct Registrar: ~Copyable {
   /// ```
   ///
   /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with
-  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:_:)`.
+  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`.
   ///
   /// Any number of parameters works.
   ///
@@ -230,23 +230,21 @@ public struct Registrar: ~Copyable {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
-  ///   - first: How the first parameter is resolved.
-  ///   - rest: How each other parameter is resolved, in order.
-  @inlinable
-  public mutating func bind<T, First, each Parameter>(
+  ///   - dependencies: How each parameter is resolved.
+  @inlinable @_disfavoredOverload
+  public mutating func bind<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer:
-      @escaping @Sendable (consuming First, repeat consuming each Parameter) throws -> T,
-    dependencies first: Dependency<First>, _ rest: repeat Dependency<each Parameter>
+    to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
+    dependencies: repeat Dependency<each Parameter>
   ) {
-    let parameters = _Parameters(interned(first), repeat interned(each rest))
+    let parameters = _Parameters(repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
-      dependencies: Self.declared(first, repeat each rest),
+      dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose),
       parameters: parameters,
       maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
@@ -631,23 +629,21 @@ public struct Registrar: ~Copyable {
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
-  ///   - first: How the first parameter is resolved.
-  ///   - rest: How each other parameter is resolved, in order.
-  @inlinable
-  public mutating func contribute<T, First, each Parameter>(
+  ///   - dependencies: How each parameter is resolved.
+  @inlinable @_disfavoredOverload
+  public mutating func contribute<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     override isOverride: Bool = false, metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
-    to initializer:
-      @escaping @Sendable (consuming First, repeat consuming each Parameter) throws -> T,
-    dependencies first: Dependency<First>, _ rest: repeat Dependency<each Parameter>
+    to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
+    dependencies: repeat Dependency<each Parameter>
   ) {
-    let parameters = _Parameters(interned(first), repeat interned(each rest))
+    let parameters = _Parameters(repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
-      dependencies: Self.declared(first, repeat each rest),
+      dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose), contributes: true,
       parameters: parameters,
       maker: { resolver, _, out in out.initialize(to: try resolver.call(initializer)) })
