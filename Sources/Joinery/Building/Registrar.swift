@@ -868,7 +868,7 @@ private func layout<Value>(of _: Value.Type) -> (size: Int, alignment: Int) {
 
 /// Calls `factory` with the elements of the tuple `arguments` holds, whose type is exactly
 /// `(repeat each Argument)`.
-@inlinable @inline(__always)
+@usableFromInline @_transparent
 func apply<T, each Argument>(
   _ factory: (borrowing Resolver, repeat each Argument) throws -> T, _ resolver: borrowing Resolver,
   _ arguments: borrowing _Arguments
