@@ -29,6 +29,9 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// Whether this is a ``FactoryBinding`` with the transient lifetime, whose resolve tries the
   /// weakly kept instance first (an async binding may declare that lifetime too).
   @usableFromInline let isWeaklyShared: Bool
+  /// Whether the lifetime is its register's default rather than written at the binding: a
+  /// written one is a choice `build()` does not question (``CaptiveDependencyValidator``).
+  var inheritsLifetime = false
   private var storedPosition: Int32 = 0
   /// A ``FactoryBinding``'s lifetime strategy type, whose class methods a resolve calls
   /// directly (one call fewer per level than through ``resolve(into:in:parent:fallbackTag:)``);
@@ -184,6 +187,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     location = other.location
     registerType = other.registerType
     isOverride = other.isOverride
+    inheritsLifetime = other.inheritsLifetime
     layout = other.layout
     dependencies = other.dependencies
     extras = other.extras

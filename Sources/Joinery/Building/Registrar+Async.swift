@@ -69,7 +69,7 @@ extension Registrar {
       ) { resolver, arguments in try await applying(factory, to: arguments)(resolver) }
     }
     addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride, location: location,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride, location: location,
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), factory: applying(factory, to: ()))
   }
@@ -190,7 +190,7 @@ extension Registrar {
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
     addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(keys: dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: true, factory: factory)
@@ -278,7 +278,7 @@ extension Registrar {
     initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
     addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride, location: location,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride, location: location,
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: contributes
     ) { resolver in
@@ -298,7 +298,7 @@ extension Registrar {
   ) {
     let specification = (repeat interned(each dependencies))
     addAsync(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride, location: location,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride, location: location,
       dependencies: Self.declared(repeat each dependencies), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: contributes
     ) { resolver in
@@ -353,7 +353,7 @@ extension Registrar {
 
   @usableFromInline
   mutating func addAsync<T: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime?, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false,
     factory: @escaping @Sendable (AsyncResolver) async throws -> T
@@ -366,15 +366,16 @@ extension Registrar {
 
   @usableFromInline
   mutating func addAsync<T: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime?, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false,
     maker: @escaping @Sendable (AsyncResolver) async throws -> any Sendable
   ) {
     let binding = AsyncBinding(
-      key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime, location: location,
-      registerType: registerType, isOverride: isOverride || isOverriding,
+      key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime ?? defaultLifetime,
+      location: location, registerType: registerType, isOverride: isOverride || isOverriding,
       layout: _ValueLayout(of: T.self), make: maker)
+    binding.inheritsLifetime = lifetime == nil
     binding.dependencies = dependencies
     binding.attach(metadata)
     binding.disposer = disposer

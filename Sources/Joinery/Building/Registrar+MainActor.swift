@@ -121,7 +121,7 @@ extension Registrar {
       return report(assisted, for: T.self, tag: tag)
     }
     addMainActor(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose)
@@ -162,7 +162,7 @@ extension Registrar {
   ) {
     let specification = (repeat interned(each dependencies))
     addMainActor(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose)
@@ -173,7 +173,7 @@ extension Registrar {
 
   @usableFromInline
   mutating func addMainActor<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime?, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer?, factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {

@@ -202,7 +202,7 @@ public struct Registrar: ~Copyable {
     }
     let parameters = _Parameters(repeat Dependency<each Parameter>.untagged)
     add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose),
@@ -242,7 +242,7 @@ public struct Registrar: ~Copyable {
   ) {
     let parameters = _Parameters(repeat interned(each dependencies))
     add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose),
@@ -429,12 +429,6 @@ public struct Registrar: ~Copyable {
         dependency: BindingKey(Captive.self, boxed: internedTag(dependencyTag)))] = reason
   }
 
-  /// The lifetime a binding gets: the one written, or this register's default.
-  @usableFromInline
-  func resolved<T>(_ lifetime: Lifetime.For<T>) -> Lifetime {
-    lifetime.inheritsDefault ? defaultLifetime : lifetime.value
-  }
-
   /// The build's shared box for a tag given at registration.
   @usableFromInline
   func internedTag(_ tag: (any Hashable & Sendable)?) -> BindingTag? {
@@ -482,7 +476,7 @@ public struct Registrar: ~Copyable {
 
   @usableFromInline
   mutating func add<T>(
-    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime, isOverride: Bool,
+    _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime?, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false, isMainActor: Bool = false,
     isHandedOver: Bool = false, parameters: _Parameters? = nil, maker: @escaping Maker
@@ -490,9 +484,10 @@ public struct Registrar: ~Copyable {
     let key = BindingKey(T.self, boxed: internedTag(tag))
     let isOverride = isOverride || isOverriding
     let binding = FactoryBinding(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: _ValueLayout(of: T.self), parameters: parameters,
-      maker: maker)
+      key: key, lifetime: lifetime ?? defaultLifetime, location: location,
+      registerType: registerType, isOverride: isOverride, layout: _ValueLayout(of: T.self),
+      parameters: parameters, maker: maker)
+    binding.inheritsLifetime = lifetime == nil
     binding.dependencies = dependencies
     binding.attach(metadata)
     binding.isMainActor = isMainActor
@@ -602,7 +597,7 @@ public struct Registrar: ~Copyable {
     }
     let parameters = _Parameters(repeat Dependency<each Parameter>.untagged)
     add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat (each Parameter).self), metadata: metadata,
       disposer: Self.disposer(dispose), contributes: true,
@@ -641,7 +636,7 @@ public struct Registrar: ~Copyable {
   ) {
     let parameters = _Parameters(repeat interned(each dependencies))
     add(
-      T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+      T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
       dependencies: Self.declared(repeat each dependencies),
       metadata: metadata, disposer: Self.disposer(dispose), contributes: true,
@@ -736,7 +731,7 @@ public struct Registrar: ~Copyable {
   ) {
     if _isEmpty(repeat (each Argument).self) {
       add(
-        T.self, tag: tag, lifetime: resolved(lifetime), isOverride: isOverride,
+        T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
         location: location, dependencies: dependencies, metadata: metadata, disposer: disposer,
         contributes: contributes, isMainActor: isMainActor, maker: maker)
     } else {

@@ -11,18 +11,22 @@
 /// A consumer *captures* a dependency when it keeps the dependency's instance beyond what the
 /// dependency's lifetime promises:
 ///
-/// | consumer ↓ / dependency → | scoped | graph | cached | transient |
-/// |---|---|---|---|---|
-/// | persistent | error | error | error | error |
-/// | cached | error | warning | warning (another group) | warning |
-/// | transient | error | – | – | – |
+/// | consumer ↓ / dependency → | scoped | cached | transient |
+/// |---|---|---|---|
+/// | persistent | error | error | error |
+/// | cached | error | warning (another group) | warning |
+/// | transient | error | – | – |
 ///
 /// A scoped dependency of a container-wide consumer is always an error: one request's instance
 /// would serve every request. A persistent consumer's capture is always an error; a cached one's,
 /// short of a scope, only a warning, since a reset ends both.
 ///
-/// Ephemeral and graph instances are made for their consumer: a consumer keeps what *they*
-/// depend on too, so the build-time check follows chains through them ("see-through").
+/// Ephemeral and graph instances are made for their consumer and are never captives: a
+/// container-wide consumer that keeps a graph instance keeps what an ephemeral one would give
+/// it, one instance of its own (Swinject's default `.graph` under `.container` singletons). A
+/// consumer keeps what *they* depend on, so the build-time check follows chains through them
+/// ("see-through"). That several long-lived consumers each keep their own instance of one is
+/// worth a warning, once, which ``CaptiveDependencyValidator`` gives.
 extension Lifetime {
   /// Where one instance is shared.
   enum Reach: Comparable {
@@ -47,9 +51,8 @@ extension Lifetime {
     guard consumer.reach == .container else { return nil }
     let captured: Bool
     switch reach {
-    case .none: return nil
+    case .none, .resolution: return nil
     case .scope: return .error
-    case .resolution: captured = consumer.strategy.keepsResolutionInstances
     case .container:
       captured =
         endurance < consumer.endurance

@@ -16,8 +16,8 @@ public import JoineryEngine
 ///    functions should offer it);
 /// 3. its row in the `Lifetime` documentation table and in the lifetime tests.
 ///
-/// The captive rules (``Lifetime/capture(by:)``) follow from ``reach``, ``endurance``,
-/// ``keepsResolutionInstances`` and ``captureSeverity``.
+/// The captive rules (``Lifetime/capture(by:)``) follow from ``reach``, ``endurance`` and
+/// ``captureSeverity``.
 ///
 /// Instances are immutable after `init`, hence `@unchecked Sendable`.
 @usableFromInline
@@ -48,10 +48,6 @@ class LifetimeStrategy: @unchecked Sendable {
   /// Whether the instance is shared only while someone outside holds it (weakly): only a
   /// class instance can be.
   var sharesWeakly: Bool { false }
-
-  /// Whether a consumer of this lifetime keeps a `graph` dependency's instance beyond its
-  /// resolution (only container-wide consumers matter).
-  var keepsResolutionInstances: Bool { true }
 
   /// How bad it is when an instance of this lifetime keeps a dependency too long.
   var captureSeverity: Diagnostic.Level { .warning }

@@ -3,12 +3,19 @@
 ///
 /// What counts as a capture is ``Lifetime/capture(by:)`` (the policy table is there, written
 /// once). From each container-wide consumer (persistent, cached, transient) the check walks the
-/// declared edges; it reports every dependency the consumer captures, and walks on through
-/// see-through ones (ephemeral and graph instances are made for the consumer, so it keeps what
-/// they depend on) and through forwards to their targets. Optional dependencies count when bound;
-/// `Provider` and `Lazy` edges are deferred, checked at resolve time instead.
+/// declared edges; it reports every dependency the consumer captures — in one finding per
+/// consumer, however many there are — and walks on through see-through ones (ephemeral and graph
+/// instances are made for the consumer, so it keeps what they depend on) and through forwards to
+/// their targets. Optional dependencies count when bound; `Provider` and `Lazy` edges are
+/// deferred, checked at resolve time instead.
 /// ``Registrar/allowCaptive(_:tag:dependency:dependencyTag:because:)`` acknowledges an intended
 /// capture of that consumer and dependency, which then is not reported.
+///
+/// An ephemeral or graph dependency is no captive, but when several long-lived consumers each
+/// keep one directly, each has an instance of its own: often one was meant (ten "singletons"
+/// each with their own manager). That is one warning, on the dependency, naming its keepers —
+/// for a binding whose lifetime is its register's default and whose type may be a class; a
+/// lifetime written at the binding, or a value type, is a choice nobody needs told about.
 ///
 /// Each consumer's walk visits a binding once. A walk that meets no capture at all marks every
 /// see-through binding it went through as *clean* for its consumer's lifetime (nothing below it
@@ -29,6 +36,11 @@ struct CaptiveDependencyValidator: BuildValidator {
     var clean = CleanMarks()
     // The see-through bindings the current walk went through, marked clean if it met no capture.
     var walked: [Int] = []
+    // The current consumer's captures, reported together once its walk ends.
+    var captures: [Capture] = []
+    // For an ephemeral or graph binding of a default lifetime, the long-lived consumers that
+    // depend on it directly, each keeping an instance of its own.
+    var keepers: [Int: [AnyBinding]] = [:]
     for index in 0..<count {
       guard graph.hasEdges(index), !graph.isForward(index) else { continue }
       let consumer = graph.bindings[index]
@@ -51,13 +63,21 @@ struct CaptiveDependencyValidator: BuildValidator {
             let requested = graph.dependency(ofEdge: edge).key
             let acknowledged = CaptiveKey(consumer: consumer.key, dependency: requested)
             if graph.allowedCaptives[acknowledged] == nil {
-              findings.append(
-                finding(
-                  severity, consumer: consumer,
-                  through: chain(to: position, from: index, reachedFrom).map {
+              captures.append(
+                Capture(
+                  severity: severity,
+                  chain: chain(to: position, from: index, reachedFrom).map {
                     graph.lifetimeOwner(of: $0)
                   }, dependency: dependency, requested: requested))
             }
+          }
+          if position == index, dependency.lifetime.isSeeThrough, dependency.inheritsLifetime,
+            TypeShape(of: dependency.key.type) != .value,
+            graph.allowedCaptives[
+              CaptiveKey(consumer: consumer.key, dependency: graph.dependency(ofEdge: edge).key)]
+              == nil
+          {
+            keepers[dependency.position, default: []].append(consumer)
           }
           if dependency.lifetime.isSeeThrough {
             let next = dependency.position
@@ -75,7 +95,25 @@ struct CaptiveDependencyValidator: BuildValidator {
       }
       if let marks, !metCapture { clean.mark(walked, in: marks) }
       walked.removeAll(keepingCapacity: true)
+      for severity in [Diagnostic.Level.error, .warning] {
+        let found = captures.filter { $0.severity == severity }
+        if !found.isEmpty { findings.append(finding(severity, consumer: consumer, found)) }
+      }
+      captures.removeAll(keepingCapacity: true)
     }
+    for (position, consumers) in keepers.sorted(by: { $0.key < $1.key }) where consumers.count > 1 {
+      findings.append(separateInstances(of: graph.bindings[position], keptBy: consumers))
+    }
+  }
+
+  /// One shorter-lived dependency a consumer keeps.
+  private struct Capture {
+    let severity: Diagnostic.Level
+    /// The see-through bindings between the consumer and the dependency, made for it.
+    let chain: [AnyBinding]
+    let dependency: AnyBinding
+    /// The key the consumer's edge asked for (a forward's, before it is followed).
+    let requested: BindingKey
   }
 
   /// For each consumer lifetime met, which see-through bindings lead to nothing a consumer of
@@ -110,38 +148,69 @@ struct CaptiveDependencyValidator: BuildValidator {
     return chain.reversed()
   }
 
+  /// One finding for every capture of one severity by `consumer`.
   private func finding(
-    _ severity: Diagnostic.Level, consumer: AnyBinding, through chain: [AnyBinding],
-    dependency: AnyBinding, requested: BindingKey
+    _ severity: Diagnostic.Level, consumer: AnyBinding, _ captures: [Capture]
   ) -> Diagnostic {
     let consumerLifetime = consumer.lifetime
-    let lifetime = dependency.lifetime
-    let links = ([consumer] + chain + [dependency]).map {
-      "\($0.key) (\($0.lifetime), \($0.location))"
+    let sentences = captures.map { capture in
+      let lifetime = capture.dependency.lifetime
+      let links = ([consumer] + capture.chain + [capture.dependency]).map {
+        "\($0.key) (\($0.lifetime), \($0.location))"
+      }
+      let via =
+        capture.chain.isEmpty
+        ? ""
+        : " through \(capture.chain.map { "\($0.key)" }.joined(separator: " → ")), made for it"
+      let reason =
+        lifetime.reach == .scope
+        ? "one scope's \(capture.requested.shortName) would serve every scope"
+        : "the \(consumerLifetime) instance would keep one \(capture.requested.shortName) "
+          + "beyond its lifetime"
+      let chain = capture.chain.isEmpty ? "" : " Chain: \(links.joined(separator: " → "))."
+      return "depends on \(capture.requested)\(via), which is \(lifetime): \(reason).\(chain)"
     }
-    let via =
-      chain.isEmpty
-      ? ""
-      : " through \(chain.map { "\($0.key)" }.joined(separator: " → ")), made for it"
-    let reason =
-      lifetime.reach == .scope
-      ? "one scope's \(requested.shortName) would serve every scope"
-      : "the \(consumerLifetime) instance would keep one \(requested.shortName) beyond its lifetime"
+    let message =
+      sentences.count == 1
+      ? "\(consumer.key) is \(consumerLifetime) but \(sentences[0])"
+      : "\(consumer.key) is \(consumerLifetime) and keeps \(sentences.count) shorter-lived "
+        + "dependencies; it\n" + sentences.map { "- \($0)" }.joined(separator: "\n")
+    let first = captures[0].requested.shortName
     return Diagnostic(
       .captiveDependency, severity, key: consumer.key,
-      bindings: [consumer.info] + chain.map(\.info) + [dependency.info],
-      message: """
-        \(consumer.key) is \(consumerLifetime) but depends on \(requested)\(via), which is \
-        \(lifetime): \(reason).\(chain.isEmpty ? "" : " Chain: \(links.joined(separator: " → ")).")
-        """,
+      bindings: [consumer.info] + captures.flatMap { $0.chain.map(\.info) + [$0.dependency.info] },
+      message: message,
       fixes: [
-        "Make \(consumer.key.shortName) as short-lived as its dependency, or the "
-          + "dependency as long-lived as it.",
-        "Or depend on Provider<\(requested.shortName)> and call get() when it is used: "
+        "Make \(consumer.key.shortName) as short-lived as its "
+          + (captures.count == 1 ? "dependency, or the dependency" : "dependencies, or each")
+          + " as long-lived as it.",
+        "Or depend on Provider<\(first)> and call get() when it is used: "
           + "a Provider resolves in the scope it is used in.",
         "Or, if it is intended, declare it: registrar.allowCaptive("
-          + "\(consumer.key.shortName).self, dependency: "
-          + "\(requested.shortName).self, because: \"…\").",
+          + "\(consumer.key.shortName).self, dependency: \(first).self, because: \"…\").",
+      ])
+  }
+
+  /// The warning that `dependency`, made anew for each, is kept by several long-lived
+  /// `consumers`.
+  private func separateInstances(of dependency: AnyBinding, keptBy consumers: [AnyBinding])
+    -> Diagnostic
+  {
+    let name = dependency.key.shortName
+    let keepers = consumers.map { "- \($0.key) (\($0.lifetime), bound at \($0.location))" }
+    return Diagnostic(
+      .captiveDependency, .warning, key: dependency.key,
+      bindings: [dependency.info] + consumers.map(\.info),
+      message: """
+        \(dependency.key) is \(dependency.lifetime) (its register's default, bound at \
+        \(dependency.location)) and \(consumers.count) long-lived bindings keep it, each an \
+        instance of its own:
+        \(keepers.joined(separator: "\n"))
+        """,
+      fixes: [
+        "If one \(name) is meant, bind it persistent: lifetime: .persistent.",
+        "If each should have its own, write its lifetime at the binding: lifetime: "
+          + ".\(dependency.lifetime) (a lifetime written there is not reported).",
       ])
   }
 }

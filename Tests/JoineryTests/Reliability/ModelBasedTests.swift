@@ -93,18 +93,19 @@ private struct Scenario {
       for edge in declaration.edges where edge >= nodes { codes.append("missingDependency") }
       guard declaration.lifetime == .persistent else { continue }
       // A persistent instance keeps what it depends on, and what its ephemeral and graph
-      // dependencies (made for it) depend on, transitively: each binding reached counts once.
+      // dependencies (made for it, never captives) depend on, transitively. Its captures are
+      // one finding.
       var reached: Set<Int> = [node]
       var pending = [node]
+      var captures = false
       while let current = pending.popLast() {
         for edge in winners[current]!.edges where edge < nodes && reached.insert(edge).inserted {
           let dependency = winners[edge]!.lifetime
-          if [Lifetime.cached, .transient, .graph].contains(dependency) {
-            codes.append("captiveDependency")
-          }
+          if [Lifetime.cached, .transient].contains(dependency) { captures = true }
           if [Lifetime.ephemeral, .graph].contains(dependency) { pending.append(edge) }
         }
       }
+      if captures { codes.append("captiveDependency") }
     }
     codes += Array(repeating: "dependencyCycle", count: cycles(winners))
     return codes.sorted()

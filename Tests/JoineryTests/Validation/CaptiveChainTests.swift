@@ -51,7 +51,7 @@ private func build(_ declare: @escaping @Sendable (inout Registrar) -> Void) thr
 }
 
 private func captives(_ error: BuildError?) -> [Diagnostic] {
-  error?.diagnostics.filter { $0.code == .captiveDependency } ?? []
+  error?.diagnostics.filter { $0.code == .captiveDependency && $0.isError } ?? []
 }
 
 @Suite("Captive dependencies through chains")

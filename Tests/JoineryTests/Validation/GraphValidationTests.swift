@@ -144,11 +144,12 @@ struct GraphValidationTests {
     #expect(acknowledged.warnings.isEmpty)
   }
 
-  @Test("A cached binding that depends on a graph one is a warning, readable from the container")
+  @Test(
+    "A cached binding that depends on a transient one is a warning, readable from the container")
   func captiveWarning() throws {
     let container = try ContainerBuilder(
       Bindings { registrar in
-        registrar.bind(Session.self, lifetime: .graph, to: Session.init)
+        registrar.bind(Session.self, lifetime: .transient, to: Session.init)
         registrar.bind(Account.self, lifetime: .cached, to: Account.init)
       }
     ).buildOrRecord()

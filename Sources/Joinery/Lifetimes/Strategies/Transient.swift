@@ -14,9 +14,6 @@ final class TransientLifetime: LifetimeStrategy, @unchecked Sendable {
   override var endurance: Int { 1 }
   override var sharesWeakly: Bool { true }
   override var usesCell: Bool { true }
-  /// A transient instance is remade when released: keeping one resolution's graph instance
-  /// is not holding it beyond what that lifetime promises.
-  override var keepsResolutionInstances: Bool { false }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
