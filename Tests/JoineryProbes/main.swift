@@ -17,6 +17,13 @@ case "deep-chain-main-thread":
     print(error.code)
     print(error.debugDescription)
   }
+case "injected-trap-message":
+  // A property read with nothing to resolve from stops the program: the message must say what
+  // to change. Written unbuffered, so the test sees that the probe got this far.
+  final class Orphan: Sendable { let clock = Injected<ProbeClock>() }
+  FileHandle.standardError.write(Data("reading\n".utf8))
+  _ = Orphan().clock.wrappedValue
+  print("not reached")
 case "main-actor-plain-resolve":
   // Top-level code runs on the main actor, on the main thread: a plain `resolve` of a main-actor
   // binding works, and `build()` creates an eager main-actor persistent.
@@ -170,3 +177,5 @@ final class NSLockedValue<Value>: @unchecked Sendable {
     return body(&value)
   }
 }
+
+final class ProbeClock: Sendable {}

@@ -4,6 +4,6 @@ extension Container {
   func onMainActor<T>(
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> T
   ) throws(ResolutionError) -> T {
-    try ResolutionContext.onMainActor(marker: mainActorMarker, body)
+    try ResolutionContext.onMainActor(in: self, body)
   }
 }

@@ -34,6 +34,9 @@ extension Container {
   /// let report = try container.verify(arguments: samples)
   /// ```
   ///
+  /// While factories run, the copy is ``Container/current``: an ``Injected`` property read in
+  /// an initializer resolves from it, as it would from this container in the app.
+  ///
   /// An argument binding without samples, a scoped one that needs a value the samples do not
   /// provide, an async binding (use ``verifyAsync(arguments:)``) and a main-actor binding off the
   /// main thread are skipped, each listed in ``VerificationReport/skipped``.
@@ -49,15 +52,19 @@ extension Container {
   {
     let run = VerificationRun(of: self, samples: samples)
     let onMainActor = _ThreadState.isOnMainActor
-    for binding in run.ordered {
-      if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {
-        run.record(binding, sample.create(run.scope))
-      } else if binding.needsArguments || binding.isAsync || binding.isScopeValue
-        || (binding.isMainActor && !onMainActor)
-      {
-        run.skip(binding)
-      } else {
-        run.createSynchronously(binding)
+    // The copy is current while factories run: an `@Injected` property read in one resolves
+    // from it, as it would from this container in the app.
+    run.copy.withCurrent {
+      for binding in run.ordered {
+        if binding.needsArguments, !binding.isAsync, let sample = samples.sample(for: binding.key) {
+          run.record(binding, sample.create(run.scope))
+        } else if binding.needsArguments || binding.isAsync || binding.isScopeValue
+          || (binding.isMainActor && !onMainActor)
+        {
+          run.skip(binding)
+        } else {
+          run.createSynchronously(binding)
+        }
       }
     }
     disposals.disposeDetached(run.takeDisposals(), context: "disposing what verify() made")
@@ -93,21 +100,24 @@ extension Container {
     let isEagerAsync = { (binding: AnyBinding) in
       binding.isAsync && binding.lifetime.isEager
     }
-    for binding in run.ordered.filter(isEagerAsync) + run.ordered.filter({ !isEagerAsync($0) }) {
-      if binding.needsArguments, let sample = samples.sample(for: binding.key) {
-        run.record(
-          binding,
-          binding.isAsync ? await sample.createAsync(run.scope) : sample.create(run.scope))
-      } else if binding.needsArguments || binding.isScopeValue {
-        run.skip(binding)
-      } else if let async = binding as? AsyncBinding {
-        await run.createAsynchronously(async)
-      } else if binding.isMainActor {
-        let copy = run.copy
-        run.record(
-          binding, await MainActor.run { VerificationRun.failure(creating: binding, in: copy) })
-      } else {
-        run.createSynchronously(binding)
+    // The copy is current while factories run, as in ``verify(arguments:)``.
+    await run.copy.withCurrent(isolation: nil) {
+      for binding in run.ordered.filter(isEagerAsync) + run.ordered.filter({ !isEagerAsync($0) }) {
+        if binding.needsArguments, let sample = samples.sample(for: binding.key) {
+          run.record(
+            binding,
+            binding.isAsync ? await sample.createAsync(run.scope) : sample.create(run.scope))
+        } else if binding.needsArguments || binding.isScopeValue {
+          run.skip(binding)
+        } else if let async = binding as? AsyncBinding {
+          await run.createAsynchronously(async)
+        } else if binding.isMainActor {
+          let copy = run.copy
+          run.record(
+            binding, await MainActor.run { VerificationRun.failure(creating: binding, in: copy) })
+        } else {
+          run.createSynchronously(binding)
+        }
       }
     }
     do throws(DisposalError) {
@@ -173,7 +183,7 @@ private final class VerificationRun {
   static func failure(creating binding: AnyBinding, in copy: Container) -> ResolutionError? {
     _withTemporaryInstance(binding.layout) { slot in
       do throws(ResolutionError) {
-        try ResolutionContext.onMainActor(marker: copy.mainActorMarker) {
+        try ResolutionContext.onMainActor(in: copy) {
           parent throws(ResolutionError) in
           try binding.resolve(into: slot, in: copy, parent: parent, fallbackTag: nil)
         }

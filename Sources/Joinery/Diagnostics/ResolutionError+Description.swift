@@ -257,8 +257,9 @@ extension ResolutionError {
       ]
     case .noCurrentContainer:
       return [
-        "Read the property inside `container.withCurrent { … }` (in tests: the `.container` "
-          + "trait of JoineryTesting).",
+        "Make the object that declares it in a resolution (bind it and resolve it) or inside "
+          + "`container.withCurrent { … }`: the property remembers that container (in tests: "
+          + "the `.container` trait of JoineryTesting).",
         "Or name the container: @Injected(from: container).",
       ]
     default:

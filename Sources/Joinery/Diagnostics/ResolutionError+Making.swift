@@ -77,8 +77,9 @@ extension ResolutionError {
   static func noCurrentContainer(_ key: BindingKey, location: BindingLocation) -> ResolutionError {
     unserved(
       .noCurrentContainer, key, parent: .topLevel,
-      detail: "The @Injected property declared at \(location) names no container, and "
-        + "none is current: it was read outside `container.withCurrent { … }`.",
+      detail: "The @Injected property declared at \(location) names no container; the "
+        + "object declaring it was made outside any resolution and any "
+        + "`container.withCurrent { … }`, and it was read outside one too.",
       in: nil)
   }
 

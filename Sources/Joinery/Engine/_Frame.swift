@@ -133,7 +133,7 @@ extension _Frame {
       }
     }
     return unsafe try _RootState.resolution(
-      callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
+      of: container, callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
     ) {
       rootPointer throws(ResolutionError) in
       var frame = unsafe _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
@@ -641,7 +641,7 @@ struct ResolutionContext: ~Copyable {
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     unsafe try _RootState.resolution(
-      callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
+      of: container, callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
     ) { rootPointer throws(ResolutionError) -> R in
       var frame = unsafe _Frame(
         binding: marker ?? container.mainActorMarker, fallbackTag: nil, root: rootPointer,
@@ -682,9 +682,11 @@ struct ResolutionContext: ~Copyable {
   /// Runs `body` in a new resolution on the main actor: a depth-0 marker frame says so, and
   /// main-actor factories may run in it.
   static func onMainActor<R>(
-    marker: AnyBinding, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
+    in container: Container,
+    _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    unsafe try _RootState.resolution(onMainActor: true) {
+    let marker = container.mainActorMarker
+    return unsafe try _RootState.resolution(of: container, onMainActor: true) {
       rootPointer throws(ResolutionError) -> R in
       var frame = unsafe _Frame(binding: marker, fallbackTag: nil, root: rootPointer, depth: 0)
       return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
@@ -692,6 +694,17 @@ struct ResolutionContext: ~Copyable {
         unsafe try body(ResolutionContext(frame: pointer))
       }
     }
+  }
+}
+
+extension ResolutionContext {
+  /// The container and scope of the resolution running on the calling thread, if any: what
+  /// an instance made in it (an `@Injected` property declared in it) resolves from later.
+  static var running: (container: Container, scope: Scope?)? {
+    guard let root = unsafe _ThreadState.runningFrame?.pointee.root else { return nil }
+    return unsafe (
+      root.pointee.container.takeUnretainedValue(), root.pointee.scope?.takeUnretainedValue()
+    )
   }
 }
 

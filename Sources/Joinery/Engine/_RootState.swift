@@ -21,6 +21,11 @@ struct _RootState {
   ///
   /// Not retained: the request that started the resolution holds it.
   var scope: Unmanaged<Scope>?
+  /// The container the resolution was requested from, for what an instance made in it
+  /// remembers (an `@Injected` property declared in it).
+  ///
+  /// Not retained: the request that started the resolution holds it.
+  let container: Unmanaged<Container>
   /// `initCompleted` steps waiting for the resolution to end, made on first use.
   ///
   /// Owned (one retain), released when the resolution ends.
@@ -43,32 +48,32 @@ struct _RootState {
   /// to keep the first `graph` instances on this call's stack (a `graph` binding at the top).
   @inline(__always)
   static func resolution<R>(
-    onMainActor: Bool = false, callerIsolation: ObjectIdentifier? = nil,
+    of container: Container, onMainActor: Bool = false, callerIsolation: ObjectIdentifier? = nil,
     scope: Unmanaged<Scope>? = nil, graphSlots: Bool = false,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard graphSlots else {
       return unsafe try resolution(
-        onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope, slots: nil,
-        body)
+        of: container, onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope,
+        slots: nil, body)
     }
     return unsafe try _GraphInstances.withStackSlots { slots throws(ResolutionError) -> R in
       unsafe try resolution(
-        onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope, slots: slots,
-        body)
+        of: container, onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope,
+        slots: slots, body)
     }
   }
 
   @inline(__always)
   private static func resolution<R>(
-    onMainActor: Bool, callerIsolation: ObjectIdentifier?, scope: Unmanaged<Scope>?,
-    slots: UnsafeMutablePointer<_GraphSlot>?,
+    of container: Container, onMainActor: Bool, callerIsolation: ObjectIdentifier?,
+    scope: Unmanaged<Scope>?, slots: UnsafeMutablePointer<_GraphSlot>?,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var root = unsafe _RootState(
       graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
       callerIsolation: callerIsolation,
-      scope: scope)
+      scope: scope, container: Unmanaged.passUnretained(container))
     defer {
       root.endMemory()
       #if JOINERY_INTERNAL_CHECKS

@@ -2,23 +2,38 @@ public import JoineryEngine
 
 /// A property resolved from a container the first time it is read.
 ///
-/// The container is named explicitly, or is the task's ``Container/current`` container at the
-/// first read — never an implicit global. The first read from several threads at once resolves
-/// once; the instance is kept by the wrapper afterwards. Reading never mutates the enclosing
-/// value, so it works in structs without `mutating get`.
+/// The container is the one named, else the one the enclosing object was made in: the
+/// container (and scope) of the resolution that ran its initializer, or the task's
+/// ``Container/current`` container there. The wrapper remembers it (weakly), so a property
+/// first read later — in a tap handler, a callback — resolves from the same container. Only a
+/// wrapper made outside all of them reads ``Container/current`` at its first read. Never an
+/// implicit global.
+///
+/// The first read from several threads at once resolves once; the instance is kept by the
+/// wrapper afterwards. Reading never mutates the enclosing value, so it works in structs
+/// without `mutating get`.
 ///
 /// ```swift
-/// struct FeedScreen {
-///   @Injected var feed: FeedService                 // from Container.current
+/// final class FeedScreen {
+///   @Injected var feed: FeedService                 // the container FeedScreen is made in
 ///   @Injected(tag: "audit") var log: EventLog
 ///   @Injected(from: App.container) var clock: Clock  // explicit
+///
+///   func refreshTapped() throws { try feed.reload() }  // read later: same container
 /// }
 ///
-/// try container.withCurrent { try FeedScreen().feed.headlines() }
+/// let screen = try container.withCurrent { FeedScreen() }  // or bound and resolved
+/// try screen.refreshTapped()
 /// ```
 ///
-/// Reading `wrappedValue` when nothing can be resolved stops the program with the property's
-/// file and line; read `$feed.get()` to get the ``ResolutionError`` instead.
+/// Assigning the property replaces the instance (a test's mock), as Factory's `@Injected`
+/// allows: `screen.feed = MockFeed()`.
+///
+/// A getter cannot throw: reading `wrappedValue` when nothing can be resolved stops the program
+/// with the property's file and line and what to change. Read `try $feed.get()` to get the
+/// ``ResolutionError`` instead, and avoid first reads inside an initializer (take the dependency
+/// as an initializer parameter there): a failure there cannot be reported as an error, not even
+/// by ``Container/verify(arguments:)``.
 ///
 /// > Note: Swift 6 forbids property wrappers in a `Sendable` class (their storage is a `var`).
 /// > There, keep the wrapper as a constant instead: `let feed = Injected<FeedService>()`, and
@@ -26,31 +41,49 @@ public import JoineryEngine
 /// > `@Injected` directly.
 @propertyWrapper
 public final class Injected<Value> {
-  /// Word 0 is set, releasing, once `value` is stored; `value` never changes afterwards.
+  /// Word 0 is 1, releasing, once `value` is stored (`value` never changes afterwards), and 2
+  /// once an instance was assigned (`assigned`, read under `lock` from then on).
   ///
   /// Read and written only atomically, and first, as ``_AtomicWordsHolder`` requires.
   private var atomicWords: UInt = 0
-  private weak var explicitContainer: Container?
-  private let hasExplicitContainer: Bool
+  /// The container named or remembered at `init`; `nil` once it is gone, or if there was none.
+  private weak var container: Container?
+  /// The scope of the resolution that made the enclosing object, if any.
+  private weak var scope: Scope?
+  private let source: Source
   private let tag: BindingTag?
   private let location: BindingLocation
   private let lock = _Lock.make()
-  // Written once under `lock` before `isResolved` is published; read freely after.
+  // Written once under `lock` before word 0 is published; read freely after.
   @usableFromInline @safe @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
+  // Written and read under `lock` only.
+  private var assigned: Value?
+
+  /// Where the wrapper resolves from.
+  private enum Source {
+    /// The container named at `init`.
+    case named
+    /// The container (and, with `inScope`, the scope) the enclosing object was made in.
+    case remembered(inScope: Bool)
+    /// None was known at `init`: ``Container/current`` at the first read.
+    case current
+  }
 
   /// A property resolved on first read: from `container` when one is named, else from the
-  /// task's ``Container/current`` container.
+  /// container the enclosing object is made in.
   ///
-  /// A named container is held weakly.
+  /// That is the container (and scope) of the resolution running this initializer, else the
+  /// task's ``Container/current`` container; the wrapper keeps it, weakly, for later reads.
   ///
   /// ```swift
-  /// @Injected var feed: FeedService                  // the current container
+  /// @Injected var feed: FeedService                  // where the object is made
   /// @Injected(tag: "audit") var log: EventLog         // tagged (falls back to untagged)
   /// @Injected(from: App.container) var clock: Clock   // a named container
   /// ```
   ///
   /// - Parameters:
-  ///   - container: The container to resolve from; `nil` (the default) for the current one.
+  ///   - container: The container to resolve from; `nil` (the default) for the one the
+  ///     enclosing object is made in.
   ///   - tag: The binding's tag, if any (falls back to untagged).
   ///   - fileID: Captured for the error when nothing can be resolved.
   ///   - line: Captured for the error when nothing can be resolved.
@@ -58,26 +91,66 @@ public final class Injected<Value> {
     from container: Container? = nil, tag: (any Hashable & Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    explicitContainer = container
-    hasExplicitContainer = container != nil
+    if let container {
+      self.container = container
+      source = .named
+    } else if let running = ResolutionContext.running {
+      self.container = running.container
+      scope = running.scope
+      source = .remembered(inScope: running.scope != nil)
+    } else if let current = Container.current {
+      self.container = current
+      source = .remembered(inScope: false)
+    } else {
+      source = .current
+    }
     self.tag = BindingTag(optional: tag)
     location = BindingLocation(file: fileID, line: line)
     _checkAtomicWordsLayout(&atomicWords)
   }
 
-  /// The instance, resolved on the first read.
+  /// The instance, resolved on the first read; assigning replaces it.
   @inlinable
   public var wrappedValue: Value {
-    do {
-      return try get(isolation: nil)
-    } catch {
-      stop(error)
+    get {
+      do {
+        return try get(isolation: nil)
+      } catch {
+        stop(error)
+      }
     }
+    set { assign(newValue) }
   }
 
   @usableFromInline
   func stop(_ error: ResolutionError) -> Never {
-    preconditionFailure("@Injected property at \(location): \(error.debugDescription)")
+    let change =
+      switch error.code {
+      case .noCurrentContainer:
+        "Make the object that declares it in a resolution or inside container.withCurrent "
+          + "{ … }, or name the container: @Injected(from: container)."
+      case .shutDown:
+        "Keep the container the object was made with alive (and not shut down) while the "
+          + "object is used."
+      default:
+        "Bind what the report above asks for, or read the property with try $property.get() "
+          + "to handle the error."
+      }
+    preconditionFailure(
+      """
+      @Injected property at \(location) could not be resolved, and a property getter cannot \
+      throw, so the program stops.
+      \(error.debugDescription)
+      To fix the property: \(change)
+      """)
+  }
+
+  @usableFromInline
+  func assign(_ newValue: Value) {
+    lock.lock()
+    defer { lock.unlock() }
+    assigned = newValue
+    _storeReleasing(0, 2)
   }
 
   /// The wrapper itself, for `$property.get()`.
@@ -97,11 +170,11 @@ public final class Injected<Value> {
   ///   binding may be made when it is the main actor.
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``; ``ResolutionError/Code/noCurrentContainer`` when no
-  ///   container is named or current, ``ResolutionError/Code/shutDown`` when the named
-  ///   one is gone.
+  ///   container is named, remembered or current, ``ResolutionError/Code/shutDown`` when the
+  ///   one it resolves from is gone.
   @inlinable
   public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {
-    if _loadAcquiring(0) != 0, let value { return value }
+    if _loadAcquiring(0) == 1, let value { return value }
     return try resolveOnce(isolation)
   }
 
@@ -119,6 +192,7 @@ public final class Injected<Value> {
       lock.lock()
     }
     defer { lock.unlock() }
+    if let assigned { return assigned }
     if let value { return value }
     let made = try resolve(isolation)
     value = made
@@ -128,17 +202,19 @@ public final class Injected<Value> {
 
   private func resolve(_ isolation: isolated (any Actor)?) throws(ResolutionError) -> Value {
     let key = BindingKey(Value.self, boxed: tag)
-    let container: Container
-    if hasExplicitContainer {
-      guard let explicitContainer else { throw .containerReleased(key) }
-      container = explicitContainer
-    } else {
+    switch source {
+    case .named, .remembered(inScope: false):
+      guard let container else { throw .containerReleased(key) }
+      return try container.resolve(Value.self, tag: tag, isolation: isolation)
+    case .remembered(inScope: true):
+      guard let scope else { throw .containerReleased(key) }
+      return try scope.resolve(Value.self, tag: tag, isolation: isolation)
+    case .current:
       guard let current = Container.current else {
         throw .noCurrentContainer(key, location: location)
       }
-      container = current
+      return try current.resolve(Value.self, tag: tag, isolation: isolation)
     }
-    return try container.resolve(Value.self, tag: tag, isolation: isolation)
   }
 }
 

@@ -109,6 +109,152 @@ struct InjectedTests {
   }
 }
 
+// A screen made by the container, whose properties are first read long after, in a "tap".
+private final class FeedScreen: Sendable {
+  let greeter = Injected<any Greeter>()
+  let loud = Injected<any Greeter>(tag: "loud")
+}
+
+// A type that reads a property in its initializer: verify() runs it.
+private final class EagerReader: Sendable {
+  let greeter = Injected<any Greeter>()
+  let greeting: String
+  init() { greeting = greeter.wrappedValue.greeting }
+}
+
+private final class Work: Sendable {}
+private final class Handler: Sendable {
+  let work = Injected<Work>()
+}
+
+@Suite("@Injected remembers where it was made")
+struct InjectedMemoryTests {
+  @Test("An object the container made reads its properties later, outside any resolution")
+  func madeByTheContainer() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Greeter).self) { _ in Fixed(greeting: "bound") }
+        registrar.bind((any Greeter).self, tag: "loud") { _ in Fixed(greeting: "BOUND") }
+        registrar.bind(FeedScreen.self, lifetime: .persistent) { _ in FeedScreen() }
+      }
+    ).build()
+    let screen = try container.resolve(FeedScreen.self)
+    #expect(Container.current == nil)
+    // First read now, as in a tap handler: the container that made the screen answers.
+    #expect(screen.greeter.wrappedValue.greeting == "bound")
+    #expect(try screen.loud.get().greeting == "BOUND")
+  }
+
+  @Test("An object made inside withCurrent reads later from that container, not the current one")
+  func madeInsideWithCurrent() throws {
+    let first = try greeterContainer("first")
+    let second = try greeterContainer("second")
+    let screen = first.withCurrent { Screen() }
+    try second.withCurrent { () throws in
+      #expect(screen.greeter.greeting == "first")
+    }
+    #expect(screen.loud.greeting == "FIRST")
+  }
+
+  @Test("An object made in a scope's resolution resolves in that scope later")
+  func madeInAScope() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Work.self, lifetime: .scoped) { _ in Work() }
+        registrar.bind(Handler.self) { _ in Handler() }
+      }
+    ).build()
+    let scope = container.makeScope()
+    let handler = try scope.resolve(Handler.self)
+    let work = try scope.resolve(Work.self)
+    #expect(try handler.work.get() === work)
+    try await scope.close()
+    let next = container.makeScope()
+    let other = try next.resolve(Handler.self)
+    #expect(try other.work.get() === (try next.resolve(Work.self)))
+    #expect(try other.work.get() !== work)
+  }
+
+  @Test("The container it remembers is held weakly: gone, the read throws shutDown")
+  func rememberedWeakly() throws {
+    var screen: Screen?
+    do {
+      let temporary = try greeterContainer("gone")
+      screen = temporary.withCurrent { Screen() }
+    }
+    let error = try #require(throws: ResolutionError.self) { try screen?.$greeter.get() }
+    #expect(error.code == .shutDown)
+  }
+
+  @Test("Assigning the property replaces the instance, before or after the first read")
+  func setter() throws {
+    let container = try greeterContainer("real")
+    let screen = container.withCurrent { Screen() }
+    screen.loud = Fixed(greeting: "mock loud")
+    #expect(screen.loud.greeting == "mock loud")
+    #expect(screen.greeter.greeting == "real")
+    screen.greeter = Fixed(greeting: "mock")
+    #expect(screen.greeter.greeting == "mock")
+    #expect(try screen.$greeter.get().greeting == "mock")
+  }
+
+  @Test("Reads racing an assignment see the resolved or the assigned instance, nothing else")
+  func assignmentRace() async throws {
+    let container = try greeterContainer("real")
+    await Stress.run(
+      rounds: 300,
+      prepare: { _ in Injected<any Greeter>(from: container) },
+      work: { injected, index in
+        if index == 0 {
+          injected.wrappedValue = Fixed(greeting: "mock")
+          return "mock"
+        }
+        return injected.wrappedValue.greeting
+      },
+      check: { round, _, seen in
+        Set(seen).isSubset(of: ["real", "mock"]) ? nil : "round \(round): \(Set(seen))"
+      })
+  }
+
+  @Test(
+    "A getter that cannot resolve stops with the property's line and what to change",
+    .disabled(if: BuildFacts.threadSanitizer, "fork under ThreadSanitizer deadlocks its runtime"))
+  func trapMessage() throws {
+    let run = try Probe.run("injected-trap-message")
+    #expect(run.status != 0)
+    #expect(run.output.contains("reading"), "\(run.output)")
+    #expect(!run.output.contains("not reached"))
+    #expect(run.output.contains("JoineryProbes/main.swift:"), "\(run.output)")
+    #expect(run.output.contains("container.withCurrent"), "\(run.output)")
+    #expect(run.output.contains("@Injected(from: container)"), "\(run.output)")
+  }
+
+  @Test("verify() makes its copy current: a property read in an initializer resolves from it")
+  func verifyWithInitializerReads() throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Greeter).self) { _ in Fixed(greeting: "verified") }
+        registrar.bind(EagerReader.self, lifetime: .persistent) { _ in EagerReader() }
+      }
+    ).build()
+    let report = try container.verify()
+    #expect(report.verified.contains(BindingKey(EagerReader.self)))
+    #expect(try container.resolve(EagerReader.self).greeting == "verified")
+  }
+
+  @Test("verifyAsync() makes its copy current too")
+  func verifyAsyncWithInitializerReads() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Greeter).self) { _ in Fixed(greeting: "verified") }
+        registrar.bind(EagerReader.self) { _ in EagerReader() }
+      }
+    ).build()
+    let report = try await container.verifyAsync()
+    #expect(report.verified.contains(BindingKey(EagerReader.self)))
+  }
+}
+
 @Suite("The container trait")
 struct ContainerTraitTests {
   @Test(
