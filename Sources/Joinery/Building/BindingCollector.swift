@@ -42,6 +42,15 @@ final class BindingCollector {
     _ register: some DependencyRegister, overriding: Bool, defaultLifetime: Lifetime,
     includer: Any.Type? = nil
   ) {
+    // An array of registers stands for the registers it holds: it has no identity of its own,
+    // and is nobody's includer.
+    if let group = register as? [any DependencyRegister] {
+      for member in group {
+        collect(
+          member, overriding: overriding, defaultLifetime: defaultLifetime, includer: includer)
+      }
+      return
+    }
     let identity = identity(of: register)
     if let first = seen[identity] {
       if register.defaultLifetime?.explicit == nil, first.inherited != defaultLifetime {

@@ -91,22 +91,11 @@ public struct ContainerBuilder: Sendable {
   /// let builder = ContainerBuilder(NetworkAssembly(), FeedAssembly(), ProfileAssembly())
   /// ```
   ///
-  /// - Parameters:
-  ///   - defaultLifetime: The lifetime of bindings that name none and whose registers set no
-  ///     ``DependencyRegister/defaultLifetime``; ephemeral unless given.
-  ///   - registers: Assemblies or other registers.
-  public init(
-    defaultLifetime: Lifetime.For<Any> = .ephemeral, _ registers: any DependencyRegister...
-  ) {
-    self.defaultLifetime = defaultLifetime
-    self.registers = registers
-  }
-
-  /// Creates a builder with an array of registers, made at run time.
+  /// Registers chosen at run time come as an array, which is a register itself:
   ///
   /// ```swift
-  /// let features: [any DependencyRegister] = [NetworkAssembly(), FeedAssembly()]
-  /// let builder = ContainerBuilder(features)
+  /// let features: [any DependencyRegister] = enabledFeatures.map(\.assembly)
+  /// let builder = ContainerBuilder(NetworkAssembly(), features)
   /// ```
   ///
   /// - Parameters:
@@ -114,7 +103,7 @@ public struct ContainerBuilder: Sendable {
   ///     ``DependencyRegister/defaultLifetime``; ephemeral unless given.
   ///   - registers: Assemblies or other registers.
   public init(
-    defaultLifetime: Lifetime.For<Any> = .ephemeral, _ registers: [any DependencyRegister]
+    defaultLifetime: Lifetime.For<Any> = .ephemeral, _ registers: any DependencyRegister...
   ) {
     self.defaultLifetime = defaultLifetime
     self.registers = registers

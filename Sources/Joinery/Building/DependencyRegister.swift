@@ -57,6 +57,27 @@ extension DependencyRegister {
   public var defaultLifetime: Lifetime.For<Any>? { nil }
 }
 
+/// An array of registers is a register: the registers it holds, in order, as if each were
+/// added (or included) itself.
+///
+/// ```swift
+/// let features: [any DependencyRegister] = [InboxAssembly(), SettingsAssembly()]
+/// let builder = ContainerBuilder(NetworkAssembly(), features)
+/// let session = try app.makeChild(features)
+/// ```
+extension Array: DependencyRegister where Element == any DependencyRegister {
+  /// Includes each register, in order.
+  ///
+  /// ```swift
+  /// registrar.include([InboxAssembly(), SettingsAssembly()] as [any DependencyRegister])
+  /// ```
+  ///
+  /// - Parameter registrar: Where the registers' bindings go.
+  public func register(in registrar: inout Registrar) {
+    for register in self { registrar.include(register) }
+  }
+}
+
 /// The unit of registration for one feature module: its bindings, in one place.
 ///
 /// ```swift

@@ -36,6 +36,9 @@ extension Container {
   /// `build()`'s checks run for the child's bindings, with what the ancestors bind counting as
   /// present.
   ///
+  /// An array of registers is a register: `try app.makeChild(features)` derives a child from
+  /// assemblies chosen at run time.
+  ///
   /// - Parameters:
   ///   - registers: The child's assemblies; their bindings may shadow the parent's.
   ///   - isolation: The caller's actor, passed implicitly (`#isolation`): the child's eager
@@ -44,25 +47,6 @@ extension Container {
   /// - Throws: ``BuildError`` with every problem in the child's bindings.
   public func makeChild(
     _ registers: any DependencyRegister..., isolation: isolated (any Actor)? = #isolation
-  ) throws(BuildError) -> Container {
-    try makeChild(registers, isolation: isolation)
-  }
-
-  /// Derives a child container from an array of registers, as the variadic `makeChild(_:)`
-  /// does from a list.
-  ///
-  /// ```swift
-  /// let features: [any DependencyRegister] = [InboxAssembly(), SettingsAssembly()]
-  /// let session = try app.makeChild(features)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - registers: The child's assemblies.
-  ///   - isolation: The caller's actor, passed implicitly (`#isolation`).
-  /// - Returns: The child container.
-  /// - Throws: ``BuildError`` with every problem in the child's bindings.
-  public func makeChild(
-    _ registers: [any DependencyRegister], isolation: isolated (any Actor)? = #isolation
   ) throws(BuildError) -> Container {
     var builder = ContainerBuilder(registers)
     builder.maximumResolutionDepth = maximumDepth

@@ -1,9 +1,11 @@
-/// What a container makes for a type it does not bind: its scope factory, or a `Provider` or
-/// `Lazy` of a type it does bind.
+/// What a container makes for a type it does not bind: its scope factory, a reference to it,
+/// or a `Provider` or `Lazy` of a type it does bind.
 @usableFromInline
 struct Derivation {
-  /// The wrapper type, or `nil` for the scope factory.
+  /// The wrapper type, or `nil` for the scope factory and the container reference.
   let wrapper: (any DerivedFromContainer.Type)?
+  /// For no wrapper, whether it is a ``ContainerReference`` (else a ``ScopeFactory``).
+  var isReference = false
 }
 
 extension Container {
@@ -21,6 +23,9 @@ extension Container {
     of _: T.Type, tag: BindingTag?, allowsFallback: Bool
   ) -> Derivation? {
     if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
+    if T.self == ContainerReference.self {
+      return tag == nil ? Derivation(wrapper: nil, isReference: true) : nil
+    }
     if underivableTypes.contains(T.self) { return nil }
     // Asked of the runtime once per type: a conformance lookup costs about 300 instructions.
     let derivable: any DerivedFromContainer.Type
@@ -50,12 +55,15 @@ extension Container {
   func derive<T>(
     _: T.Type, _ derivation: Derivation, tag: BindingTag?, parent: borrowing ResolutionContext
   ) -> T {
-    guard let derivable = derivation.wrapper else { return ScopeFactory(container: self) as! T }
-    let graph = derivable.remembersGraph ? parent.graphMemory() : nil
     // Made in a scope, it resolves in that scope; made for a container-wide instance, in none
     // (it would keep the scope of the request that first made that instance).
     let joined = parent.joined()
     let scope = joined.captor == nil ? joined.scope : nil
+    guard let derivable = derivation.wrapper else {
+      if derivation.isReference { return ContainerReference(container: self, scope: scope) as! T }
+      return ScopeFactory(container: self) as! T
+    }
+    let graph = derivable.remembersGraph ? parent.graphMemory() : nil
     return Self.derived(derivable, as: T.self, from: self, tag: tag, graph: graph, scope: scope)
   }
 

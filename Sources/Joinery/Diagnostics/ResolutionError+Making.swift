@@ -296,7 +296,8 @@ extension ResolutionError {
 
   /// The detail that tells a failed `initCompleted` step from a failed factory.
   static let releasedContainerDetail =
-    "The Provider, Lazy or ScopeFactory holds its container weakly, and the container is gone."
+    "The Provider, Lazy, ScopeFactory, ContainerReference or @Injected property holds its "
+    + "container (or scope) weakly, and it is gone."
 
   static let completionStepDetail =
     "Its factory returned; then an initCompleted step declared for it threw, so the instance "

@@ -186,16 +186,23 @@ public struct _RequestPoint {
   @usableFromInline let callerIsolation: ObjectIdentifier?
   /// The async chain a request continues: an async factory's, through its ``AsyncResolver``.
   @usableFromInline let path: AsyncPath?
+  /// What keeps the container and scope alive for the request, when the receiver holds them
+  /// weakly (a ``ContainerReference``); `nil` for the receivers that keep them themselves.
+  @usableFromInline let owner: AnyObject?
 
   /// A top-level request to `container`, in `scope` if any, by a caller isolated to
   /// `isolation`, below the async chain `path` if any.
   @inlinable @inline(__always)
-  init(container: Container, scope: Scope?, isolation: (any Actor)?, path: AsyncPath? = nil) {
+  init(
+    container: Container, scope: Scope?, isolation: (any Actor)?, path: AsyncPath? = nil,
+    owner: AnyObject? = nil
+  ) {
     unsafe self.container = unsafe Unmanaged.passUnretained(container)
     unsafe frame = nil
     unsafe self.scope = unsafe scope.map { unsafe Unmanaged.passUnretained($0) }
     callerIsolation = isolation.map(ObjectIdentifier.init)
     self.path = path
+    self.owner = owner
   }
 
   /// A request through a factory's resolver: it continues `context`'s chain.
@@ -212,6 +219,7 @@ public struct _RequestPoint {
     unsafe scope = unsafe context.requestScope
     callerIsolation = context.callerIsolation
     path = nil
+    owner = nil
   }
 
   /// The chain the request is made in.

@@ -55,20 +55,36 @@ public struct Provider<Value>: Sendable {
   }
 
   /// Resolves the binding now, with its lifetime: a new instance for an ephemeral binding, the
-  /// shared one for a persistent binding.
+  /// shared one for a persistent binding; with `arguments`, a new instance from the binding
+  /// that takes them.
   ///
   /// ```swift
   /// let store = try messages.get()
+  ///
+  /// struct Downloads {
+  ///   let make: Provider<Download>
+  ///   func start(_ url: URL) throws -> Download { try make.get(arguments: url) }
+  /// }
   /// ```
   ///
-  /// - Parameter isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor
-  ///   binding may be made when it is the main actor.
+  /// - Parameters:
+  ///   - arguments: The runtime arguments of a binding that takes them, of the bound types, in
+  ///     order; none for any other.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): a main-actor binding
+  ///     may be made when it is the main actor.
   /// - Returns: The instance.
-  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/shutDown``.
-  public func get(isolation: isolated (any Actor)? = #isolation) throws(ResolutionError) -> Value {
-    if isScoped { return try get(in: try madeInScope(), isolation: isolation) }
+  /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/shutDown`` when the
+  ///   container (or the scope the provider was made in) no longer exists.
+  public func get<each Argument>(
+    arguments: repeat each Argument, isolation: isolated (any Actor)? = #isolation
+  ) throws(ResolutionError) -> Value {
+    if isScoped {
+      return try madeInScope().resolve(
+        Value.self, tag: tag, arguments: repeat each arguments, isolation: isolation)
+    }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
-    return try container.resolve(Value.self, tag: tag, isolation: isolation)
+    return try container.resolve(
+      Value.self, tag: tag, arguments: repeat each arguments, isolation: isolation)
   }
 
   /// Resolves the binding now in `scope`: the scope's instance of a scoped binding.
@@ -122,7 +138,7 @@ extension Provider {
 
 extension Provider where Value: Sendable {
   /// Resolves the binding now, awaiting it: for a binding with an async factory (`bindAsync`),
-  /// which ``get(isolation:)`` cannot make, or a main-actor binding from any thread.
+  /// which ``get(arguments:isolation:)`` cannot make, or a main-actor binding from any thread.
   ///
   /// It follows the same rules as `get()`: the binding's lifetime, this provider's tag, and
   /// the scope the provider was made in (refused once that scope is closed).

@@ -33,31 +33,3 @@ extension Resolver {
   /// ```
   public var path: [ResolutionStep] { context.steps }
 }
-
-extension Provider {
-  /// Returns a new instance from a binding of `Value` that takes runtime arguments.
-  ///
-  /// ```swift
-  /// struct Downloads {
-  ///   let make: Provider<Download>
-  ///   func start(_ url: URL) throws -> Download { try make.get(arguments: url) }
-  /// }
-  /// ```
-  ///
-  /// - Parameter arguments: The runtime arguments, of the bound types, in order.
-  /// - Returns: A new instance.
-  /// - Throws: ``ResolutionError``; ``ResolutionError/Code/shutDown`` if the container
-  ///   no longer exists.
-  public func get<each Argument>(arguments: repeat each Argument) throws(ResolutionError) -> Value {
-    if isScoped {
-      // Made in a scope: resolve there, as `get()` does.
-      let scope = try madeInScope()
-      try scope.checkOpen(Value.self)
-      return try scope.container.resolve(
-        Value.self, tag: tag, matching: .allowingFallback, arguments: repeat each arguments,
-        parent: .topLevel(in: scope))
-    }
-    guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
-    return try container.resolve(Value.self, tag: tag, arguments: repeat each arguments)
-  }
-}

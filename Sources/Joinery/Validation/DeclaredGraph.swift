@@ -67,6 +67,7 @@ struct DeclaredGraph {
     // Reserved once: appending an edge at a time copies the list as it grows.
     edgeList.reserveCapacity(declaredCount)
     let scopeFactoryKey = BindingKey(ScopeFactory.self, boxed: nil)
+    let referenceKey = BindingKey(ContainerReference.self, boxed: nil)
     func isOptional(_ type: Any.Type) -> Bool { _isOptionalType(type) }
     // What serves `dependency` in this container: its binding, else (for a tag that may
     // fall back) the untagged one.
@@ -92,8 +93,11 @@ struct DeclaredGraph {
       }
       if binding.isMainActor { hasIsolatedBindings = true }
       for declaredAsWritten in binding.dependencies ?? [] {
-        // Every container serves its scope factory: no binding to find.
-        if declaredAsWritten.key == scopeFactoryKey { continue }
+        // Every container serves its scope factory and a reference to itself: no binding to
+        // find.
+        if declaredAsWritten.key == scopeFactoryKey || declaredAsWritten.key == referenceKey {
+          continue
+        }
         // `T?` depends on `T` when it is bound, and on nothing when it is not.
         // A conformance lookup costs hundreds of instructions: only optionals are asked.
         let optional =
