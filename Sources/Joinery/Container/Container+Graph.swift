@@ -2,6 +2,9 @@ extension Container {
   /// The container's bindings and their declared dependencies; for a child, also the
   /// ancestors' bindings its own bindings reach, so a tree from a child binding is whole.
   ///
+  /// A dependency taken as a ``Provider`` or ``Lazy`` is an edge to the binding it wraps,
+  /// marked ``DependencyGraph/Edge/isDeferred``.
+  ///
   /// ```swift
   /// print(container.graph.mermaid)
   /// ```
@@ -14,11 +17,22 @@ extension Container {
     while next < reached.count {
       let binding = reached[next]
       next += 1
-      for dependency in binding.dependencies ?? [] {
+      for declared in binding.dependencies ?? [] {
+        var dependency = declared
+        var isDeferred = false
+        if declaredTarget(of: declared) == nil,
+          let derivable = declared.key.type as? any DerivedFromContainer.Type
+        {
+          // A Provider or Lazy: an edge to the binding it wraps, used later.
+          dependency = DeclaredDependency(
+            key: derivable.wrappedKey(of: declared.key), matching: declared.matching)
+          isDeferred = true
+        }
         guard let (target, fellBack) = declaredTarget(of: dependency) else { continue }
         edges.append(
           DependencyGraph.Edge(
-            from: binding.key, to: target.key, isObserved: false, isFallback: fellBack))
+            from: binding.key, to: target.key, isObserved: false, isFallback: fellBack,
+            isDeferred: isDeferred))
         if seen.insert(ObjectIdentifier(target)).inserted { reached.append(target) }
       }
     }

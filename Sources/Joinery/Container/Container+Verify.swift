@@ -221,7 +221,8 @@ private final class VerificationRun {
 
   func report(_ declaredGraph: DependencyGraph) throws(VerificationError) -> VerificationReport {
     let observed = recorder.edges.map {
-      DependencyGraph.Edge(from: $0.from, to: $0.to, isObserved: true, isFallback: false)
+      DependencyGraph.Edge(
+        from: $0.from, to: $0.to, isObserved: true, isFallback: false, isDeferred: false)
     }
     let declared = Set(declaredGraph.edges.map { [$0.from, $0.to] })
     let report = VerificationReport(

@@ -24,7 +24,7 @@ internal import JoineryEngine
 /// instance is still made exactly once.
 public final class Scope: Sendable {
   /// The container the scope was made from.
-  public let container: Container
+  @usableFromInline let container: Container
   /// The disposals of the instances this scope made, whether it was closed, and its
   /// instances: for each scoped binding used, a private copy of it that keeps the scope's
   /// instance as a persistent binding keeps the container's, made exactly once.

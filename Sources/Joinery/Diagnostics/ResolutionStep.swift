@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// catch let error as ResolutionError {
-///   print(error.path.map(\.requested.shortName))  // ["App", "FeedService", "HTTPClient"]
+///   print(error.path.map(\.description))  // ["App", "FeedService", "HTTPClient"]
 /// }
 /// ```
 public struct ResolutionStep: Sendable, CustomStringConvertible {
@@ -15,7 +15,7 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
   public let binding: BindingInfo?
 
   /// Whether a tagged request was served by the untagged binding.
-  public var usedFallback: Bool {
+  var usedFallback: Bool {
     requested.tag != nil && binding != nil && binding?.key.tag == nil
   }
 

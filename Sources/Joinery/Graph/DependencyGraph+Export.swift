@@ -1,6 +1,7 @@
 extension DependencyGraph {
   /// The graph as a Mermaid flowchart: boxes for bindings (dashed when unchecked), solid arrows
-  /// for declared dependencies, dotted ones for observed dependencies.
+  /// for declared dependencies, dotted ones for observed dependencies and for deferred ones
+  /// (a `Provider` or `Lazy`, labelled "deferred").
   ///
   /// ```swift
   /// print(container.graph.mermaid)
@@ -18,8 +19,9 @@ extension DependencyGraph {
     }
     for edge in edges {
       guard let from = ids[edge.from], let to = ids[edge.to] else { continue }
-      let label = edge.isFallback ? "|fallback|" : ""
-      let arrow = edge.isObserved ? "-.->" : "-->"
+      let words = (edge.isFallback ? ["fallback"] : []) + (edge.isDeferred ? ["deferred"] : [])
+      let label = words.isEmpty ? "" : "|\(words.joined(separator: ", "))|"
+      let arrow = edge.isObserved || edge.isDeferred ? "-.->" : "-->"
       lines.append("  \(from) \(arrow)\(label) \(to)")
     }
     lines.append("  classDef unchecked stroke-dasharray: 5 3")
@@ -52,7 +54,9 @@ extension DependencyGraph {
       guard let from = ids[edge.from], let to = ids[edge.to] else { continue }
       var attributes: [String] = []
       if edge.isObserved { attributes.append("style=dashed") }
-      if edge.isFallback { attributes.append("label=\"fallback\"") }
+      if edge.isDeferred { attributes.append("style=dotted") }
+      let words = (edge.isFallback ? ["fallback"] : []) + (edge.isDeferred ? ["deferred"] : [])
+      if !words.isEmpty { attributes.append("label=\"\(words.joined(separator: ", "))\"") }
       let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
       lines.append("  \(from) -> \(to)\(suffix);")
     }
@@ -101,6 +105,7 @@ extension DependencyGraph {
       if let node { line += " [\(node.lifetime)]" }
       if edge.isFallback { line += " (fallback)" }
       if edge.isObserved { line += " (observed)" }
+      if edge.isDeferred { line += " (deferred)" }
       if shown.contains(edge.to) {
         lines.append(line + " (see above)")
         continue

@@ -24,6 +24,9 @@ public struct DependencyGraph: Sendable {
     public let isObserved: Bool
     /// Whether a tagged dependency is served by the untagged binding.
     public let isFallback: Bool
+    /// Whether the dependency is taken as a ``Provider`` or ``Lazy``: resolved when it is
+    /// used, not when `from` is made, so it is no cycle and no captive.
+    public let isDeferred: Bool
   }
 
   /// Every binding, sorted by key; ``BindingInfo/isChecked`` tells the ones whose dependencies

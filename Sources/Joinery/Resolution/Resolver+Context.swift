@@ -19,7 +19,7 @@ extension Resolver {
   ///
   /// ```swift
   /// registrar.bind(Logger.self) { resolver in
-  ///   Logger(category: resolver.consumer?.shortName ?? "app")
+  ///   Logger(category: resolver.consumer.map { "\($0.type)" } ?? "app")
   /// }
   /// ```
   public var consumer: BindingKey? { context.consumer }

@@ -86,4 +86,34 @@ struct GraphExportTests {
     #expect(report.graph.tree(from: BindingKey(App.self)) == expected)
     #expect(container.graph.tree(from: BindingKey(Int.self)) == "Int (not bound)")
   }
+
+  @Test("Provider and Lazy dependencies are edges to what they wrap, marked deferred")
+  func deferredEdges() throws {
+    final class Refresher: Sendable {
+      init(feed: Provider<FeedService>, cache: Lazy<Cache>, client: any HTTPClient) {}
+    }
+    let graph = try ContainerBuilder(ExportAssembly()).adding { registrar in
+      registrar.bind(Refresher.self, to: Refresher.init(feed:cache:client:))
+    }.build().graph
+    let fromRefresher = graph.edges.filter { $0.from == BindingKey(Refresher.self) }
+    #expect(
+      fromRefresher.map { "\($0.to)" } == ["Cache", "FeedService", "HTTPClient"],
+      "\(fromRefresher)")
+    #expect(fromRefresher.map(\.isDeferred) == [true, true, false])
+    #expect(graph.mermaid.contains("-.->|deferred|"))
+    #expect(graph.dot.contains("[style=dotted, label=\"deferred\"]"))
+    let tree = graph.tree(from: BindingKey(Refresher.self))
+    #expect(tree.contains("├─ Cache [cached] (deferred)"), "\(tree)")
+    #expect(tree.contains("FeedService [cached] (deferred)"), "\(tree)")
+  }
+
+  @Test("A verification report prints a summary; the graph only when asked")
+  func reportSummary() throws {
+    let report = try container.verify()
+    let text = "\(report)"
+    #expect(text.hasPrefix("Verified 5 bindings; skipped 0."), "\(text)")
+    #expect(text.contains("Graph: 5 bindings, 5 edges (2 observed)"), "\(text)")
+    #expect(!text.contains("URLClient"))
+    #expect(text.split(separator: "\n").count == 2)
+  }
 }

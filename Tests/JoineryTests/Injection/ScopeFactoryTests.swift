@@ -87,7 +87,6 @@ struct ScopeFactoryTests {
     }
     let factory = try child.resolve(ScopeFactory.self)
     let scope = try factory.makeScope()
-    #expect(scope.container === child)
     _ = try scope.resolve(Extra.self)
     #expect(throws: ResolutionError.self) {
       try parent.resolve(ScopeFactory.self).makeScope().resolve(Extra.self)
