@@ -255,6 +255,48 @@ struct InjectedMemoryTests {
   }
 }
 
+// The Testing article's recipes for a handle on an installed double.
+private protocol Network: Sendable { func fetch() }
+private final class LiveNetwork: Network { func fetch() {} }
+private final class FakeNetwork: Network {
+  let count = Locked(0)
+  var fetches: Int { count.withLock { $0 } }
+  func fetch() { count.withLock { $0 += 1 } }
+}
+private struct AppAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bind((any Network).self, lifetime: .persistent) { _ in LiveNetwork() }
+  }
+}
+private struct MockNetwork: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.bind((any Network).self, lifetime: .persistent) { _ in FakeNetwork() }
+  }
+}
+private struct NetworkScreen {
+  @Injected var network: any Network
+  func refresh() throws { network.fetch() }
+}
+
+@Suite("A test's handle on its doubles")
+struct TestDoubleHandleTests {
+  @Test(.container { try ContainerBuilder(AppAssembly()).overriding(with: MockNetwork()).build() })
+  func refreshFetchesOnce() throws {
+    let network = try #require(try Container.current?.resolve((any Network).self) as? FakeNetwork)
+    try NetworkScreen().refresh()
+    #expect(network.fetches == 1)
+  }
+
+  @Test func refreshFetchesOnceBuilt() throws {
+    let network = FakeNetwork()
+    let container = try ContainerBuilder(AppAssembly()).overriding { registrar in
+      registrar.bind((any Network).self, instance: network)
+    }.build()
+    try container.withCurrent { try NetworkScreen().refresh() }
+    #expect(network.fetches == 1)
+  }
+}
+
 @Suite("The container trait")
 struct ContainerTraitTests {
   @Test(
