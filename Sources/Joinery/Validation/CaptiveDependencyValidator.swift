@@ -6,8 +6,9 @@
 /// declared edges; it reports every dependency the consumer captures — in one finding per
 /// consumer, however many there are — and walks on through see-through ones (ephemeral and graph
 /// instances are made for the consumer, so it keeps what they depend on) and through forwards to
-/// their targets. Optional dependencies count when bound; `Provider` and `Lazy` edges are
-/// deferred, checked at resolve time instead.
+/// their targets. Optional dependencies count when bound. A `Lazy` counts as the dependency it
+/// wraps: it keeps the first instance it makes for as long as its consumer lives. A `Provider`
+/// makes a new request each time, checked at resolve time instead.
 /// ``Registrar/allowCaptive(_:tag:dependency:dependencyTag:because:)`` acknowledges an intended
 /// capture of that consumer and dependency, which then is not reported.
 ///
@@ -53,7 +54,7 @@ struct CaptiveDependencyValidator: BuildValidator {
       stack.append(index)
       while let position = stack.popLast() {
         for edge in graph.edgeIndices(of: position) {
-          guard let target = graph.immediateTarget(ofEdge: edge), visited[target] != index else {
+          guard let target = graph.keptTarget(ofEdge: edge), visited[target] != index else {
             continue
           }
           visited[target] = index
@@ -68,10 +69,12 @@ struct CaptiveDependencyValidator: BuildValidator {
                   severity: severity,
                   chain: chain(to: position, from: index, reachedFrom).map {
                     graph.lifetimeOwner(of: $0)
-                  }, dependency: dependency, requested: requested))
+                  }, dependency: dependency, requested: requested,
+                  isLazy: graph.isLazy(edge: edge)))
             }
           }
-          if position == index, dependency.lifetime.isSeeThrough, dependency.inheritsLifetime,
+          if position == index, !graph.isLazy(edge: edge), dependency.lifetime.isSeeThrough,
+            dependency.inheritsLifetime,
             TypeShape(of: dependency.key.type) != .value,
             graph.allowedCaptives[
               CaptiveKey(consumer: consumer.key, dependency: graph.dependency(ofEdge: edge).key)]
@@ -114,6 +117,8 @@ struct CaptiveDependencyValidator: BuildValidator {
     let dependency: AnyBinding
     /// The key the consumer's edge asked for (a forward's, before it is followed).
     let requested: BindingKey
+    /// Whether the consumer keeps it through a `Lazy`.
+    let isLazy: Bool
   }
 
   /// For each consumer lifetime met, which see-through bindings lead to nothing a consumer of
@@ -168,7 +173,12 @@ struct CaptiveDependencyValidator: BuildValidator {
         : "the \(consumerLifetime) instance would keep one \(capture.requested.shortName) "
           + "beyond its lifetime"
       let chain = capture.chain.isEmpty ? "" : " Chain: \(links.joined(separator: " → "))."
-      return "depends on \(capture.requested)\(via), which is \(lifetime): \(reason).\(chain)"
+      let lazy =
+        capture.isLazy
+        ? " (through a Lazy, which keeps the first instance it makes: a later request would "
+          + "get that one)" : ""
+      return "depends on \(capture.requested)\(via)\(lazy), which is \(lifetime): \(reason)."
+        + chain
     }
     let message =
       sentences.count == 1

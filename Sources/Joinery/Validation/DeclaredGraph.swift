@@ -165,6 +165,17 @@ struct DeclaredGraph {
     edgeList[edge].isDeferred ? nil : edgeList[edge].target
   }
 
+  /// The position of the binding whose instance the consumer keeps through edge `edge`: the
+  /// target of an edge resolved as the consumer is built, and of a `Lazy` one (a `Lazy` keeps
+  /// what it first made, for as long as its consumer lives); `nil` for a `Provider` (a new
+  /// request each time) or when nothing here serves it. What captive dependencies follow.
+  func keptTarget(ofEdge edge: Int) -> Int? {
+    edgeList[edge].deferral == .awaitable ? nil : edgeList[edge].target
+  }
+
+  /// Whether edge `edge` is a `Lazy`.
+  func isLazy(edge: Int) -> Bool { edgeList[edge].deferral == .synchronousOnly }
+
   /// What edge `edge` (an index from ``edgeIndices(of:)``) asks for.
   func dependency(ofEdge edge: Int) -> DeclaredDependency {
     edgeList[edge].dependency

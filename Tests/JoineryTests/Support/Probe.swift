@@ -15,6 +15,11 @@ enum Probe {
     let process = Process()
     process.executableURL = folder.appendingPathComponent("JoineryProbes")
     process.arguments = [name]
+    // A probe that stops the program must end at once: Swift's backtracer, started in the
+    // crashing process, would keep the output pipe open (and, under AddressSanitizer, hang).
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe

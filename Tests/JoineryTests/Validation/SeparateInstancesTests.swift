@@ -173,3 +173,53 @@ struct SeparateInstancesTests {
     #expect(captives.first { !$0.isError }?.message.contains("Token, which is transient") == true)
   }
 }
+
+// A persistent repository that took the request's unit of work lazily, as a "fix" for the
+// captive error a direct dependency gives.
+private final class UnitOfWork: Sendable {}
+private final class Repository: Sendable {
+  let work: Lazy<UnitOfWork>
+  init(work: Lazy<UnitOfWork>) { self.work = work }
+}
+private final class Auditor: Sendable {
+  let work: Provider<UnitOfWork>
+  init(work: Provider<UnitOfWork>) { self.work = work }
+}
+
+@Suite("A Lazy keeps what it first made")
+struct LazyCaptiveTests {
+  @Test("A persistent holding Lazy of a scoped binding fails build(), saying why")
+  func lazyOfScopedUnderPersistent() throws {
+    let error = #expect(throws: BuildError.self) {
+      try ContainerBuilder().adding { registrar in
+        registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init)
+        registrar.bind(Repository.self, lifetime: .persistent, to: Repository.init(work:))
+      }.build()
+    }
+    let finding = try #require(error?.diagnostics.first { $0.code == .captiveDependency })
+    #expect(finding.isError)
+    #expect(ObjectIdentifier(finding.key.type) == ObjectIdentifier(Repository.self))
+    #expect(finding.message.contains("through a Lazy"), "\(finding.message)")
+    #expect(finding.fixes.contains { $0.contains("Provider<UnitOfWork>") })
+  }
+
+  @Test("A Provider of a scoped binding under a persistent one builds: a new request each time")
+  func providerOfScopedBuilds() throws {
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init)
+      registrar.bind(Auditor.self, lifetime: .persistent, to: Auditor.init(work:))
+    }.build()
+    let auditor = try container.resolve(Auditor.self)
+    let first = container.makeScope()
+    let second = container.makeScope()
+    #expect(try auditor.work.get(in: first) !== (try auditor.work.get(in: second)))
+  }
+
+  @Test("A Lazy in a scoped consumer is fine: both end with the scope")
+  func lazyInScopedConsumer() throws {
+    _ = try ContainerBuilder().adding { registrar in
+      registrar.bind(UnitOfWork.self, lifetime: .scoped, to: UnitOfWork.init)
+      registrar.bind(Repository.self, lifetime: .scoped, to: Repository.init(work:))
+    }.build()
+  }
+}
