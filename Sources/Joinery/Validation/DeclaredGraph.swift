@@ -165,10 +165,12 @@ struct DeclaredGraph {
     edgeList[edge].isDeferred ? nil : edgeList[edge].target
   }
 
-  /// The position of the binding whose instance the consumer keeps through edge `edge`: the
-  /// target of an edge resolved as the consumer is built, and of a `Lazy` one (a `Lazy` keeps
-  /// what it first made, for as long as its consumer lives); `nil` for a `Provider` (a new
-  /// request each time) or when nothing here serves it. What captive dependencies follow.
+  /// The position of the binding whose instance the consumer keeps through edge `edge`.
+  ///
+  /// That is the target of an edge resolved as the consumer is built, and of a `Lazy` one (a
+  /// `Lazy` keeps what it first made, for as long as its consumer lives); `nil` for a
+  /// `Provider` (a new request each time) or when nothing here serves it. What captive
+  /// dependencies follow.
   func keptTarget(ofEdge edge: Int) -> Int? {
     edgeList[edge].deferral == .awaitable ? nil : edgeList[edge].target
   }
