@@ -41,17 +41,23 @@ extension Container {
   /// provide, an async binding (use ``verifyAsync(arguments:)``) and a main-actor binding off the
   /// main thread are skipped, each listed in ``VerificationReport/skipped``.
   ///
-  /// - Parameter samples: Arguments and scope values to create bindings with; none when
-  ///   omitted.
+  /// - Parameters:
+  ///   - samples: Arguments and scope values to create bindings with; none when omitted.
+  ///   - isolation: The caller's actor, passed implicitly (`#isolation`): main-actor bindings
+  ///     are created when it is the main actor (or the caller is on the main thread), as
+  ///     `build()` creates eager ones.
   /// - Returns: What was verified, what was skipped, and the graph with observed edges.
   /// - Throws: ``VerificationError`` with every failure, when any binding fails.
   public func verify(
-    arguments samples: SampleArguments = SampleArguments()
+    arguments samples: SampleArguments = SampleArguments(),
+    isolation: isolated (any Actor)? = #isolation
   ) throws(VerificationError)
     -> VerificationReport
   {
-    let run = VerificationRun(of: self, samples: samples)
-    let onMainActor = _ThreadState.isOnMainActor
+    let run = VerificationRun(of: self, samples: samples, isolation: isolation)
+    let onMainActor =
+      _ThreadState.isOnMainActor
+      || isolation.map { ObjectIdentifier($0) == ObjectIdentifier(MainActor.shared) } == true
     // The copy is current while factories run: an `@Injected` property read in one resolves
     // from it, as it would from this container in the app.
     run.copy.withCurrent {
@@ -71,7 +77,7 @@ extension Container {
     return try run.report(graph)
   }
 
-  /// ``verify(arguments:)`` for a graph with async and main-actor bindings: awaits every async
+  /// ``verify(arguments:isolation:)`` for a graph with async and main-actor bindings: awaits every async
   /// binding, and creates main-actor bindings on the main actor.
   ///
   /// It returns once what the throwaway copy made is disposed, newest first.
@@ -94,13 +100,13 @@ extension Container {
   public func verifyAsync(
     arguments samples: SampleArguments = SampleArguments()
   ) async throws(VerificationError) -> VerificationReport {
-    let run = VerificationRun(of: self, samples: samples)
+    let run = VerificationRun(of: self, samples: samples, isolation: nil)
     // Eager async singletons first, as `buildAsync()` makes them before anything resolves:
     // synchronous bindings may depend on them then.
     let isEagerAsync = { (binding: AnyBinding) in
       binding.isAsync && binding.lifetime.isEager
     }
-    // The copy is current while factories run, as in ``verify(arguments:)``.
+    // The copy is current while factories run, as in ``verify(arguments:isolation:)``.
     await run.copy.withCurrent(isolation: nil) {
       for binding in run.ordered.filter(isEagerAsync) + run.ordered.filter({ !isEagerAsync($0) }) {
         if binding.needsArguments, let sample = samples.sample(for: binding.key) {
@@ -140,7 +146,11 @@ private final class VerificationRun {
   private var skipped: [BindingInfo] = []
   private var failures: [ResolutionError] = []
 
-  init(of container: Container, samples: SampleArguments) {
+  /// The isolation of the caller of `verify()`, which synchronous creations run with.
+  let isolation: (any Actor)?
+
+  init(of container: Container, samples: SampleArguments, isolation: (any Actor)?) {
+    self.isolation = isolation
     recorder = EdgeRecorder()
     copy = container.throwawayCopy(recorder: recorder)
     // A value no binding declares is left out; its sample cannot matter.
@@ -160,7 +170,7 @@ private final class VerificationRun {
     _withTemporaryInstance(binding.layout) { slot in
       do throws(ResolutionError) {
         try binding.resolve(
-          into: slot, in: copy, parent: .topLevel(in: scope), fallbackTag: nil)
+          into: slot, in: copy, parent: .topLevel(in: scope, isolation), fallbackTag: nil)
         slot.destroy(binding.layout)
         verified.append(binding.key)
       } catch  where error.code == .scopeValueMissing {
@@ -248,7 +258,7 @@ extension Container {
   }
 }
 
-/// Sample runtime arguments for ``Container/verify(arguments:)`` and
+/// Sample runtime arguments for ``Container/verify(arguments:isolation:)`` and
 /// ``Container/verifyAsync(arguments:)``: one set per binding that takes arguments, async ones
 /// included.
 ///

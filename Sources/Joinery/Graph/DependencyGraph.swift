@@ -2,7 +2,7 @@
 /// Graphviz DOT, or a plain-text tree.
 ///
 /// Edges come from what bindings declare (autowired initializers, `dependsOn`, forwards) and,
-/// after ``Container/verify(arguments:)``, from what unchecked factories were seen resolving.
+/// after ``Container/verify(arguments:isolation:)``, from what unchecked factories were seen resolving.
 ///
 /// ```swift
 /// let graph = container.graph
@@ -19,7 +19,7 @@ public struct DependencyGraph: Sendable {
     public let from: BindingKey
     /// The binding that serves the dependency.
     public let to: BindingKey
-    /// Whether the edge was seen when ``Container/verify(arguments:)`` ran the factory;
+    /// Whether the edge was seen when ``Container/verify(arguments:isolation:)`` ran the factory;
     /// `false` for an edge the binding declares, which `build()` checked.
     public let isObserved: Bool
     /// Whether a tagged dependency is served by the untagged binding.
@@ -48,7 +48,7 @@ public struct DependencyGraph: Sendable {
     }
   }
 
-  /// The graph with more edges, such as those ``Container/verify(arguments:)`` observed.
+  /// The graph with more edges, such as those ``Container/verify(arguments:isolation:)`` observed.
   func adding(_ more: [Edge]) -> DependencyGraph {
     DependencyGraph(nodes: nodes, edges: edges + more)
   }

@@ -1,4 +1,4 @@
-/// The error ``Container/verify(arguments:)`` throws: every binding that failed, with its own report.
+/// The error ``Container/verify(arguments:isolation:)`` throws: every binding that failed, with its own report.
 ///
 /// ```swift
 /// do {

@@ -1,4 +1,4 @@
-/// What ``Container/verify(arguments:)`` did.
+/// What ``Container/verify(arguments:isolation:)`` did.
 ///
 /// Printed, it is a summary: how many bindings were created, and which were skipped and why.
 /// The graph prints only when asked for.

@@ -33,7 +33,7 @@ public import JoineryEngine
 /// with the property's file and line and what to change. Read `try $feed.get()` to get the
 /// ``ResolutionError`` instead, and avoid first reads inside an initializer (take the dependency
 /// as an initializer parameter there): a failure there cannot be reported as an error, not even
-/// by ``Container/verify(arguments:)``.
+/// by ``Container/verify(arguments:isolation:)``.
 ///
 /// > Note: Swift 6 forbids property wrappers in a `Sendable` class (their storage is a `var`).
 /// > There, keep the wrapper as a constant instead: `let feed = Injected<FeedService>()`, and

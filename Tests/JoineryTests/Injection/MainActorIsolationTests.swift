@@ -56,6 +56,24 @@ struct MainActorIsolationTests {
     #expect(try container.resolve(Window?.self)?.panel === window.panel)
   }
 
+  @Test("verify() from main-actor code creates main-actor bindings, off the main thread too")
+  @MainActor
+  func verifyFollowsIsolation() throws {
+    let container = try ContainerBuilder(Screens()).build()
+    let report = try container.verify()
+    #expect(report.skipped.isEmpty, "\(report)")
+    #expect(report.verified.contains(BindingKey(Window.self)))
+  }
+
+  @Test("verify() from another actor skips main-actor bindings off the main thread")
+  func verifyFromAnotherActor() async throws {
+    actor Checker {
+      func skipped(_ container: Container) throws -> Int { try container.verify().skipped.count }
+    }
+    let container = try ContainerBuilder(Screens()).build()
+    #expect(try await Checker().skipped(container) == 2)
+  }
+
   @Test("build() from main-actor code creates an eager main-actor persistent")
   @MainActor
   func eagerBuild() throws {
