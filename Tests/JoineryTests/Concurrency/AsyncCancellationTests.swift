@@ -93,6 +93,40 @@ struct AsyncCancellationTests {
     try await scope.close()
   }
 
+  @Test(
+    "The request that started a shared creation is cancelled: the others still get an instance",
+    arguments: ["persistent", "cached", "scoped"])
+  func cancelledMakerDoesNotFailWaiters(lifetime name: String) async throws {
+    let lifetimes: [String: Lifetime.For<Connection>] = [
+      "persistent": .persistent, "cached": .cached, "scoped": .scoped,
+    ]
+    let gate = Gate()
+    let started = TestAtomic<Int>(0)
+    // A factory that checks cancellation once it may go on, as a network call would.
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Connection.self, lifetime: try! #require(lifetimes[name])) { _ in
+          let serial = started.add(1, ordering: .relaxed).newValue
+          await gate.wait()
+          try Task.checkCancellation()
+          return Connection(serial: serial)
+        }
+      }
+    ).buildOrRecord()
+    let scope = container.makeScope()
+    let maker = Task { try await scope.resolveAsync(Connection.self) }
+    _ = try await eventually(started, reaches: 1)
+    let waiters = (0..<3).map { _ in Task { try await scope.resolveAsync(Connection.self) } }
+    try await Task.sleep(milliseconds: 10)
+    maker.cancel()
+    gate.open()
+    await #expect(throws: (any Error).self) { try await maker.value }
+    var made: [Connection] = []
+    for waiter in waiters { made.append(try await waiter.value) }
+    #expect(Set(made.map(ObjectIdentifier.init)).count == 1)
+    try await scope.close()
+  }
+
   @Test("A cancelled task still gets an instance that is already made, without waiting")
   func cancelledAfterTheEnd() async throws {
     let gate = Gate()
