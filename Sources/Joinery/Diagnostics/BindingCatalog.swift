@@ -78,22 +78,25 @@ extension Array: ElementCollection {
 }
 
 /// The type names of a catalog's bindings, folded and indexed once, so that a near-miss search
-/// looks up the few names that can be similar instead of comparing all of them.
+/// compares each distinct bound type once, with names computed once.
 ///
-/// In a catalog of at most ``linearLimit`` bindings every name is compared (same or
+/// With at most ``linearLimit`` distinct types every name is compared (same or
 /// module-qualified name, prefix, containment, a spelling two edits away). Above it, only the
 /// names found through the index are: the same folded name, the same short name (another
 /// module's type) or the same last word (`URLSessionClient` for `HTTPClient`); spelling
 /// mistakes are not searched there, so that a broken app's start-up report stays fast.
 final class NameIndex: Sendable {
-  /// Up to this many bindings, every name is a candidate.
+  /// Up to this many distinct types, every name is a candidate.
   static let linearLimit = 1_000
 
   private let types: [Any.Type]
   private let state = Protected<State?>(nil)
 
   private struct State {
-    var names: [SimilarName]
+    /// One name per distinct bound type.
+    var names: [SimilarName] = []
+    /// The catalog positions of each distinct type's bindings.
+    var positions: [[Int]] = []
     var byFolded: [String: [Int]] = [:]
     var byShort: [String: [Int]] = [:]
     var byLastWord: [Substring: [Int]] = [:]
@@ -101,35 +104,46 @@ final class NameIndex: Sendable {
 
   init(types: [Any.Type]) { self.types = types }
 
-  /// The positions of the names that may be similar to `wanted`, each once, in order.
-  func candidates(similarTo wanted: SimilarName) -> [Int] {
-    if types.count <= Self.linearLimit { return Array(types.indices) }
+  /// The positions of the bindings whose type's name is similar to `wanted`, in order.
+  func similar(to wanted: SimilarName) -> [Int] {
     let state = built()
-    var found = Set<Int>()
-    found.formUnion(state.byFolded[wanted.folded] ?? [])
-    found.formUnion(state.byShort[wanted.short] ?? [])
-    if let word = wanted.lastWord(of: wanted.short), word.count >= 4 {
-      found.formUnion(state.byLastWord[word] ?? [])
+    var found: [Int] = []
+    func consider(_ type: Int) {
+      if wanted.isSimilar(to: state.names[type]) { found += state.positions[type] }
+    }
+    if state.names.count <= Self.linearLimit {
+      for type in state.names.indices { consider(type) }
+    } else {
+      var candidates = Set<Int>()
+      candidates.formUnion(state.byFolded[wanted.folded] ?? [])
+      candidates.formUnion(state.byShort[wanted.short] ?? [])
+      if let word = wanted.lastWord, word.count >= 4 {
+        candidates.formUnion(state.byLastWord[word] ?? [])
+      }
+      for type in candidates { consider(type) }
     }
     return found.sorted()
-  }
-
-  /// The folded name of the type at `position` (`type`, passed to avoid a lookup when the
-  /// index is not built).
-  func name(at position: Int, of type: Any.Type) -> SimilarName {
-    if types.count <= Self.linearLimit { return SimilarName(type) }
-    return built().names[position]
   }
 
   private func built() -> State {
     state.withLock { state in
       if let state { return state }
-      var made = State(names: types.map(SimilarName.init))
-      for (position, name) in made.names.enumerated() {
-        made.byFolded[name.folded, default: []].append(position)
-        made.byShort[name.short, default: []].append(position)
-        if let word = name.lastWord(of: name.short), word.count >= 4 {
-          made.byLastWord[word, default: []].append(position)
+      var made = State()
+      var distinct: [ObjectIdentifier: Int] = [:]
+      for (position, type) in types.enumerated() {
+        if let known = distinct[ObjectIdentifier(type)] {
+          made.positions[known].append(position)
+          continue
+        }
+        let index = made.names.count
+        distinct[ObjectIdentifier(type)] = index
+        let name = SimilarName(type)
+        made.names.append(name)
+        made.positions.append([position])
+        made.byFolded[name.folded, default: []].append(index)
+        made.byShort[name.short, default: []].append(index)
+        if let word = name.lastWord, word.count >= 4 {
+          made.byLastWord[word, default: []].append(index)
         }
       }
       state = made

@@ -76,11 +76,9 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     }
     let wanted = SimilarName(requested.type)
     var similar: [NearMiss] = []
-    for position in catalog.names.candidates(similarTo: wanted) {
+    for position in catalog.names.similar(to: wanted) {
       let binding = catalog.all[position]
-      guard binding.key.type != requested.type, binding.contribution == nil,
-        wanted.isSimilar(to: catalog.names.name(at: position, of: binding.key.type))
-      else { continue }
+      guard binding.key.type != requested.type, binding.contribution == nil else { continue }
       similar.append(
         NearMiss(
           .similarType, binding: binding,
@@ -102,6 +100,13 @@ struct SimilarName {
   let type: Any.Type
   let folded: String
   let short: String
+  /// `folded`'s bytes, for the edit distance and containment.
+  let bytes: [UInt8]
+  /// Which bytes occur in `folded`, hashed to 64 bits: a cheap test that rules most pairs out
+  /// before the comparisons that cost more.
+  let present: UInt64
+  /// The last capitalised word of `short` (``lastWord(of:)``).
+  let lastWord: Substring?
 
   init(_ type: Any.Type) {
     self.type = type
@@ -109,28 +114,40 @@ struct SimilarName {
     var name = short.lowercased()
     if name.hasPrefix("any ") { name.removeFirst(4) }
     folded = name
+    bytes = Array(name.utf8)
+    present = bytes.reduce(0) { $0 | (1 << UInt64($1 & 63)) }
+    lastWord = Self.lastWord(of: short)
   }
 
   /// The module-qualified name: computed only when two short names are equal.
   var qualified: String { TypeName.qualified(type) }
 
+  /// Whether `other` is a near miss of this name: the same short name in another module, the
+  /// same folded name, one containing the other (4 bytes or more), the same last word, or at
+  /// most two edits apart.
+  ///
+  /// Cheap tests on the bytes present come first: a report compares every missing type with
+  /// every bound one, so most pairs must be ruled out in a few instructions.
   func isSimilar(to other: SimilarName) -> Bool {
     if short == other.short { return qualified != other.qualified }
-    let (a, b) = (folded, other.folded)
-    if a == b { return true }
-    if min(a.count, b.count) >= 4,
-      a.hasPrefix(b) || b.hasPrefix(a) || a.includes(b) || b.includes(a)
+    if folded == other.folded { return true }
+    let (shorter, longer) = bytes.count <= other.bytes.count ? (self, other) : (other, self)
+    if shorter.bytes.count >= 4, shorter.present & ~longer.present == 0,
+      longer.bytes.contains(shorter.bytes)
     {
       return true
     }
-    if let suffix = lastWord(of: short), suffix.count >= 4, suffix == lastWord(of: other.short) {
+    if let suffix = lastWord, suffix.count >= 4, suffix == other.lastWord {
       return true
     }
-    return max(a.count, b.count) <= 40 && editDistance(Array(a.utf8), Array(b.utf8), limit: 2) <= 2
+    // Each edit changes whether at most two (hashed) bytes occur.
+    return longer.bytes.count - shorter.bytes.count <= 2
+      && (present ^ other.present).nonzeroBitCount <= 4 && longer.bytes.count <= 40
+      && editDistance(bytes, other.bytes, limit: 2) <= 2
   }
 
   /// The last capitalised word of a type name: `Client` in `URLSessionClient`.
-  func lastWord(of name: String) -> Substring? {
+  static func lastWord(of name: String) -> Substring? {
     guard let start = name.lastIndex(where: { $0.isUppercase }) else { return nil }
     let word = name[start...]
     return word.allSatisfy { $0.isLetter } ? word : nil
@@ -154,4 +171,18 @@ private func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
     swap(&previous, &current)
   }
   return a.isEmpty ? b.count : previous[b.count]
+}
+
+extension [UInt8] {
+  /// Whether `needle` occurs in these bytes.
+  fileprivate func contains(_ needle: [UInt8]) -> Bool {
+    guard needle.count <= count else { return false }
+    if needle.isEmpty { return true }
+    for start in 0...(count - needle.count) where self[start] == needle[0] {
+      var offset = 1
+      while offset < needle.count, self[start + offset] == needle[offset] { offset += 1 }
+      if offset == needle.count { return true }
+    }
+    return false
+  }
 }
