@@ -106,6 +106,16 @@
     return checkpoint == owner ? .cycle : .clear
   }
 
+  /// Whether a level of `owner` may be entered below this one, in a chain that does not live on
+  /// a thread's stack (the async one): ``admit(_:maximumDepth:stackLimit:contains:)`` without
+  /// the stack test.
+  @inlinable @inline(__always)
+  package func admit(
+    _ owner: _Owner, maximumDepth: Int, contains: (_Owner) -> Bool
+  ) -> Verdict {
+    unsafe admit(owner, maximumDepth: maximumDepth, stackLimit: nil, contains: contains)
+  }
+
   /// Whether `owner` is in the chain that `start` ends, walking up with `parent`: the full walk,
   /// for errors and the first levels' cycle test.
   @inlinable

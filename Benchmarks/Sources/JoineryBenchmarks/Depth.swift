@@ -153,7 +153,74 @@ func deepChainRows() -> [Row] {
         }
       })
   }
-  return [Row(title: "4,000 chain levels per operation", floor: nil, variants: variants)]
+  return [
+    Row(title: "4,000 chain levels per operation", floor: nil, variants: variants),
+    asyncChainRow(), scopeSizeRow(),
+  ]
+}
+
+/// 8,000 async chain levels per operation, at depths 500 to 8,000: flat medians mean a constant
+/// cost per level (the async cycle test is the synchronous one's, constant per level).
+func asyncChainRow() -> Row {
+  let levels = 8_000
+  let variants = [500, 2_000, 8_000].map { depth in
+    var builder = ContainerBuilder(
+      Bindings { registrar in
+        for level in 0..<depth {
+          registrar.bindAsync(Int.self, tag: level) { resolver in
+            try await resolver.resolveAsync(Int.self, tag: level + 1, matching: .exact) + 1
+          }
+        }
+        registrar.bind(Int.self, tag: depth, instance: 0)
+      })
+    builder.maximumResolutionDepth = 10_000
+    let container = try! builder.build()
+    let repeats = levels / depth
+    return Variant(
+      name: "depth \(depth) × \(repeats)",
+      run: { iterations in
+        blockingAsync {
+          for _ in 0..<iterations {
+            for _ in 0..<repeats { blackHole(try! await container.resolveAsync(Int.self, tag: 0)) }
+          }
+        }
+      })
+  }
+  return Row(title: "8,000 async chain levels per operation", floor: nil, variants: variants)
+}
+
+/// 16,000 scoped resolves per operation: scopes of 500 to 8,000 scoped bindings, each made
+/// and then found again, and the scope closed. Flat medians mean a per-resolve cost that does
+/// not grow with the number of scoped bindings a scope uses.
+func scopeSizeRow() -> Row {
+  let resolves = 8_000
+  let variants = [500, 2_000, 8_000].map { count in
+    let container = try! ContainerBuilder(
+      Bindings { registrar in
+        for tag in 0..<count {
+          registrar.bind(Link10.self, tag: tag, lifetime: .scoped, to: Link10.init)
+        }
+      }
+    ).build()
+    let repeats = resolves / count
+    return Variant(
+      name: "\(count) bindings × \(repeats) scopes",
+      run: { iterations in
+        blockingAsync {
+          for _ in 0..<iterations {
+            for _ in 0..<repeats {
+              let scope = container.makeScope()
+              for _ in 0..<2 {
+                for tag in 0..<count { blackHole(try! scope.resolve(Link10.self, tag: tag)) }
+              }
+              try! await scope.close()
+            }
+          }
+        }
+      })
+  }
+  return Row(
+    title: "16,000 scoped resolves per operation, by scope size", floor: nil, variants: variants)
 }
 
 /// Registrations given to `Bindings`, as a value.

@@ -329,6 +329,11 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     let waiters = path?.bindings ?? []
     if !waiters.isEmpty {
       if let ring = container.waits.beginWaiting(waiters, for: self) {
+        // Waiting for a creation this very path is in the middle of: a cycle deeper than
+        // the constant-work test of `AsyncPath.enter` has met yet.
+        if let path, path.contains(self) {
+          throw .cycle(self, fallbackTag: nil, parent: path, in: container)
+        }
         throw .waitRing(
           self, fallbackTag: nil, parent: node.parent, waitingChain: ring, in: container)
       }

@@ -259,10 +259,6 @@ extension Container {
   ) async throws(ResolutionError) -> Any {
     // A built persistent instance never changes: read it without a lock, a task or a path.
     if binding.isReady { return binding.storage.loadAny(binding.layout) }
-    let path = AsyncPath.joining(path)
-    if let path, path.contains(binding) {
-      throw .cycle(binding, fallbackTag: nil, parent: path, in: self)
-    }
-    return try await binding.resolveAsync(in: self, path: path, scope: scope)
+    return try await binding.resolveAsync(in: self, path: AsyncPath.joining(path), scope: scope)
   }
 }

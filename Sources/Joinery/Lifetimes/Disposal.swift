@@ -57,13 +57,13 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     /// first two inline, since most scopes use few.
     var first: ScopeCell?
     var second: ScopeCell?
-    var more: [ScopeCell] = []
+    var more = IdentityList<FactoryBinding>()
     /// A scope's instances of scoped async bindings, and their creations under way: the first
     /// two inline (their bindings' identities apart, so that finding one reads no slot), since
     /// most scopes use few.
     var asyncIDs: (ObjectIdentifier?, ObjectIdentifier?) = (nil, nil)
     var asyncInline = (AsyncSlot(), AsyncSlot())
-    var asyncMore: [(binding: ObjectIdentifier, slot: AsyncSlot)] = []
+    var asyncMore = IdentityList<AsyncSlot>()
 
     /// Runs `body` on the slot of `binding`, made empty on first use.
     mutating func withAsyncSlot<R>(
@@ -79,11 +79,8 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
         asyncIDs.1 = binding
         return body(&asyncInline.1)
       }
-      if let index = asyncMore.firstIndex(where: { $0.binding == binding }) {
-        return body(&asyncMore[index].slot)
-      }
-      asyncMore.append((binding, AsyncSlot()))
-      return body(&asyncMore[asyncMore.count - 1].slot)
+      let position = asyncMore.position(of: binding) ?? asyncMore.append(AsyncSlot(), for: binding)
+      return body(&asyncMore[position])
     }
 
     func asyncInstance(of binding: ObjectIdentifier) -> AsyncInstance {
@@ -91,10 +88,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       if asyncIDs.1 == binding { return asyncInline.1.instance }
       // The list is used only once both inline slots are.
       guard asyncIDs.1 != nil else { return .none }
-      for index in asyncMore.indices where asyncMore[index].binding == binding {
-        return asyncMore[index].slot.instance
-      }
-      return .none
+      return asyncMore.position(of: binding).map { asyncMore[$0].instance } ?? .none
     }
     /// Whether the entries were taken for disposal: an instance recorded later is disposed
     /// at once, on its own.
@@ -119,7 +113,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     func cell(for binding: ObjectIdentifier) -> FactoryBinding? {
       if let first, first.binding == binding { return first.cell }
       if let second, second.binding == binding { return second.cell }
-      return more.first { $0.binding == binding }?.cell
+      return more.position(of: binding).map { more[$0] }
     }
 
     mutating func add(_ cell: ScopeCell) {
@@ -128,7 +122,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       } else if second == nil {
         second = cell
       } else {
-        more.append(cell)
+        more.append(cell.cell, for: cell.binding)
       }
     }
   }

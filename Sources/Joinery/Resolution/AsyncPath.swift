@@ -111,17 +111,33 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   /// A node for `binding` below `parent`, in `requestScope` when the request was made in one
-  /// (else in the parent's); refused past the container's depth limit.
+  /// (else in the parent's); refused when `binding` is already being made on the path (a
+  /// cycle) or past the container's depth limit.
+  ///
+  /// The test is the one synchronous frames make
+  /// (``_ChainLink/admit(_:maximumDepth:stackLimit:contains:)``): constant work per level, so
+  /// a chain of any depth costs the same per level. A deep cycle the test has not met yet
+  /// ends at the depth limit, reported as a cycle, or, through a shared binding, as a wait
+  /// that would close a ring (``AsyncBinding/awaitCreation(_:node:path:in:)``).
   static func enter(
     _ binding: AnyBinding, below parent: AsyncPath?, requestScope: Scope? = nil,
     in container: Container
   ) throws(ResolutionError) -> AsyncPath {
-    let node = AsyncPath(binding: binding, parent: parent, requestScope: requestScope)
-    if node.depth > container.maximumDepth {
-      throw .depthLimit(
-        binding, fallbackTag: nil, parent: parent, stackExhausted: false, in: container)
+    if let parent {
+      let verdict = parent.link.admit(
+        _Frame.owner(binding), maximumDepth: container.maximumDepth
+      ) { owner in
+        _ChainLink.chain(from: parent, contains: owner, link: \.link, parent: \.parent)
+      }
+      switch verdict {
+      case .clear: break
+      case .cycle: throw .cycle(binding, fallbackTag: nil, parent: parent, in: container)
+      case .tooDeep:
+        throw .depthLimit(
+          binding, fallbackTag: nil, parent: parent, stackExhausted: false, in: container)
+      }
     }
-    return node
+    return AsyncPath(binding: binding, parent: parent, requestScope: requestScope)
   }
 
   /// Runs `body` (the binding's factory) as the task's current node.

@@ -98,6 +98,41 @@ struct AsyncEngineParityTests {
     #expect(error.debugDescription.contains("more than 50 bindings deep"))
   }
 
+  @Test(
+    "A deep async cycle (levels past the full check) throws cycle, naming the whole ring",
+    arguments: [Lifetime.ephemeral, .graph, .persistent])
+  func deepCycle(lifetime: Lifetime) async throws {
+    // Link(tag: n) awaits Link(tag: n + 1), and the last one awaits Link(tag: 20) again: a ring
+    // of 30 levels entered at depth 21, deeper than the levels every entry is compared with.
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        for level in 0..<50 {
+          registrar.bindAsync(Link.self, tag: level, lifetime: .init(lifetime)) { resolver in
+            Link(next: try await resolver.resolveAsync(Link.self, tag: level == 49 ? 20 : level + 1))
+          }
+        }
+      }
+    ).buildOrRecord()
+    let outcome = try await finishing(within: patience) { () -> ResolutionError? in
+      do throws(ResolutionError) {
+        _ = try await container.resolveAsync(Link.self, tag: 0)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let finished = try #require(outcome, "still running after \(patience) s")
+    let error = try #require(finished)
+    #expect(error.code == .cycle)
+    let tags = error.path.map { $0.requested.tag }
+    // Found where it closes, or (ephemeral, graph) when it comes round again: always the ring.
+    #expect(tags.count >= 51)
+    let ring: [BindingTag?] = (20..<50).map { BindingTag($0) }
+    #expect(tags.last.map { ring.contains($0) } == true)
+    if lifetime == .persistent { #expect(tags.count == 51) }  // the wait on itself is refused
+    #expect(Array(tags.prefix(51)) == ((0..<50).map { $0 } + [20]).map { BindingTag($0) })
+  }
+
   @Test("An async factory awaiting its own type through a captured container throws cycle")
   func selfAwaitThroughContainer() async throws {
     for lifetime in [Lifetime.ephemeral, .persistent, .graph] {

@@ -63,6 +63,38 @@ struct ScopeTests {
     #expect(a.request == Request(id: 1) && c.request == Request(id: 2))
   }
 
+  @Test("A scope using many scoped bindings keeps one instance of each, sync and async")
+  func manyScopedBindings() async throws {
+    // More than a scope keeps inline or finds by searching in order: each is still its own.
+    let count = 40
+    let container = try ContainerBuilder().adding { registrar in
+      for tag in 0..<count {
+        registrar.bind(Pool.self, tag: tag, lifetime: .scoped, to: Pool.init)
+        registrar.bindAsync(Pool.self, tag: "async \(tag)", lifetime: .scoped) { _ in Pool() }
+      }
+    }.build()
+    let scopes = [container.makeScope(), container.makeScope()]
+    var seen: [[ObjectIdentifier]] = []
+    for scope in scopes {
+      var made: [ObjectIdentifier] = []
+      for tag in 0..<count {
+        let sync = try scope.resolve(Pool.self, tag: tag)
+        let async = try await scope.resolveAsync(Pool.self, tag: "async \(tag)")
+        made += [ObjectIdentifier(sync), ObjectIdentifier(async)]
+      }
+      // A second pass, in reverse, finds the same instances.
+      for tag in (0..<count).reversed() {
+        #expect(ObjectIdentifier(try scope.resolve(Pool.self, tag: tag)) == made[2 * tag])
+        let async = try await scope.resolveAsync(Pool.self, tag: "async \(tag)")
+        #expect(ObjectIdentifier(async) == made[2 * tag + 1])
+        #expect(scope.hasInstance(of: Pool.self, tag: tag))
+      }
+      seen.append(made)
+    }
+    #expect(Set(seen[0] + seen[1]).count == 4 * count)
+    for scope in scopes { try await scope.close() }
+  }
+
   @Test("A scoped binding resolved outside any scope is a clear error")
   func outsideAScope() throws {
     let container = try serverContainer()
