@@ -108,7 +108,8 @@ struct AsyncEngineParityTests {
       Bindings { registrar in
         for level in 0..<50 {
           registrar.bindAsync(Link.self, tag: level, lifetime: .init(lifetime)) { resolver in
-            Link(next: try await resolver.resolveAsync(Link.self, tag: level == 49 ? 20 : level + 1))
+            Link(
+              next: try await resolver.resolveAsync(Link.self, tag: level == 49 ? 20 : level + 1))
           }
         }
       }
