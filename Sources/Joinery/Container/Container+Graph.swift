@@ -20,7 +20,7 @@ extension Container {
       for declared in binding.dependencies ?? [] {
         var dependency = declared
         var isDeferred = false
-        if declaredTarget(of: declared) == nil,
+        if declaredTarget(of: declared) == nil, TypeName.isJoineryType(declared.key.type),
           let derivable = declared.key.type as? any DerivedFromContainer.Type
         {
           // A Provider or Lazy: an edge to the binding it wraps, used later.

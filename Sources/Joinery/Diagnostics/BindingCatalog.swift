@@ -17,7 +17,7 @@ final class BindingCatalog: Sendable {
     var byType: [ObjectIdentifier: [BindingInfo]] = [:]
     for info in all { byType[ObjectIdentifier(info.key.type), default: []].append(info) }
     self.byType = byType
-    names = NameIndex(types: all.map(\.key.type))
+    names = NameIndex(keys: all.map(\.key))
   }
 }
 
@@ -34,7 +34,8 @@ extension BindingCatalog {
     for wanted: BindingKey, consumer: String?
   ) -> (text: String, isCollection: Bool)? {
     guard wanted.argumentTypes == nil else { return nil }
-    let collection = wanted.type as? any ElementCollection.Type
+    let collection =
+      TypeName.isArray(wanted.type) ? wanted.type as? any ElementCollection.Type : nil
     let element = collection?.elementType ?? wanted.type
     let contributions = (byType[ObjectIdentifier(element)] ?? []).filter {
       $0.contribution != nil
@@ -80,65 +81,112 @@ extension Array: ElementCollection {
 /// The type names of a catalog's bindings, folded and indexed once, so that a near-miss search
 /// compares each distinct bound type once, with names computed once.
 ///
-/// With at most ``linearLimit`` distinct types every name is compared (same or
-/// module-qualified name, prefix, containment, a spelling two edits away). Above it, only the
-/// names found through the index are: the same folded name, the same short name (another
-/// module's type) or the same last word (`URLSessionClient` for `HTTPClient`); spelling
-/// mistakes are not searched there, so that a broken app's start-up report stays fast.
+/// The same folded name, the same short name (another module's type) and the same last word
+/// (`URLSessionClient` for `HTTPClient`) are found by hash. With at most ``linearLimit``
+/// distinct types, containment and spellings two edits away are searched too: over flat arrays
+/// of each name's length and bytes present, which rule out almost every pair in a few
+/// instructions, before the few left are compared in full. Above the limit they are not, so
+/// that a broken app's start-up report stays fast.
 final class NameIndex: Sendable {
   /// Up to this many distinct types, every name is a candidate.
   static let linearLimit = 1_000
 
-  private let types: [Any.Type]
+  private let keys: [BindingKey]
   private let state = Protected<State?>(nil)
 
   private struct State {
     /// One name per distinct bound type.
     var names: [SimilarName] = []
+    /// Each name's shape (``SimilarName/Shape``), by position in `names`: what the first test
+    /// of every pair reads, without touching a name.
+    var shapes: [SimilarName.Shape] = []
     /// The catalog positions of each distinct type's bindings.
     var positions: [[Int]] = []
+    /// The position in `names` of each distinct type.
+    var distinct: [ObjectIdentifier: Int] = [:]
+    /// Each catalog position's rank in the order reports list bindings (``BindingKey/sortKey``),
+    /// so that picking a report's first few of many candidates compares integers, not names.
+    var ranks: [Int] = []
+    /// Each distinct type's smallest rank, and the types in that order.
+    var minRanks: [Int] = []
+    var typeOrder: [Int] = []
     var byFolded: [String: [Int]] = [:]
     var byShort: [String: [Int]] = [:]
     var byLastWord: [Substring: [Int]] = [:]
   }
 
-  init(types: [Any.Type]) { self.types = types }
+  init(keys: [BindingKey]) { self.keys = keys }
 
-  /// The positions of the bindings whose type's name is similar to `wanted`, in order.
-  func similar(to wanted: SimilarName) -> [Int] {
+  /// The catalog positions of the bindings of `type`.
+  func positions(of type: Any.Type) -> [Int] {
     let state = built()
+    return state.distinct[ObjectIdentifier(type)].map { state.positions[$0] } ?? []
+  }
+
+  /// The first `limit` of `positions` in the order reports list bindings.
+  ///
+  /// A selection, not a sort: a type bound under thousands of tags costs one pass per report.
+  func first(_ limit: Int, of positions: [Int]) -> [Int] {
+    guard positions.count > 1 else { return positions }
+    return Self.first(limit, of: positions, ranks: built().ranks)
+  }
+
+  private static func first(_ limit: Int, of positions: [Int], ranks: [Int]) -> [Int] {
+    var chosen: [Int] = []
+    for position in positions {
+      if chosen.count == limit, ranks[position] >= ranks[chosen[limit - 1]] { continue }
+      let at = chosen.firstIndex { ranks[position] < ranks[$0] } ?? chosen.count
+      chosen.insert(position, at: at)
+      if chosen.count > limit { chosen.removeLast() }
+    }
+    return chosen
+  }
+
+  /// The first `limit` eligible bindings, in the order reports list bindings, whose type's name
+  /// is similar to `wanted`.
+  ///
+  /// Types are tried in that order, so the search stops once `limit` are found that no later
+  /// type could come before: names that are all alike (a generic type's instances) end it
+  /// after a few; names that differ are ruled out by their lengths and bytes present.
+  func similar(
+    to wanted: SimilarName, limit: Int, where isEligible: (Int) -> Bool
+  ) -> [Int] {
+    let state = built()
+    var hashed = Set<Int>()
+    hashed.formUnion(state.byFolded[wanted.folded] ?? [])
+    hashed.formUnion(state.byShort[wanted.short] ?? [])
+    if let word = wanted.lastWord, word.count >= 4 {
+      hashed.formUnion(state.byLastWord[word] ?? [])
+    }
+    let scansAll = state.names.count <= Self.linearLimit
+    let order =
+      scansAll ? state.typeOrder : hashed.sorted { state.minRanks[$0] < state.minRanks[$1] }
     var found: [Int] = []
-    func consider(_ type: Int) {
-      if wanted.isSimilar(to: state.names[type]) { found += state.positions[type] }
+    for type in order {
+      if found.count == limit, state.ranks[found[limit - 1]] < state.minRanks[type] { break }
+      if !hashed.contains(type), !wanted.shape.mayContainOrSpell(state.shapes[type]) { continue }
+      guard wanted.isSimilar(to: state.names[type]) else { continue }
+      let eligible = state.positions[type].filter(isEligible)
+      if !eligible.isEmpty { found = Self.first(limit, of: found + eligible, ranks: state.ranks) }
     }
-    if state.names.count <= Self.linearLimit {
-      for type in state.names.indices { consider(type) }
-    } else {
-      var candidates = Set<Int>()
-      candidates.formUnion(state.byFolded[wanted.folded] ?? [])
-      candidates.formUnion(state.byShort[wanted.short] ?? [])
-      if let word = wanted.lastWord, word.count >= 4 {
-        candidates.formUnion(state.byLastWord[word] ?? [])
-      }
-      for type in candidates { consider(type) }
-    }
-    return found.sorted()
+    return found
   }
 
   private func built() -> State {
     state.withLock { state in
       if let state { return state }
       var made = State()
-      var distinct: [ObjectIdentifier: Int] = [:]
-      for (position, type) in types.enumerated() {
-        if let known = distinct[ObjectIdentifier(type)] {
+      for (position, key) in keys.enumerated() {
+        let type = key.type
+        if let known = made.distinct[ObjectIdentifier(type)] {
           made.positions[known].append(position)
           continue
         }
         let index = made.names.count
-        distinct[ObjectIdentifier(type)] = index
+        made.distinct[ObjectIdentifier(type)] = index
         let name = SimilarName(type)
         made.names.append(name)
+        made.shapes.append(name.shape)
         made.positions.append([position])
         made.byFolded[name.folded, default: []].append(index)
         made.byShort[name.short, default: []].append(index)
@@ -146,6 +194,12 @@ final class NameIndex: Sendable {
           made.byLastWord[word, default: []].append(index)
         }
       }
+      let sortKeys = keys.map(\.sortKey)
+      made.ranks = Array(repeating: 0, count: keys.count)
+      let order = sortKeys.indices.sorted { (sortKeys[$0], $0) < (sortKeys[$1], $1) }
+      for (rank, position) in order.enumerated() { made.ranks[position] = rank }
+      made.minRanks = made.positions.map { $0.map { made.ranks[$0] }.min() ?? 0 }
+      made.typeOrder = made.names.indices.sorted { made.minRanks[$0] < made.minRanks[$1] }
       state = made
       return made
     }

@@ -61,33 +61,35 @@ public struct NearMiss: Sendable, CustomStringConvertible {
   /// or with other arguments, and types with similar names (found through the catalog's name
   /// index, so a report beside 10,000 bindings compares a handful of names, not all of them).
   static func find(for requested: BindingKey, in catalog: BindingCatalog) -> [NearMiss] {
-    var misses: [NearMiss] = []
-    for binding in catalog.byType[ObjectIdentifier(requested.type)] ?? [] {
-      let key = binding.key
+    let names = catalog.names
+    var otherArguments: [Int] = []
+    var otherTags: [Int] = []
+    for position in names.positions(of: requested.type) {
+      let key = catalog.all[position].key
       // A contribution is not resolved by its key: the contributions fix names `resolveAll`.
-      if key == requested || binding.contribution != nil { continue }
+      if key == requested || catalog.all[position].contribution != nil { continue }
       if ObjectIdentifier(key.argumentTypes ?? Void.self)
         != ObjectIdentifier(requested.argumentTypes ?? Void.self)
       {
-        misses.append(NearMiss(.otherArguments, binding: binding))
+        otherArguments.append(position)
       } else if key.tag != requested.tag {
-        misses.append(NearMiss(.otherTag, binding: binding))
+        otherTags.append(position)
       }
     }
-    let wanted = SimilarName(requested.type)
-    var similar: [NearMiss] = []
-    for position in catalog.names.similar(to: wanted) {
+    let similar = names.similar(to: SimilarName(requested.type), limit: 8) { position in
       let binding = catalog.all[position]
-      guard binding.key.type != requested.type, binding.contribution == nil else { continue }
-      similar.append(
-        NearMiss(
-          .similarType, binding: binding,
-          sameShortName: binding.key.shortName == requested.shortName))
+      return binding.key.type != requested.type && binding.contribution == nil
     }
-    similar.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
-    misses.sort { $0.binding.key.sortKey < $1.binding.key.sortKey }
-    return Array(misses.filter { $0.closeness == .otherArguments }.prefix(8))
-      + misses.filter { $0.closeness == .otherTag }.prefix(8) + similar.prefix(8)
+    return names.first(8, of: otherArguments).map {
+      NearMiss(.otherArguments, binding: catalog.all[$0])
+    }
+      + names.first(8, of: otherTags).map { NearMiss(.otherTag, binding: catalog.all[$0]) }
+      + similar.map { position in
+        let binding = catalog.all[position]
+        return NearMiss(
+          .similarType, binding: binding,
+          sameShortName: binding.key.shortName == requested.shortName)
+      }
   }
 }
 
@@ -96,17 +98,62 @@ private func != (lhs: Any.Type, rhs: Any.Type) -> Bool {
 }
 
 /// A type name folded for comparison: no `any `, no module, lowercased.
-struct SimilarName {
+///
+/// A class: a report compares each missing type's name with every bound one, and a struct of six
+/// references cost six retains and releases per comparison.
+final class SimilarName: Sendable {
   let type: Any.Type
   let folded: String
   let short: String
   /// `folded`'s bytes, for the edit distance and containment.
   let bytes: [UInt8]
-  /// Which bytes occur in `folded`, hashed to 64 bits: a cheap test that rules most pairs out
-  /// before the comparisons that cost more.
-  let present: UInt64
+  /// What the cheap first test of a pair reads (``Shape/mayContainOrSpell(_:)``).
+  let shape: Shape
   /// The last capitalised word of `short` (``lastWord(of:)``).
   let lastWord: Substring?
+
+  /// A name's length, bytes and pairs of adjacent bytes, summed up in three words: enough to
+  /// rule out, in a few instructions, most pairs of names that neither contain one another nor
+  /// are two edits apart, even generated names that share most of their bytes.
+  struct Shape {
+    let length: Int
+    /// Which bytes occur, hashed to 64 bits.
+    let present: UInt64
+    /// Which pairs of adjacent bytes occur, hashed to 64 bits.
+    let pairs: UInt64
+
+    init(_ bytes: [UInt8]) {
+      length = bytes.count
+      var present: UInt64 = 0
+      var pairs: UInt64 = 0
+      var previous: UInt64?
+      for byte in bytes {
+        present |= 1 << UInt64(byte & 63)
+        if let previous {
+          pairs |= 1 << ((previous << 8 | UInt64(byte)) &* 0x9E37_79B9_7F4A_7C15 >> 58)
+        }
+        previous = UInt64(byte)
+      }
+      self.present = present
+      self.pairs = pairs
+    }
+
+    /// Whether the names may contain one another (4 bytes or more) or be two edits apart: `false`
+    /// is certain.
+    func mayContainOrSpell(_ other: Shape) -> Bool {
+      let (shorter, longer) = length <= other.length ? (self, other) : (other, self)
+      // A substring's bytes and pairs all occur in the longer name.
+      if shorter.length >= 4, shorter.present & ~longer.present == 0,
+        shorter.pairs & ~longer.pairs == 0
+      {
+        return true
+      }
+      // An edit changes whether at most two bytes occur, and two pairs go, two come.
+      return longer.length - shorter.length <= 2 && longer.length <= 40
+        && (present ^ other.present).nonzeroBitCount <= 4
+        && (pairs ^ other.pairs).nonzeroBitCount <= 8
+    }
+  }
 
   init(_ type: Any.Type) {
     self.type = type
@@ -115,7 +162,7 @@ struct SimilarName {
     if name.hasPrefix("any ") { name.removeFirst(4) }
     folded = name
     bytes = Array(name.utf8)
-    present = bytes.reduce(0) { $0 | (1 << UInt64($1 & 63)) }
+    shape = Shape(bytes)
     lastWord = Self.lastWord(of: short)
   }
 
@@ -123,27 +170,24 @@ struct SimilarName {
   var qualified: String { TypeName.qualified(type) }
 
   /// Whether `other` is a near miss of this name: the same short name in another module, the
-  /// same folded name, one containing the other (4 bytes or more), the same last word, or at
+  /// same folded name, the same last word, one containing the other (4 bytes or more), or at
   /// most two edits apart.
   ///
-  /// Cheap tests on the bytes present come first: a report compares every missing type with
-  /// every bound one, so most pairs must be ruled out in a few instructions.
+  /// The names' shapes are compared before their bytes: a report compares every missing type
+  /// with every bound one, so most pairs must be ruled out in a few instructions.
   func isSimilar(to other: SimilarName) -> Bool {
     if short == other.short { return qualified != other.qualified }
     if folded == other.folded { return true }
-    let (shorter, longer) = bytes.count <= other.bytes.count ? (self, other) : (other, self)
-    if shorter.bytes.count >= 4, shorter.present & ~longer.present == 0,
-      longer.bytes.contains(shorter.bytes)
-    {
-      return true
-    }
     if let suffix = lastWord, suffix.count >= 4, suffix == other.lastWord {
       return true
     }
-    // Each edit changes whether at most two (hashed) bytes occur.
-    return longer.bytes.count - shorter.bytes.count <= 2
-      && (present ^ other.present).nonzeroBitCount <= 4 && longer.bytes.count <= 40
-      && editDistance(bytes, other.bytes, limit: 2) <= 2
+    guard shape.mayContainOrSpell(other.shape) else { return false }
+    let (shorter, longer) = bytes.count <= other.bytes.count ? (self, other) : (other, self)
+    if shorter.bytes.count >= 4, longer.bytes.contains(shorter.bytes) {
+      return true
+    }
+    return longer.bytes.count - shorter.bytes.count <= 2 && longer.bytes.count <= 40
+      && withinEdits(bytes, other.bytes, 2)
   }
 
   /// The last capitalised word of a type name: `Client` in `URLSessionClient`.
@@ -154,23 +198,32 @@ struct SimilarName {
   }
 }
 
-/// Levenshtein distance, giving up once every entry of a row exceeds `limit`.
-private func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
-  if abs(a.count - b.count) > limit { return limit + 1 }
-  var previous = Array(0...b.count)
-  var current = previous
-  for i in 1...max(a.count, 1) where !a.isEmpty {
-    current[0] = i
-    var best = i
-    for j in stride(from: 1, through: b.count, by: 1) {
-      let cost = a[i - 1] == b[j - 1] ? 0 : 1
-      current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-      best = Swift.min(best, current[j])
-    }
-    if best > limit { return limit + 1 }
-    swap(&previous, &current)
+/// Whether `a` and `b` are at most `edits` insertions, deletions or substitutions apart
+/// (Levenshtein), without a table.
+///
+/// A common prefix and suffix need no edit. Past them the first bytes differ, so one of them is
+/// edited: substituted, deleted, or preceded by an insertion; each choice is tried with one
+/// edit fewer. At most 3^`edits` branches, each a scan: no allocation, and generated names
+/// (a generic type's instances, alike but for a few bytes) cost a few dozen comparisons.
+private func withinEdits(
+  _ a: [UInt8], _ b: [UInt8], _ edits: Int, from: (a: Int, b: Int) = (0, 0),
+  to: (a: Int, b: Int)? = nil
+) -> Bool {
+  var (startA, startB) = from
+  var (endA, endB) = to ?? (a.count, b.count)
+  while startA < endA, startB < endB, a[startA] == b[startB] {
+    (startA, startB) = (startA + 1, startB + 1)
   }
-  return a.isEmpty ? b.count : previous[b.count]
+  while endA > startA, endB > startB, a[endA - 1] == b[endB - 1] {
+    (endA, endB) = (endA - 1, endB - 1)
+  }
+  let (countA, countB) = (endA - startA, endB - startB)
+  if countA == 0 || countB == 0 { return max(countA, countB) <= edits }
+  guard edits > 0, abs(countA - countB) <= edits else { return false }
+  let end = (endA, endB)
+  return withinEdits(a, b, edits - 1, from: (startA + 1, startB + 1), to: end)
+    || withinEdits(a, b, edits - 1, from: (startA + 1, startB), to: end)
+    || withinEdits(a, b, edits - 1, from: (startA, startB + 1), to: end)
 }
 
 extension [UInt8] {

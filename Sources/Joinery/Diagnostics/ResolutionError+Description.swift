@@ -111,7 +111,9 @@ extension ResolutionError {
         "Bind \(name) in the assembly of its feature: "
           + "registrar.bind(\(name).self\(tag)) { resolver in … }."
       ]
-      if let derived = requested.type as? any DerivedFromContainer.Type {
+      if TypeName.isJoineryType(requested.type),
+        let derived = requested.type as? any DerivedFromContainer.Type
+      {
         let wrapped = TypeName.of(derived.wrappedType)
         fixes = [
           "Bind \(wrapped)\(tag.isEmpty ? "" : " under that tag"): the container makes \(name) "

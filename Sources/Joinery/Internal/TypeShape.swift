@@ -12,7 +12,7 @@ enum TypeShape: Equatable {
   init(of type: Any.Type) {
     if type is AnyObject.Type {
       self = .reference
-    } else if String(describing: Swift.type(of: type)).hasSuffix(".Protocol") {
+    } else if _typeName(Swift.type(of: type), qualified: false).hasSuffix(".Protocol") {
       // The metatype of a protocol existential `any P` is `P.Protocol`; every other type's is
       // `T.Type`.
       self = .existential

@@ -113,7 +113,9 @@ struct DeclaredGraph {
         // A Provider or Lazy no binding serves is derived from the binding it wraps, used later:
         // not a cycle edge. Asked only then, as a resolve does: a conformance lookup costs
         // hundreds of instructions, and most dependencies are bound.
-        let derivable = served == nil ? declared.key.type as? any DerivedFromContainer.Type : nil
+        let derivable =
+          served == nil && TypeName.isJoineryType(declared.key.type)
+          ? declared.key.type as? any DerivedFromContainer.Type : nil
         var dependency = declared
         if let derivable {
           dependency = DeclaredDependency(

@@ -102,4 +102,85 @@ struct ResolutionErrorTests {
     let report = error.map { String(reflecting: $0) } ?? ""
     #expect(report.components(separatedBy: "Or, if you meant Logger").count == 2, "\(report)")
   }
+
+  @Test(
+    "Types with similar names are near misses: two edits, containment, the last word; in order",
+    arguments: [
+      ("Loger", ["Blogger", "Lager", "Logger"]),  // 1, 2 and 1 edits away
+      ("Lagr", ["Lager"]),  // Logger is 3 edits away, Blogger 4
+      ("Analytics", ["AnalyticsTracker"]),  // contained
+      ("HTTPClient", ["URLSessionClient"]),  // the same last word
+      ("Box<Int>", ["Box<Int16>", "Box<Int32>", "Box<Int64>", "Box<Int8>", "Box<UInt8>"]),
+    ])
+  func similarNames(requested: String, expected: [String]) throws {
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Similar.Logger.self, instance: .init())
+      registrar.bind(Similar.Blogger.self, instance: .init())
+      registrar.bind(Similar.Lager.self, instance: .init())
+      registrar.bind(Similar.AnalyticsTracker.self, instance: .init())
+      registrar.bind(Similar.URLSessionClient.self, instance: .init())
+      registrar.bind(Similar.Legume.self, instance: .init())
+      for integer in Similar.integers { integer.bindBox(in: &registrar) }
+    }.build()
+    let wanted: Any.Type =
+      switch requested {
+      case "Loger": Similar.Loger.self
+      case "Lagr": Similar.Lagr.self
+      case "Analytics": Similar.Analytics.self
+      case "HTTPClient": Similar.HTTPClient.self
+      default: Similar.Box<Int>.self
+      }
+    let error = try #require(Similar.missing(wanted, in: container))
+    #expect(error.nearMisses.map { "\($0.binding.key.type)" } == expected)
+  }
 }
+
+/// Types whose names are near one another, for ``ResolutionErrorTests/similarNames(requested:expected:)``.
+private enum Similar {
+  final class Logger: Sendable {}
+  final class Blogger: Sendable {}
+  final class Lager: Sendable {}
+  final class AnalyticsTracker: Sendable {}
+  final class URLSessionClient: Sendable {}
+  final class Legume: Sendable {}
+  final class Box<Value>: Sendable {}
+  final class Loger {}
+  final class Lagr {}
+  final class Analytics {}
+  final class HTTPClient {}
+  static var integers: [any BoxBinding.Type] {
+    [
+      Int8.self, Int16.self, Int32.self, Int64.self, UInt8.self, UInt16.self, UInt32.self,
+      UInt64.self, Double.self, Float.self,
+    ]
+  }
+
+  static func missing(_ type: Any.Type, in container: Container) -> ResolutionError? {
+    func resolve<T>(_: T.Type) -> ResolutionError? {
+      do {
+        _ = try container.resolve(T.self)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    return _openExistential(type, do: resolve)
+  }
+}
+
+private protocol BoxBinding: SendableMetatype {}
+extension BoxBinding {
+  static func bindBox(in registrar: inout Registrar) {
+    registrar.bind(Similar.Box<Self>.self, instance: .init())
+  }
+}
+extension Int8: BoxBinding {}
+extension Int16: BoxBinding {}
+extension Int32: BoxBinding {}
+extension Int64: BoxBinding {}
+extension UInt8: BoxBinding {}
+extension UInt16: BoxBinding {}
+extension UInt32: BoxBinding {}
+extension UInt64: BoxBinding {}
+extension Double: BoxBinding {}
+extension Float: BoxBinding {}
