@@ -42,7 +42,7 @@ public import JoineryEngine
 @propertyWrapper
 public final class Injected<Value> {
   /// Word 0 is 1, releasing, once `value` is stored (`value` never changes afterwards), and 2
-  /// once an instance was assigned (`assigned`, read under `lock` from then on).
+  /// once an instance was assigned (`assigned`, read under its own lock from then on).
   ///
   /// Read and written only atomically, and first, as ``_AtomicWordsHolder`` requires.
   private var atomicWords: UInt = 0
@@ -56,8 +56,9 @@ public final class Injected<Value> {
   private let lock = _Lock.make()
   // Written once under `lock` before word 0 is published; read freely after.
   @usableFromInline @safe @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
-  // Written and read under `lock` only.
-  private var assigned: Value?
+  // Written holding `lock` too; its own lock is never held across a resolve, so a read inside
+  // a factory may wait for it.
+  private let assigned = Protected<Value?>(nil)
 
   /// Where the wrapper resolves from.
   private enum Source {
@@ -149,7 +150,7 @@ public final class Injected<Value> {
   func assign(_ newValue: Value) {
     lock.lock()
     defer { lock.unlock() }
-    assigned = newValue
+    assigned.withLock { $0 = newValue }
     _storeReleasing(0, 2)
   }
 
@@ -187,12 +188,17 @@ public final class Injected<Value> {
   @usableFromInline @inline(never)
   func resolveOnce(_ isolation: isolated (any Actor)?) throws(ResolutionError) -> Value {
     if _ThreadState.isResolving {
-      guard lock.tryLock() else { return try resolve(isolation) }
+      guard lock.tryLock() else {
+        // Another thread holds the lock, resolving or reading an assigned instance: that
+        // instance is still the property's.
+        if _loadAcquiring(0) == 2, let assigned = assigned.withLock({ $0 }) { return assigned }
+        return try resolve(isolation)
+      }
     } else {
       lock.lock()
     }
     defer { lock.unlock() }
-    if let assigned { return assigned }
+    if _loadAcquiring(0) == 2, let assigned = assigned.withLock({ $0 }) { return assigned }
     if let value { return value }
     let made = try resolve(isolation)
     value = made

@@ -216,6 +216,28 @@ struct InjectedMemoryTests {
       })
   }
 
+  @Test("After an assignment, reads inside factories on many threads all get the assigned one")
+  func assignedReadInsideFactories() async throws {
+    // A read inside a factory never waits for the wrapper's lock, which other readers hold
+    // for a moment: it must still see the assignment, not resolve the production binding.
+    let production = try greeterContainer("real")
+    let injected = Injected<any Greeter>(from: production)
+    injected.wrappedValue = Fixed(greeting: "mock")
+    let readers = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(String.self) { _ in injected.wrappedValue.greeting }
+      }
+    ).build()
+    await Stress.run(
+      rounds: 200,
+      prepare: { _ in readers },
+      work: { container, _ in (try? container.resolve(String.self)) ?? "failed" },
+      check: { round, _, seen in
+        Set(seen) == ["mock"] ? nil : "round \(round): \(Set(seen))"
+      })
+    withExtendedLifetime(production) {}
+  }
+
   @Test(
     "A getter that cannot resolve stops with the property's line and what to change",
     .disabled(if: BuildFacts.threadSanitizer, "fork under ThreadSanitizer deadlocks its runtime"))
