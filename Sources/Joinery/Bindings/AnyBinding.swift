@@ -36,7 +36,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// A ``FactoryBinding``'s lifetime strategy type, whose class methods a resolve calls
   /// directly (one call fewer per level than through ``resolve(into:in:parent:fallbackTag:)``);
   /// `nil` for the other kinds of binding.
-  @usableFromInline let factoryStrategy: LifetimeStrategy.Type?
+  @usableFromInline let factoryStrategy: LifetimeKind.Type?
   let location: BindingLocation
   /// The bound type's layout; a resolve that is not specialized reads whether it is one class
   /// reference here rather than asking the runtime.
@@ -161,7 +161,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, layout: _ValueLayout, isWeaklyShared: Bool = false,
-    factoryStrategy: LifetimeStrategy.Type? = nil
+    factoryStrategy: LifetimeKind.Type? = nil
   ) {
     self.key = key
     self.isWeaklyShared = isWeaklyShared
@@ -214,7 +214,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
 
   /// The type of the lifetime's strategy, whose class methods do the lifetime's work: read from
   /// the strategy object's header, so that reaching the lifetime's code retains nothing.
-  final var strategyType: LifetimeStrategy.Type { type(of: lifetime.strategy) }
+  final var strategyType: LifetimeKind.Type { lifetime.strategy.kind }
 
   /// The public description.
   var info: BindingInfo {

@@ -1,7 +1,7 @@
 public import JoineryEngine
 
 /// A binding made by a factory (closure, initializer or instance, with or without runtime
-/// arguments), for every synchronous lifetime: its lifetime's ``LifetimeStrategy`` finds or
+/// arguments), for every synchronous lifetime: its lifetime's kind (``LifetimeKind``) finds or
 /// makes the instance (``resolve(into:in:parent:fallbackTag:)``), with the mechanisms here.
 ///
 /// What each lifetime keeps between resolves:
@@ -36,7 +36,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, layout: layout, isWeaklyShared: lifetime.strategy.sharesWeakly,
-      factoryStrategy: type(of: lifetime.strategy))
+      factoryStrategy: lifetime.strategy.kind)
   }
 
   deinit {

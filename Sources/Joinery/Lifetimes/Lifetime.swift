@@ -21,8 +21,8 @@
 /// `Lifetime` is a struct with static members rather than an enum, so new lifetimes can be added
 /// without breaking a `switch` in your code.
 public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
-  /// What the lifetime does: one internal class per lifetime (``LifetimeStrategy``), compared
-  /// by kind and parameters.
+  /// What the lifetime does: its kind (one internal class per lifetime) and parameters, in a
+  /// ``LifetimeStrategy``, compared by both.
   private let identity: Identity
 
   var strategy: LifetimeStrategy { identity.strategy }
@@ -43,7 +43,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
 
   /// One instance per container, created on first resolve, exactly once even when many threads
   /// ask at the same moment.
-  public static let persistent = Lifetime(PersistentLifetime(eager: false))
+  public static let persistent = Lifetime(LifetimeStrategy(PersistentLifetime.self))
 
   /// One instance per container; when `eager` is `true`, `build()` creates it and reports its
   /// errors.
@@ -55,20 +55,20 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// - Parameter eager: Whether `build()` creates the instance.
   /// - Returns: A persistent lifetime.
   public static func persistent(eager: Bool) -> Lifetime {
-    eager ? Lifetime(PersistentLifetime(eager: true)) : .persistent
+    eager ? Lifetime(LifetimeStrategy(PersistentLifetime.self, eager: true)) : .persistent
   }
 
   /// Weak sharing: the same instance while anyone outside the container holds it, a new one after
   /// it is released.
   ///
   /// Only classes (or protocols implemented by classes) can be weak.
-  public static let transient = Lifetime(TransientLifetime())
+  public static let transient = Lifetime(LifetimeStrategy(TransientLifetime.self))
 
   /// A new instance on every resolve, never retained by the container.
-  public static let ephemeral = Lifetime(EphemeralLifetime())
+  public static let ephemeral = Lifetime(LifetimeStrategy(EphemeralLifetime.self))
 
   /// Like ``persistent``, but dropped when the ``CacheGroup/default`` group is reset.
-  public static let cached = Lifetime(CachedLifetime(group: .default))
+  public static let cached = Lifetime(LifetimeStrategy(CachedLifetime.self, group: .default))
 
   /// Like ``persistent``, but dropped when `group` is reset with ``Container/reset(_:)``.
   ///
@@ -79,14 +79,14 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// - Parameter group: The group the instance belongs to.
   /// - Returns: A cached lifetime.
   public static func cached(in group: CacheGroup) -> Lifetime {
-    group == .default ? .cached : Lifetime(CachedLifetime(group: group))
+    group == .default ? .cached : Lifetime(LifetimeStrategy(CachedLifetime.self, group: group))
   }
 
   /// One instance per top-level resolve: everything built during that one resolution shares it
   /// (diamonds), and the next resolve makes a new one.
   ///
   /// The container keeps nothing afterwards.
-  public static let graph = Lifetime(GraphLifetime())
+  public static let graph = Lifetime(LifetimeStrategy(GraphLifetime.self))
 
   /// One instance per ``Scope``: everything resolved in one scope (one request, one unit of
   /// work) shares it, and ``Scope/close()`` ends it.
@@ -102,7 +102,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
   /// let work = try scope.resolve(UnitOfWork.self)
   /// try await scope.close()
   /// ```
-  public static let scoped = Lifetime(ScopedLifetime())
+  public static let scoped = Lifetime(LifetimeStrategy(ScopedLifetime.self))
 
   /// The cache group of a `cached` lifetime.
   var group: CacheGroup? { strategy.cacheGroup }

@@ -7,19 +7,12 @@ internal import JoineryEngine
 /// binding's ``LifetimeCell``, both touched only holding the creation gate.
 /// Asynchronous: as persistent, a creation made in a task of its own, started anew when the
 /// group's generation moved on.
-final class CachedLifetime: LifetimeStrategy, @unchecked Sendable {
-  private let group: CacheGroup
-
-  init(group: CacheGroup) { self.group = group }
-
-  override var name: String { group == .default ? "cached" : "cached(\(group))" }
-  override var reach: Lifetime.Reach { .container }
-  override var endurance: Int { 2 }
-  override var cacheGroup: CacheGroup? { group }
-  override var retainsInstance: Bool { true }
-  override var usesCell: Bool { true }
-
-  override var parameters: AnyHashable? { group }
+final class CachedLifetime: LifetimeKind {
+  override class var name: String { "cached" }
+  override class var reach: Lifetime.Reach { .container }
+  override class var endurance: Int { 2 }
+  override class var retainsInstance: Bool { true }
+  override class var usesCell: Bool { true }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,

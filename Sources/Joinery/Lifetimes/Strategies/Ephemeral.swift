@@ -1,9 +1,9 @@
 internal import JoineryEngine
 
 /// `ephemeral`: a new instance for every request; the container keeps nothing.
-final class EphemeralLifetime: LifetimeStrategy, @unchecked Sendable {
-  override var name: String { "ephemeral" }
-  override var reach: Lifetime.Reach { .none }
+final class EphemeralLifetime: LifetimeKind {
+  override class var name: String { "ephemeral" }
+  override class var reach: Lifetime.Reach { .none }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,

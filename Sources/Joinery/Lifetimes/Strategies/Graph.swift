@@ -8,9 +8,9 @@ internal import JoineryEngine
 /// Asynchronous: in the top-level request's graph memory (``AsyncPath/graph``, a holding
 /// ``_GraphMemory``), as creations the requests of that resolution share; the instances its
 /// synchronous resolves make are held there too, so that each has one per resolution.
-final class GraphLifetime: LifetimeStrategy, @unchecked Sendable {
-  override var name: String { "graph" }
-  override var reach: Lifetime.Reach { .resolution }
+final class GraphLifetime: LifetimeKind {
+  override class var name: String { "graph" }
+  override class var reach: Lifetime.Reach { .resolution }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,

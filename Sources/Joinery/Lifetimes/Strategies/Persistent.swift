@@ -8,20 +8,13 @@ internal import JoineryEngine
 /// (the engine's inline fast path reads it before reaching the strategy at all).
 /// Asynchronous: ``AsyncBinding/containerInstance(node:resolver:path:in:)`` makes it in a task
 /// of its own, then publishes it the same way.
-final class PersistentLifetime: LifetimeStrategy, @unchecked Sendable {
-  private let eager: Bool
-
-  init(eager: Bool) { self.eager = eager }
-
-  override var name: String { eager ? "persistent(eager)" : "persistent" }
-  override var reach: Lifetime.Reach { .container }
-  override var endurance: Int { 3 }
-  override var isPermanent: Bool { true }
-  override var isEager: Bool { eager }
-  override var retainsInstance: Bool { true }
-  override var captureSeverity: Diagnostic.Level { .error }
-
-  override var parameters: AnyHashable? { eager }
+final class PersistentLifetime: LifetimeKind {
+  override class var name: String { "persistent" }
+  override class var reach: Lifetime.Reach { .container }
+  override class var endurance: Int { 3 }
+  override class var isPermanent: Bool { true }
+  override class var retainsInstance: Bool { true }
+  override class var captureSeverity: Diagnostic.Level { .error }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,

@@ -6,10 +6,10 @@ internal import JoineryEngine
 /// Both engines keep the scope's instance in the scope's own state (``DisposalList``):
 /// synchronously in a private copy of the binding made once as a persistent one is
 /// (``FactoryBinding/scopeCell()``), asynchronously as a creation the scope's requests share.
-final class ScopedLifetime: LifetimeStrategy, @unchecked Sendable {
-  override var name: String { "scoped" }
-  override var reach: Lifetime.Reach { .scope }
-  override var retainsInstance: Bool { true }
+final class ScopedLifetime: LifetimeKind {
+  override class var name: String { "scoped" }
+  override class var reach: Lifetime.Reach { .scope }
+  override class var retainsInstance: Bool { true }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,

@@ -8,12 +8,12 @@ public import JoineryEngine
 /// engine's inline path copies a live instance out before reaching the strategy.
 /// Asynchronous: concurrent requests share one creation, made inline; afterwards only the weak
 /// reference is kept.
-final class TransientLifetime: LifetimeStrategy, @unchecked Sendable {
-  override var name: String { "transient" }
-  override var reach: Lifetime.Reach { .container }
-  override var endurance: Int { 1 }
-  override var sharesWeakly: Bool { true }
-  override var usesCell: Bool { true }
+final class TransientLifetime: LifetimeKind {
+  override class var name: String { "transient" }
+  override class var reach: Lifetime.Reach { .container }
+  override class var endurance: Int { 1 }
+  override class var sharesWeakly: Bool { true }
+  override class var usesCell: Bool { true }
 
   override class func resolve(
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
