@@ -103,6 +103,30 @@ struct ResolutionErrorTests {
     #expect(report.components(separatedBy: "Or, if you meant Logger").count == 2, "\(report)")
   }
 
+  @Test("A missing Provider or Lazy is reported as the type it wraps, at build and at resolve")
+  func missingWrappedDependency() throws {
+    final class Widget: Sendable {}
+    final class Panel: Sendable {
+      init(widget: Lazy<Widget>) {}
+    }
+    let build = #expect(throws: BuildError.self) {
+      try ContainerBuilder().adding { registrar in
+        registrar.bind(Panel.self, to: Panel.init(widget:))
+      }.build()
+    }
+    let report = build.map { String(reflecting: $0) } ?? ""
+    #expect(build?.diagnostics.map(\.code) == [.missingDependency], "\(report)")
+    // The Lazy is made from Widget's binding: Widget is what is missing.
+    #expect(report.contains("Panel depends on Widget, which is not bound"), "\(report)")
+    let container = try ContainerBuilder().build()
+    let error = #expect(throws: ResolutionError.self) {
+      try container.resolve(Provider<Widget>.self)
+    }
+    #expect(error?.code == .missingBinding)
+    let advice = error.map { String(reflecting: $0) } ?? ""
+    #expect(advice.contains("registrar.bind(Widget.self)"), "\(advice)")
+  }
+
   @Test(
     "Types with similar names are near misses: two edits, containment, the last word; in order",
     arguments: [
