@@ -10,7 +10,10 @@ if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
     + deepChainRows() + failureRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows()
     + reportRows() + scopeRows()
-  guard let row = all.first(where: { $0.title == title }),
+  // The growth rows are built only when asked for: see `growthRows()`.
+  guard
+    let row = all.first(where: { $0.title == title })
+      ?? growthRows().first(where: { $0.title == title }),
     let variant = row.variants.first(where: { $0.name == name })
   else {
     print("no variant '\(name)' in a row titled '\(title)'; rows: \(all.map(\.title))")
@@ -35,7 +38,7 @@ if !quick {
   rows +=
     scalingRows() + deepChainRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows()
     + failureRows()
-    + reportRows()
+    + reportRows() + growthRows()
 }
 // `--only TEXT` keeps the rows whose title contains TEXT (and skips the other tables).
 let only = arguments.firstIndex(of: "--only").flatMap { at in
@@ -46,7 +49,7 @@ if let only {
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
     + deepChainRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows() + failureRows()
     + reportRows()
-    + scopeRows()
+    + scopeRows() + growthRows()
   rows = every.filter {
     $0.title.contains(only)
   }
