@@ -46,6 +46,11 @@ public final class Injected<Value> {
   ///
   /// Read and written only atomically, and first, as ``_AtomicWordsHolder`` requires.
   private var atomicWords: UInt = 0
+  /// Word 1: the assigned instance's box (`Protected<Value?>`), made by the first assignment.
+  ///
+  /// A wrapper never assigned costs no allocation for it. Its lock is never held across a
+  /// resolve: a read inside a factory may wait for it.
+  private var assignmentWord: UInt = 0
   /// The container named or remembered at `init`; `nil` once it is gone, or if there was none.
   private weak var container: Container?
   /// The scope of the resolution that made the enclosing object, if any.
@@ -56,9 +61,6 @@ public final class Injected<Value> {
   private let lock = _Lock.make()
   // Written once under `lock` before word 0 is published; read freely after.
   @usableFromInline @safe @exclusivity(unchecked) nonisolated(unsafe) var value: Value?
-  // Written holding `lock` too; its own lock is never held across a resolve, so a read inside
-  // a factory may wait for it.
-  private let assigned = Protected<Value?>(nil)
 
   /// Where the wrapper resolves from.
   private enum Source {
@@ -150,9 +152,17 @@ public final class Injected<Value> {
   func assign(_ newValue: Value) {
     lock.lock()
     defer { lock.unlock() }
-    assigned.withLock { $0 = newValue }
+    _lazyObject(1) { Protected<Value?>(nil) }.withLock { $0 = newValue }
     _storeReleasing(0, 2)
   }
+
+  /// The instance assigned last, if any.
+  private var assigned: Value? {
+    guard _loadAcquiring(0) == 2 else { return nil }
+    return _existingLazyObject(1, as: Protected<Value?>.self)?.withLock { $0 }
+  }
+
+  deinit { _releaseLazyObject(1, as: Protected<Value?>.self) }
 
   /// The wrapper itself, for `$property.get()`.
   public var projectedValue: Injected<Value> { self }
@@ -191,14 +201,14 @@ public final class Injected<Value> {
       guard lock.tryLock() else {
         // Another thread holds the lock, resolving or reading an assigned instance: that
         // instance is still the property's.
-        if _loadAcquiring(0) == 2, let assigned = assigned.withLock({ $0 }) { return assigned }
+        if let assigned { return assigned }
         return try resolve(isolation)
       }
     } else {
       lock.lock()
     }
     defer { lock.unlock() }
-    if _loadAcquiring(0) == 2, let assigned = assigned.withLock({ $0 }) { return assigned }
+    if let assigned { return assigned }
     if let value { return value }
     let made = try resolve(isolation)
     value = made
