@@ -26,16 +26,16 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// How long instances live, as declared.
   let lifetime: Lifetime
   let isOverride: Bool
-  /// Whether this is a ``FactoryBinding`` with the transient lifetime, whose resolve tries the
-  /// weakly kept instance first (an async binding may declare that lifetime too).
+  /// Whether this is a synchronous ``FactoryBinding`` with the transient lifetime, whose
+  /// resolve tries the weakly kept instance first.
   @usableFromInline let isWeaklyShared: Bool
   /// Whether the lifetime is its register's default rather than written at the binding: a
   /// written one is a choice `build()` does not question (``CaptiveDependencyValidator``).
   var inheritsLifetime = false
   private var storedPosition: Int32 = 0
-  /// A ``FactoryBinding``'s lifetime strategy type, whose class methods a resolve calls
-  /// directly (one call fewer per level than through ``resolve(into:in:parent:fallbackTag:)``);
-  /// `nil` for the other kinds of binding.
+  /// A synchronous ``FactoryBinding``'s lifetime strategy type, whose class methods a resolve
+  /// calls directly (one call fewer per level than through
+  /// ``resolve(into:in:parent:fallbackTag:)``); `nil` for the other bindings.
   @usableFromInline let factoryStrategy: LifetimeKind.Type?
   let location: BindingLocation
   /// The bound type's layout; a resolve that is not specialized reads whether it is one class
@@ -235,6 +235,9 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
 
   /// Whether the factory is `async` (resolved only with `resolveAsync`).
   @usableFromInline var isAsync: Bool { false }
+
+  /// This binding if its factory is `async`.
+  var asyncFactory: FactoryBinding? { nil }
 
   /// A binding with the same declaration and no instances, for a throwaway container.
   func fresh() -> AnyBinding {

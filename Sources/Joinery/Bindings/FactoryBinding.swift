@@ -1,29 +1,49 @@
 public import JoineryEngine
 
-/// A binding made by a factory (closure, initializer or instance, with or without runtime
-/// arguments), for every synchronous lifetime: its lifetime's kind (``LifetimeKind``) finds or
-/// makes the instance (``resolve(into:in:parent:fallbackTag:)``), with the mechanisms here.
+/// A binding made by a factory: a synchronous one (closure, initializer or instance, with or
+/// without runtime arguments) or an `async` one, for every lifetime. Its lifetime's kind
+/// (``LifetimeKind``) finds or makes the instance, synchronously
+/// (``resolve(into:in:parent:fallbackTag:)``) or asynchronously
+/// (``resolveAsync(in:path:scope:)``), with the mechanisms here and in
+/// `FactoryBinding+Async.swift`.
 ///
 /// What each lifetime keeps between resolves:
-/// - `persistent`: the instance in `storage`, written once under the creation gate and published
-///   by `isReady` (release/acquire), then read without a lock.
+/// - `persistent`: the instance in `storage`, written once under the creation gate (for an async
+///   factory, by its creation's task) and published by `isReady` (release/acquire), then read
+///   without a lock. An async factory's requests share ``LifetimeCell/shared`` until then.
 /// - `ephemeral`: nothing.
-/// - `graph`: nothing here; instances live in the resolving thread's root state.
-/// - `transient`: a weak reference to the object in ``cell``, and a copy of the instance's bits in
-///   `storage` that does not own it (the bound type may be a protocol existential wrapping the
-///   object). The bits are copied out only together with a strong reference loaded from the weak
-///   one, so the object they refer to is alive; they are rewritten only when it is dead.
-/// - `cached`: the instance in `storage` and its cache-group generation in ``cell``, both touched
-///   only holding the creation gate.
+/// - `graph`: nothing here; instances live in the resolution's root state (async: its graph
+///   memory).
+/// - `transient`: a weak reference to the object in ``cell``. Synchronously, also a copy of the
+///   instance's bits in `storage` that does not own it (the bound type may be a protocol
+///   existential wrapping the object). The bits are copied out only together with a strong
+///   reference loaded from the weak one, so the object they refer to is alive; they are
+///   rewritten only when it is dead.
+/// - `cached`: synchronously, the instance in `storage` and its cache-group generation in
+///   ``cell``, both touched only holding the creation gate; asynchronously, the creation in
+///   ``cell`` and the generation it was started in.
+/// - `scoped`: nothing here; each scope keeps its instance (``Scope``).
+// `cell` is a lock of its own; `storage` is written under the creation gate (or the cell's lock,
+// for an async persistent instance) and published by `isReady`.
 @usableFromInline
-final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
+final class FactoryBinding: AnyBinding, @unchecked Sendable {
+  /// The synchronous factory; for an async binding, one that is never called (a synchronous
+  /// resolve throws ``ResolutionError/Code/asyncBinding`` first).
   let maker: Maker
+  /// The `async` factory, with the request's runtime arguments (a tuple of the bound argument
+  /// types, or `()` without any); `nil` for a synchronous binding.
+  ///
+  /// The arguments are `Any`: the bound argument types are `Sendable` (the `bindAsync` forms
+  /// require it), and a request passes values of exactly those types, in the request's task.
+  let asyncMaker: AsyncMaker?
   /// How an autowired initializer's parameters are resolved (``Resolver/call(_:)``); `nil` for
   /// every other factory.
   @usableFromInline let parameters: _Parameters?
-  /// The state a transient or cached binding keeps besides its instance; `nil` for the other
-  /// lifetimes, which need none.
+  /// The state a transient, cached or async binding keeps besides its instance; `nil` for the
+  /// others, which need none.
   let cell: Protected<LifetimeCell>?
+
+  typealias AsyncMaker = @Sendable (AsyncResolver, Any) async throws -> any Sendable
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
@@ -31,6 +51,7 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     maker: @escaping Maker
   ) {
     self.maker = maker
+    asyncMaker = nil
     self.parameters = parameters
     cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil
     super.init(
@@ -39,9 +60,23 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
       factoryStrategy: lifetime.strategy.kind)
   }
 
+  /// An async binding: resolved only by the asynchronous engine.
+  init(
+    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
+    isOverride: Bool, layout: _ValueLayout, asyncMaker: @escaping AsyncMaker
+  ) {
+    maker = { _, _, _ in }
+    self.asyncMaker = asyncMaker
+    parameters = nil
+    cell = Protected(LifetimeCell())
+    super.init(
+      key: key, lifetime: lifetime, location: location, registerType: registerType,
+      isOverride: isOverride, layout: layout)
+  }
+
   deinit {
     // A cached instance is not published by `isReady`: the base class would not destroy it.
-    if let cell, cell.withLock({ $0.generation }) != 0 {
+    if asyncMaker == nil, let cell, cell.withLock({ $0.generation }) != 0 {
       storage.destroy(layout)
     }
   }
@@ -53,10 +88,15 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   private init(copying other: FactoryBinding) {
     maker = other.maker
+    asyncMaker = other.asyncMaker
     parameters = other.parameters
     cell = other.cell == nil ? nil : Protected(LifetimeCell())
     super.init(copying: other)
   }
+
+  override var isAsync: Bool { asyncMaker != nil }
+
+  override var asyncFactory: FactoryBinding? { asyncMaker != nil ? self : nil }
 
   override func link(in container: Container) {
     // Only a cached binding has a group, and every cached binding has a cell.
@@ -71,11 +111,28 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
     into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
+    if isAsync {
+      throw .asyncBinding(self, fallbackTag: fallbackTag, parent: parent, in: container)
+    }
     try strategyType.resolve(
       self, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
-  override var holdsInstance: Bool { strategyType.holdsInstance(self) }
+  override var holdsInstance: Bool {
+    isAsync ? holdsAsyncInstance : strategyType.holdsInstance(self)
+  }
+
+  /// Makes the instances of this binding's cache group anew on their next resolve, dropping the
+  /// current one if no creation is using it (``CacheGroupState/reset(marking:)``).
+  func dropInstanceIfIdle() {
+    if isAsync {
+      cell?.withLock { $0.shared = nil }
+    } else {
+      _ = ifCreationLockAvailable {
+        if cachedGenerations().made != 0 { dropInstance() }
+      }
+    }
+  }
 
   /// A copy of this scoped binding that keeps one scope's instance, as a persistent binding
   /// keeps the container's: made exactly once, with the same cycle and deadlock checks.
@@ -197,13 +254,16 @@ final class FactoryBinding: AnyBinding, CacheMember, @unchecked Sendable {
   }
 }
 
-/// What a transient or cached binding keeps besides its instance.
+/// What a transient, cached or async binding keeps besides its instance.
 struct LifetimeCell {
   /// Transient: the object of the shared instance, while someone holds it.
   weak var alive: AnyObject?
-  /// Cached: the group generation the instance was made in; 0 when there is none (generations
-  /// start at 1).
+  /// Cached: the group generation the instance (async: ``shared``) was made in; 0 when there is
+  /// none (generations start at 1).
   var generation: UInt = 0
+  /// Async: the creation every request of a shared lifetime awaits (persistent, cached;
+  /// transient while it runs).
+  var shared: AsyncCreation?
   /// Cached: the group, owned by the container (which also owns the binding).
   weak var group: CacheGroupState?
 }

@@ -191,7 +191,7 @@ public struct ContainerBuilder: Sendable {
   ) async throws(BuildError) -> Container {
     var (container, findings) = try makeContainer(
       parent: nil, awaitsEagerAsync: true, isolation: isolation)
-    let eager = container.all.compactMap { $0 as? AsyncBinding }.filter {
+    let eager = container.all.compactMap(\.asyncFactory).filter {
       $0.lifetime.isEager
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
@@ -314,7 +314,7 @@ public struct ContainerBuilder: Sendable {
       unclosedScopeHandler: onUnclosedScope, defaultLifetime: self.defaultLifetime,
       allowedCaptives: Set(collector.allowedCaptives.keys))
     let eager = container.all.filter {
-      $0.lifetime.isEager && $0.forwardTargetKey == nil
+      $0.lifetime.isEager && $0.forwardTargetKey == nil && !$0.isAsync
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
       do throws(ResolutionError) {

@@ -337,14 +337,13 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, lifetime: Lifetime,
     isOverride: Bool, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer?, location: BindingLocation,
-    make: @escaping AsyncBinding.AsyncArgumentMaker
+    make: @escaping FactoryBinding.AsyncMaker
   ) {
-    let binding = AsyncBinding(
+    let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
-      make: { _ in throw AsyncArgumentsMissing() })
-    binding.argumentMake = make
+      asyncMaker: make)
     binding.dependencies = dependencies
     binding.attach(metadata)
     binding.disposer = disposer
@@ -361,7 +360,7 @@ extension Registrar {
     addAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
       dependencies: dependencies, metadata: metadata, disposer: disposer,
-      contributes: contributes, maker: { resolver in try await factory(resolver) })
+      contributes: contributes, maker: { resolver, _ in try await factory(resolver) })
   }
 
   @usableFromInline
@@ -369,12 +368,12 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime?, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false,
-    maker: @escaping @Sendable (AsyncResolver) async throws -> any Sendable
+    maker: @escaping @Sendable (AsyncResolver, Any) async throws -> any Sendable
   ) {
-    let binding = AsyncBinding(
+    let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime ?? defaultLifetime,
       location: location, registerType: registerType, isOverride: isOverride || isOverriding,
-      layout: _ValueLayout(of: T.self), make: maker)
+      layout: _ValueLayout(of: T.self), asyncMaker: maker)
     binding.inheritsLifetime = lifetime == nil
     binding.dependencies = dependencies
     binding.attach(metadata)
@@ -430,7 +429,3 @@ extension AsyncResolver {
     return leading[index] as! P
   }
 }
-
-/// Never thrown in practice: an async binding with runtime arguments is resolved through its
-/// argument maker.
-struct AsyncArgumentsMissing: Error {}

@@ -19,7 +19,7 @@ extension Container {
     }
     var instances: [T] = []
     for (container, contribution) in found {
-      if let async = contribution as? AsyncBinding {
+      if let async = contribution.asyncFactory {
         // Made by a contribution of `T`.
         instances.append(
           try await container.awaitInstance(of: async, path: path, scope: scope) as! T)
@@ -61,7 +61,7 @@ extension Container {
     guard
       let (owner, binding) = argumentBinding(
         for: type, tag: tag, allowsFallback: matching.allowsFallback, signature: signature),
-      let async = binding as? AsyncBinding
+      let async = binding.asyncFactory
     else { return nil }
     if let recorder { recorder.record(from: path, to: binding) }
     return try await async.make(arguments: arguments, in: owner, path: path, scope: scope)
@@ -196,7 +196,7 @@ extension Container {
   @usableFromInline
   struct PendingAsync {
     let owner: Container
-    let binding: AsyncBinding
+    let binding: FactoryBinding
     let forward: ForwardingBinding?
 
     /// The error for a forward whose target made something else.
@@ -232,14 +232,14 @@ extension Container {
         isOptional: false)
     }
     if let recorder { recorder.record(from: path, to: binding) }
-    if let async = binding as? AsyncBinding {
+    if let async = binding.asyncFactory {
       if case .made(let made) = async.madeInstance(in: scope, below: path) { return .made(made) }
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
     }
     if binding.isMainActor { return .mainActor }
     guard let forward = binding as? ForwardingBinding else { return .synchronous }
     if forward.target?.isMainActor == true { return .mainActor }
-    guard let target = forward.target as? AsyncBinding else { return .synchronous }
+    guard let target = forward.target?.asyncFactory else { return .synchronous }
     return .pending(
       PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: forward))
   }
@@ -255,7 +255,7 @@ extension Container {
   /// Awaits an async binding's instance, reading a built persistent one in place.
   @inline(__always)
   func awaitInstance(
-    of binding: AsyncBinding, path: AsyncPath?, scope: Scope? = nil
+    of binding: FactoryBinding, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> Any {
     // A built persistent instance never changes: read it without a lock, a task or a path.
     if binding.isReady { return binding.storage.loadAny(binding.layout) }

@@ -65,7 +65,7 @@ extension Container {
     guard binding.lifetime.group != nil else { throw .notCached(binding, in: owner) }
     // Storing the instance the binding holds again keeps it (and its one disposal).
     let isStored = { (current: Any) in (current as AnyObject) === (instance as AnyObject) }
-    if let async = binding as? AsyncBinding {
+    if let async = binding.asyncFactory {
       async.store(instance, isStored: isStored, in: owner)
     } else if let cached = binding as? FactoryBinding {
       try cached.store(in: owner, isStored: isStored) { $0.initialize(to: instance) }

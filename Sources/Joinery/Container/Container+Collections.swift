@@ -43,7 +43,7 @@ extension Container {
     for (container, contribution) in found {
       if let recorder { recorder.record(from: parent, to: contribution) }
       // Keyed by these argument types, so declared with them by `contribute`: a factory.
-      guard let factory = contribution as? FactoryBinding else { continue }
+      guard let factory = contribution as? FactoryBinding, !factory.isAsync else { continue }
       instances.append(
         try container.makeInstance(
           of: factory, arguments: arguments, as: T.self, parent, nil))

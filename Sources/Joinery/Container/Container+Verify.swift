@@ -115,7 +115,7 @@ extension Container {
             binding.isAsync ? await sample.createAsync(run.scope) : sample.create(run.scope))
         } else if binding.needsArguments || binding.isScopeValue {
           run.skip(binding)
-        } else if let async = binding as? AsyncBinding {
+        } else if let async = binding.asyncFactory {
           await run.createAsynchronously(async)
         } else if binding.isMainActor {
           let copy = run.copy
@@ -205,7 +205,7 @@ private final class VerificationRun {
     }
   }
 
-  func createAsynchronously(_ binding: AsyncBinding) async {
+  func createAsynchronously(_ binding: FactoryBinding) async {
     do throws(ResolutionError) {
       _ = try await copy.awaitInstance(of: binding, path: nil, scope: scope)
       verified.append(binding.key)

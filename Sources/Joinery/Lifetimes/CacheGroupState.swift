@@ -1,8 +1,3 @@
-/// A binding that belongs to a cache group.
-protocol CacheMember: AnyObject, Sendable {
-  func dropInstanceIfIdle()
-}
-
 /// The instances of one cache group in one container: a generation number that a reset bumps,
 /// and the members to drop.
 final class CacheGroupState: Sendable {
@@ -14,7 +9,7 @@ final class CacheGroupState: Sendable {
     ///
     /// Starts at 1, so that a member can use 0 for "no instance".
     var generation: UInt = 1
-    var members: [any CacheMember] = []
+    var members: [FactoryBinding] = []
     /// The container's disposal mark at the last reset: that reset disposes what was recorded
     /// up to it, and a member disposes an instance it replaces that was recorded after it.
     var resetMark = 0
@@ -27,7 +22,7 @@ final class CacheGroupState: Sendable {
   /// The current generation: instances made in an older one are stale.
   var generation: UInt { state.withLock { $0.generation } }
 
-  func add(_ member: any CacheMember) {
+  func add(_ member: FactoryBinding) {
     state.withLock { $0.members.append(member) }
   }
 

@@ -58,7 +58,7 @@ final class LifetimeStrategy: Sendable {
 ///
 /// Each subclass holds both engines' code for its lifetime: the synchronous
 /// ``resolve(_:into:in:parent:fallbackTag:)`` a ``FactoryBinding`` calls and the
-/// ``resolveAsync(_:node:resolver:path:in:)`` an ``AsyncBinding`` calls.
+/// ``resolveAsync(_:node:resolver:path:in:)`` an async ``FactoryBinding`` calls.
 ///
 /// Adding a lifetime (say `.pooled(size:)`) is:
 /// 1. a new file with a subclass overriding the requirements below (a parameter, such as a
@@ -118,7 +118,7 @@ class LifetimeKind {
   /// `resolver`) below `path`; `nil` when a creation this request awaited was abandoned by a
   /// cancelled request, and the request must start over.
   class func resolveAsync(
-    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     preconditionFailure("\(Self.self) must override resolveAsync")

@@ -27,7 +27,7 @@ final class CachedLifetime: LifetimeKind {
   }
 
   override class func resolveAsync(
-    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     try await binding.containerInstance(node: node, resolver: resolver, path: path, in: container)
@@ -123,12 +123,6 @@ extension FactoryBinding {
     }
   }
 
-  func dropInstanceIfIdle() {
-    _ = ifCreationLockAvailable {
-      if cachedGenerations().made != 0 { dropInstance() }
-    }
-  }
-
   /// Destroys the cached instance a newer one replaces, and disposes it in a task of its own
   /// (``Container/shutdown()`` waits for it), unless a reset took its disposal; called holding
   /// the creation gate.
@@ -139,7 +133,7 @@ extension FactoryBinding {
   }
 
   /// Destroys the cached instance; called holding the creation gate.
-  private func dropInstance() {
+  func dropInstance() {
     storage.destroy(layout)
     cell?.withLock { $0.generation = 0 }
   }

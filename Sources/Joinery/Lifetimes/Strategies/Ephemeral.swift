@@ -14,9 +14,9 @@ final class EphemeralLifetime: LifetimeKind {
   }
 
   override class func resolveAsync(
-    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
-    try await binding.run(node, in: container) { try await binding.make(resolver) }
+    try await binding.run(node, in: container) { try await binding.makeAsync(resolver) }
   }
 }

@@ -26,7 +26,7 @@ final class GraphLifetime: LifetimeKind {
   }
 
   override class func resolveAsync(
-    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     let graph = node.graph
@@ -34,6 +34,6 @@ final class GraphLifetime: LifetimeKind {
     return try await binding.share(
       creation, isNew: isNew, node: node, path: path, in: container,
       forget: { graph.forget(binding, ifItIs: creation) },
-      make: { try await binding.make(resolver) })
+      make: { try await binding.makeAsync(resolver) })
   }
 }

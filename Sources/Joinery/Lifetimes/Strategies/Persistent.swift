@@ -6,7 +6,7 @@ internal import JoineryEngine
 /// Synchronous: ``FactoryBinding/create(in:parent:fallbackTag:disposals:)`` makes it under the
 /// binding's creation gate and publishes it in `storage`; later requests read it without a lock
 /// (the engine's inline fast path reads it before reaching the strategy at all).
-/// Asynchronous: ``AsyncBinding/containerInstance(node:resolver:path:in:)`` makes it in a task
+/// Asynchronous: ``FactoryBinding/containerInstance(node:resolver:path:in:)`` makes it in a task
 /// of its own, then publishes it the same way.
 final class PersistentLifetime: LifetimeKind {
   override class var name: String { "persistent" }
@@ -27,7 +27,7 @@ final class PersistentLifetime: LifetimeKind {
   }
 
   override class func resolveAsync(
-    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     try await binding.containerInstance(node: node, resolver: resolver, path: path, in: container)

@@ -28,7 +28,7 @@ final class TransientLifetime: LifetimeKind {
   }
 
   override class func resolveAsync(
-    _ binding: AsyncBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     try await binding.transientInstance(
@@ -132,18 +132,18 @@ extension FactoryBinding {
   }
 }
 
-extension AsyncBinding {
+extension FactoryBinding {
   /// A transient request: the live instance if someone holds it, else the creation under way,
   /// or a new one made inline.
   @inline(__always)
   func transientInstance(
     node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> Any? {
-    let step = lock.withLock { () -> TransientStep in
-      if let object = alive { return .alive(object) }
-      if let shared { return .share(shared, isNew: false) }
+    let step = cell!.withLock { cell -> TransientStep in
+      if let object = cell.alive { return .alive(object) }
+      if let shared = cell.shared { return .share(shared, isNew: false) }
       let made = AsyncCreation()
-      shared = made
+      cell.shared = made
       return .share(made, isNew: true)
     }
     guard case .share(let creation, let isNew) = step else {
@@ -152,13 +152,13 @@ extension AsyncBinding {
     }
     let made = try await share(
       creation, isNew: isNew, node: node, path: path, in: container,
-      forget: { self.forgetShared(creation) }, make: { try await self.make(resolver) })
+      forget: { self.forgetShared(creation) }, make: { try await self.makeAsync(resolver) })
     guard let instance = made else { return nil }
     let object = Self.object(in: instance)
-    lock.withLock {
-      if shared === creation {
-        shared = nil
-        alive = object
+    cell!.withLock { cell in
+      if cell.shared === creation {
+        cell.shared = nil
+        cell.alive = object
       }
     }
     guard object != nil else {

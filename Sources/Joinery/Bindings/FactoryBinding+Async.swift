@@ -1,12 +1,13 @@
 internal import JoineryEngine
 
-/// A binding whose factory is `async`. Resolved only with ``Container/resolveAsync(_:tag:matching:arguments:)``; a
-/// synchronous resolve that reaches it throws ``ResolutionError/Code/asyncBinding``.
+/// The asynchronous engine's side of a ``FactoryBinding``: an `async` factory, resolved only
+/// with ``Container/resolveAsync(_:tag:matching:arguments:)``; a synchronous resolve that reaches
+/// it throws ``ResolutionError/Code/asyncBinding``.
 ///
 /// Every lifetime behaves as it does for a synchronous binding. A shared instance is made once
-/// (an ``AsyncCreation``): the request that finds none makes it, the requests that come while
-/// it runs await it without a task of their own, and a failed creation is forgotten so that
-/// the next request tries again.
+/// (an ``AsyncCreation``, in the binding's ``LifetimeCell``): the request that finds none makes
+/// it, the requests that come while it runs await it without a task of their own, and a failed
+/// creation is forgotten so that the next request tries again.
 /// - `persistent`: made in a task of its own, so that cancelling the request that came first
 ///   cancels neither the creation nor the other waiters. Once made, the instance is published
 ///   in `storage` and read without a lock or a task.
@@ -20,54 +21,13 @@ internal import JoineryEngine
 ///
 /// An inline creation whose request is cancelled is *abandoned*: the requests awaiting it start
 /// over, and one of them makes the instance.
-// `shared`, `sharedGeneration`, `alive` and `storage` are written holding `lock`; `storage` is
-// published by `isReady`.
-final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
-  typealias AsyncMaker = @Sendable (AsyncResolver) async throws -> any Sendable
+extension FactoryBinding {
+  /// The async factory's state (an async binding always has a cell).
+  private var asyncState: Protected<LifetimeCell> { cell! }
 
-  let make: AsyncMaker
-  /// For a binding with runtime arguments: makes an instance from a resolver and the request's
-  /// arguments (a tuple of the bound argument types).
-  ///
-  /// Always a new instance.
-  ///
-  /// The arguments are `Any`: the bound argument types are `Sendable` (the `bindAsync` forms
-  /// require it), and a request passes values of exactly those types, in the request's task.
-  typealias AsyncArgumentMaker =
-    @Sendable (AsyncResolver, Any) async throws -> any Sendable
-  var argumentMake: AsyncArgumentMaker?
-  let lock = _Lock.make()
-  /// The creation every request of a shared lifetime awaits (persistent, cached; transient while
-  /// it runs).
-  var shared: AsyncCreation?
-  /// For `cached`: the group generation `shared` was started in.
-  var sharedGeneration: UInt = 0
-  /// For `transient`: the object of the last instance, while someone holds it.
-  weak var alive: AnyObject?
-  /// For `cached`: the group, owned by the container (which also owns the binding).
-  weak var group: CacheGroupState?
-
-  init(
-    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: _ValueLayout, make: @escaping AsyncMaker
-  ) {
-    self.make = make
-    super.init(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout)
-  }
-
-  override var isAsync: Bool { true }
-
-  /// Whether resolving needs runtime arguments: the key names their tuple type.
-  override var needsArguments: Bool { key.argumentTypes != nil }
-
-  override func fresh() -> AnyBinding { AsyncBinding(copying: self) }
-
-  private init(copying other: AsyncBinding) {
-    make = other.make
-    argumentMake = other.argumentMake
-    super.init(copying: other)
+  /// A new instance from the async factory, without runtime arguments.
+  func makeAsync(_ resolver: AsyncResolver) async throws -> any Sendable {
+    try await asyncMaker!(resolver, ())
   }
 
   /// A new instance from a binding with runtime arguments, made in `scope` when the request
@@ -83,27 +43,16 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     try path?.checkCapture(of: self, in: container)
     let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
     let resolver = AsyncResolver(container: container, path: node)
-    guard let argumentMake else { preconditionFailure("an argument binding has a maker") }
-    return try await run(node, in: container) { try await argumentMake(resolver, arguments) }
-  }
-
-  override func link(in container: Container) {
-    guard let group = lifetime.group.map(container.cacheGroupState(for:)) else { return }
-    group.add(self)
-    lock.withLock { self.group = group }
-  }
-
-  func dropInstanceIfIdle() {
-    lock.withLock { shared = nil }
+    return try await run(node, in: container) { try await self.asyncMaker!(resolver, arguments) }
   }
 
   /// Whether the container holds an instance now: a built persistent one, the current cache
   /// generation's made one, or a transient one someone holds.
-  override var holdsInstance: Bool {
+  var holdsAsyncInstance: Bool {
     if isReady { return true }
-    return lock.withLock {
-      if alive != nil { return true }
-      guard let shared, sharedGeneration == group?.generation ?? 0,
+    return asyncState.withLock {
+      if $0.alive != nil { return true }
+      guard let shared = $0.shared, $0.generation == $0.group?.generation ?? 0,
         case .made = shared.ended
       else { return false }
       return true
@@ -117,17 +66,17 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   func store(_ instance: any Sendable, isStored: (Any) -> Bool, in container: Container) {
     let creation = AsyncCreation()
     creation.end(.made(instance))
-    let (kept, replaced) = lock.withLock { () -> (Bool, Bool) in
-      let current = group?.generation ?? 0
-      if case .made(let held)? = shared?.ended, isStored(held) {
-        sharedGeneration = current
+    let (kept, replaced) = asyncState.withLock { cell -> (Bool, Bool) in
+      let current = cell.group?.generation ?? 0
+      if case .made(let held)? = cell.shared?.ended, isStored(held) {
+        cell.generation = current
         return (true, false)
       }
       defer {
-        shared = creation
-        sharedGeneration = current
+        cell.shared = creation
+        cell.generation = current
       }
-      return (false, shared != nil)
+      return (false, cell.shared != nil)
     }
     guard !kept, let disposer else { return }
     // Before the new instance is recorded, which the take would find too.
@@ -138,14 +87,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   /// Disposes the cached instances a newer one replaced that no reset took
   /// (``CacheGroupState/disposeReplaced(madeBy:in:)``).
   private func disposeReplaced(in container: Container) {
-    lock.withLock({ group })?.disposeReplaced(madeBy: self, in: container)
-  }
-
-  override func resolve(
-    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
-    fallbackTag: RequestedTag?
-  ) throws(ResolutionError) {
-    throw .asyncBinding(self, fallbackTag: fallbackTag, parent: parent, in: container)
+    asyncState.withLock({ $0.group })?.disposeReplaced(madeBy: self, in: container)
   }
 
   /// The instance for one asynchronous request, according to the lifetime; `scope` is the
@@ -187,14 +129,14 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   func containerInstance(
     node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> Any? {
-    let (creation, isNew, replaced) = lock.withLock { () -> (AsyncCreation, Bool, Bool) in
-      let current = group?.generation ?? 0
-      if let shared, sharedGeneration == current { return (shared, false, false) }
+    let (creation, isNew, replaced) = asyncState.withLock { cell -> (AsyncCreation, Bool, Bool) in
+      let current = cell.group?.generation ?? 0
+      if let shared = cell.shared, cell.generation == current { return (shared, false, false) }
       let made = AsyncCreation()
-      shared = made
-      sharedGeneration = current
+      cell.shared = made
+      cell.generation = current
       // A cached binding may replace an instance a reset found being made (and forgot).
-      return (made, true, group != nil)
+      return (made, true, cell.group != nil)
     }
     if isNew {
       // Before the new creation starts, whose instance the take would find too.
@@ -258,10 +200,10 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
     _ resolver: AsyncResolver, recordingIn list: DisposalList, path: AsyncPath,
     in container: Container
   ) async throws -> any Sendable {
-    guard let disposer else { return try await make(resolver) }
+    guard let disposer else { return try await makeAsync(resolver) }
     guard list.beginCreation() else { throw closedError(list, path: path, in: container) }
     defer { list.endCreation() }
-    let instance = try await make(resolver)
+    let instance = try await makeAsync(resolver)
     list.record(self, disposer(instance))
     if list.isClosed { throw closedError(list, path: path, in: container) }
     return instance
@@ -286,7 +228,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
 
   /// Forgets the shared creation if it is still `creation` (it failed or was abandoned).
   func forgetShared(_ creation: AsyncCreation) {
-    lock.withLock { if shared === creation { shared = nil } }
+    asyncState.withLock { if $0.shared === creation { $0.shared = nil } }
   }
 
   /// A creation other requests may share: made here when this request claimed it, else awaited.
@@ -361,7 +303,7 @@ final class AsyncBinding: AnyBinding, CacheMember, @unchecked Sendable {
   ///
   /// `instance` is what the maker returned: an instance of the bound type.
   func publish(_ instance: Any) {
-    lock.withLock {
+    asyncState.withLock { _ in
       if isReady { return }
       allocateStorage()
       storage.initialize(fromAny: instance, layout)
