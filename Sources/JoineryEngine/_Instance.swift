@@ -239,9 +239,10 @@
     unsafe address.unsafelyUnwrapped.initializeMemory(as: T.self, to: value)
   }
 
-  /// Initializes the (allocated) memory with `value`, which holds an instance of the bound type.
+  /// Initializes the (allocated) memory with `value` if it holds an instance of the bound type;
+  /// returns whether it did.
   @inlinable
-  package func initialize(fromAny value: Any, _ layout: _ValueLayout) {
+  package func initialize(fromAny value: Any, _ layout: _ValueLayout) -> Bool {
     unsafe layout.initialize(address.unsafelyUnwrapped, from: value)
   }
 
@@ -469,13 +470,16 @@ package func _withTemporaryInstance<R>(
     return _openExistential(type, do: object)
   }
 
-  /// Initializes an instance at `destination` from `value`, which holds one of the bound type.
+  /// Initializes an instance at `destination` from `value` if it holds one of the bound type;
+  /// returns whether it did.
   @inlinable
-  package func initialize(_ destination: UnsafeMutableRawPointer, from value: Any) {
-    func initialize<T>(_: T.Type) {
-      unsafe destination.initializeMemory(as: T.self, to: value as! T)
+  package func initialize(_ destination: UnsafeMutableRawPointer, from value: Any) -> Bool {
+    func initialize<T>(_: T.Type) -> Bool {
+      guard let value = value as? T else { return false }
+      unsafe destination.initializeMemory(as: T.self, to: value)
+      return true
     }
-    _openExistential(type, do: initialize)
+    return _openExistential(type, do: initialize)
   }
 
   /// A copy of the instance at `source`, as `Any`.

@@ -50,6 +50,26 @@ struct ForwardedInstanceMismatch: Error {
   let instanceType: Any.Type
 }
 
+/// What a factory's wrapper throws when a value handed to it is not of its declared type.
+///
+/// The value is a request's runtime arguments, or an instance to complete. A request's key makes
+/// a mismatch impossible; were it ever broken, the request fails with this instead of stopping
+/// the process.
+struct UnexpectedValueType: Error, CustomStringConvertible {
+  let expected: Any.Type
+  let found: Any.Type
+  var description: String {
+    "Joinery handed the factory a \(TypeName.of(found)) where it declared a "
+      + "\(TypeName.of(expected)); please report this"
+  }
+
+  /// `value` as a `T`, or this error.
+  static func cast<T>(_ value: Any, to _: T.Type) throws(Self) -> T {
+    guard let typed = value as? T else { throw Self(expected: T.self, found: type(of: value)) }
+    return typed
+  }
+}
+
 /// What resolving a weakly bound instance throws once its owner released it (or when it is
 /// not of the bound type).
 struct WeakInstanceReleased: Error, CustomStringConvertible {

@@ -306,7 +306,9 @@ extension FactoryBinding {
     asyncState.withLock { _ in
       if isReady { return }
       allocateStorage()
-      storage.initialize(fromAny: instance, layout)
+      // Not of the bound type (never, for a factory of it): not published, so every request
+      // takes the creation's instance and its edge reports the mismatch.
+      guard storage.initialize(fromAny: instance, layout) else { return }
       publishReady()
       // `shared` stays: a request that saw no instance a moment ago still gets this one from it.
     }

@@ -324,7 +324,7 @@ extension Registrar {
       isOverride: isOverride, dependencies: assisted.dependencies, metadata: metadata,
       disposer: disposer, location: location
     ) { resolver, arguments in
-      let leading = elements(of: arguments, as: (repeat each Argument).self)
+      let leading = try elements(of: arguments, as: (repeat each Argument).self)
       var index = 0
       return try await initializer(
         repeat try await resolver.assistedParameter(
@@ -398,8 +398,12 @@ private func applying<T, each Argument: Sendable>(
   to arguments: Any
 ) -> @Sendable (AsyncResolver) async throws -> T {
   // A request passes exactly the bound argument types (its key's signature matched).
-  let values = arguments as! (repeat each Argument)
-  return { resolver in try await factory(resolver, repeat each values) }
+  do {
+    let values = try UnexpectedValueType.cast(arguments, to: (repeat each Argument).self)
+    return { resolver in try await factory(resolver, repeat each values) }
+  } catch {
+    return { _ in throw error }
+  }
 }
 
 /// The elements of the tuple `arguments` holds (exactly `(repeat each Argument)`), in order.
@@ -407,9 +411,9 @@ private func applying<T, each Argument: Sendable>(
 /// Synchronous for the reason `applying(_:to:)` is.
 private func elements<each Argument: Sendable>(
   of arguments: Any, as _: (repeat each Argument).Type
-) -> [any Sendable] {
+) throws -> [any Sendable] {
   // A request passes exactly the bound argument types (its key's signature matched).
-  let values = arguments as! (repeat each Argument)
+  let values = try UnexpectedValueType.cast(arguments, to: (repeat each Argument).self)
   var elements: [any Sendable] = []
   for value in repeat each values { elements.append(value) }
   return elements
@@ -420,12 +424,12 @@ extension AsyncResolver {
   /// there is one, then an awaited dependency.
   fileprivate func assistedParameter<P: Sendable>(
     _: P.Type, leading: [any Sendable], next index: inout Int
-  ) async throws(ResolutionError) -> P {
+  ) async throws -> P {
     guard index < leading.count else {
       return try await parameter(Dependency<P>.untagged)
     }
     defer { index += 1 }
     // The assisted declaration checked that the leading parameter types are the arguments'.
-    return leading[index] as! P
+    return try UnexpectedValueType.cast(leading[index], to: P.self)
   }
 }

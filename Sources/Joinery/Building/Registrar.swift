@@ -400,7 +400,7 @@ public struct Registrar: ~Copyable {
     collector.completions.append(
       (
         BindingKey(T.self, boxed: internedTag(tag)), BindingLocation(file: fileID, line: line),
-        { resolver, instance in try step(resolver, instance as! T) }
+        { resolver, instance in try step(resolver, UnexpectedValueType.cast(instance, to: T.self)) }
       ))
   }
 

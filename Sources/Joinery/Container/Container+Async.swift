@@ -21,8 +21,8 @@ extension Container {
     for (container, contribution) in found {
       if let async = contribution.asyncFactory {
         // Made by a contribution of `T`.
-        instances.append(
-          try await container.awaitInstance(of: async, path: path, scope: scope) as! T)
+        let instance = try await container.awaitInstance(of: async, path: path, scope: scope)
+        instances.append(try container.cast(instance, to: T.self, madeBy: async, path: path))
       } else {
         // Continuing the path, as `resolveAsync` of a synchronous binding does: the same
         // `graph` instances, captive check and error path.
@@ -44,12 +44,14 @@ extension Container {
     _: T.Type, tag: BindingTag?, matching: TagMatching, signature: Any.Type,
     _ arguments: any Sendable, path: AsyncPath?, scope: Scope?
   ) async throws(ResolutionError) -> T? {
-    // Made by the binding's factory, which returns its bound type.
-    try await awaitArguments(
-      for: T.self, tag: tag, matching: matching, signature: signature, arguments, path: path,
-      scope: scope
-    )
-    .map { $0 as! T }
+    guard
+      let (owner, binding) = argumentBinding(
+        for: T.self, tag: tag, allowsFallback: matching.allowsFallback, signature: signature),
+      let async = binding.asyncFactory
+    else { return nil }
+    if let recorder { recorder.record(from: path, to: binding) }
+    let instance = try await async.make(arguments: arguments, in: owner, path: path, scope: scope)
+    return try owner.cast(instance, to: T.self, madeBy: async, path: path)
   }
 
   /// `awaitArguments(_:tag:matching:signature:_:path:)` for a type known only at run time (a
@@ -103,10 +105,10 @@ extension Container {
         }
       }
       return try result.get()
-    case .made(let instance):
+    case .made(let instance, let binding):
       // Made by a binding of `T` or of the type `T` wraps (built, or this scope's): no
       // suspension.
-      return instance as! T
+      return try cast(instance, to: T.self, madeBy: binding, path: path)
     case .pending(let pending):
       let instance = try await awaitPending(pending, path: path, scope: scope)
       if let converted = instance as? T { return converted }
@@ -188,7 +190,8 @@ extension Container {
     /// A main-actor binding serves it (directly or through a forward): resolved synchronously
     /// on the main actor, where its factory may run.
     case mainActor
-    case made(Any)
+    /// The instance `binding` made already.
+    case made(Any, AnyBinding)
     case pending(PendingAsync)
   }
 
@@ -233,7 +236,9 @@ extension Container {
     }
     if let recorder { recorder.record(from: path, to: binding) }
     if let async = binding.asyncFactory {
-      if case .made(let made) = async.madeInstance(in: scope, below: path) { return .made(made) }
+      if case .made(let made) = async.madeInstance(in: scope, below: path) {
+        return .made(made, async)
+      }
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
     }
     if binding.isMainActor { return .mainActor }
@@ -242,6 +247,19 @@ extension Container {
     guard let target = forward.target?.asyncFactory else { return .synchronous }
     return .pending(
       PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: forward))
+  }
+
+  /// `instance`, which `binding`'s factory made, as a `T`.
+  ///
+  /// An async factory returns its bound type, so the cast does not fail; if it ever did, the
+  /// request would throw rather than stop the process.
+  @usableFromInline
+  func cast<T>(
+    _ instance: Any, to _: T.Type, madeBy binding: AnyBinding, path: AsyncPath?
+  ) throws(ResolutionError) -> T {
+    if let instance = instance as? T { return instance }
+    throw .forwardingMismatch(
+      binding, fallbackTag: nil, parent: path, instanceType: Swift.type(of: instance), in: self)
   }
 
   /// Awaits a pending async binding's instance.

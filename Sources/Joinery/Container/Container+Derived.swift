@@ -60,8 +60,10 @@ extension Container {
     let joined = parent.joined()
     let scope = joined.captor == nil ? joined.scope : nil
     guard let derivable = derivation.wrapper else {
-      if derivation.isReference { return ContainerReference(container: self, scope: scope) as! T }
-      return ScopeFactory(container: self) as! T
+      if derivation.isReference {
+        return _identical(ContainerReference(container: self, scope: scope), as: T.self)
+      }
+      return _identical(ScopeFactory(container: self), as: T.self)
     }
     let graph = derivable.remembersGraph ? parent.graphMemory() : nil
     return Self.derived(derivable, as: T.self, from: self, tag: tag, graph: graph, scope: scope)

@@ -578,10 +578,9 @@ extension Container {
     _: Opened.Type, as _: T.Type, in container: Container, tag: BindingTag?,
     matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    _internalCheck(Opened.self == T.self, "an optional dependency answered for another type")
-    return unsafe unsafeBitCast(
+    _identical(
       try Opened.resolveIfBound(in: container, tag: tag, matching: matching, parent: parent),
-      to: T.self)
+      as: T.self)
   }
 
   /// A `Provider` or `Lazy` of the type `derivable`, made by this container and returned as
@@ -590,9 +589,7 @@ extension Container {
     _: Opened.Type, as _: T.Type, from container: Container, tag: BindingTag?,
     graph: _GraphMemory?, scope: Scope?
   ) -> T {
-    _internalCheck(Opened.self == T.self, "a derivation answered for another type")
-    return unsafe unsafeBitCast(
-      Opened.derive(from: container, tag: tag, graph: graph, scope: scope), to: T.self)
+    _identical(Opened.derive(from: container, tag: tag, graph: graph, scope: scope), as: T.self)
   }
 
   /// `resolveIfBound(_:as:in:tag:matching:parent:)` with runtime arguments.
@@ -600,11 +597,10 @@ extension Container {
     _: Opened.Type, as _: T.Type, in container: Container, signature: Any.Type,
     arguments: borrowing _Arguments, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    _internalCheck(Opened.self == T.self, "an optional dependency answered for another type")
-    return unsafe unsafeBitCast(
+    _identical(
       try Opened.resolveIfBound(
         in: container, signature: signature, arguments: arguments, parent: parent),
-      to: T.self)
+      as: T.self)
   }
 
   /// A request for a type this container does not bind: its ancestors', a `Provider` or `Lazy`,
@@ -737,6 +733,14 @@ extension Container {
       return binding.storage.load(as: T.self)
     }
   }
+}
+
+/// `value` as a `T` that its caller found to be `Value` itself (the two metatypes equal): no
+/// cast at run time.
+@inline(__always)
+func _identical<Value, T>(_ value: Value, as _: T.Type) -> T {
+  _internalCheck(Value.self == T.self, "a value passed as another type")
+  return unsafe unsafeBitCast(value, to: T.self)
 }
 
 /// A main-actor factory as a plain function, called only where the resolution runs on the

@@ -31,13 +31,12 @@ extension AsyncResolver {
     _ dependency: Dependency<Value>
   ) async throws(ResolutionError) -> Value {
     guard
-      let instance = try await awaitParameter(
+      let (instance, binding) = try await awaitParameter(
         Value.self, tag: dependency.tag, matching: dependency.matching)
     else { return try await resolveAsync(dependency) }
     // Made by a binding of `Value` itself (a forward, whose target may make something else,
-    // takes the general path): the cast cannot fail. Not `as?`, whose result type's metadata
-    // is looked up at run time where this code is not specialized.
-    return instance as! Value
+    // takes the general path).
+    return try container.cast(instance, to: Value.self, madeBy: binding, path: path)
   }
 
   /// The instance for a parameter of `type` when it is built or comes from an async binding,
@@ -45,7 +44,7 @@ extension AsyncResolver {
   @usableFromInline
   func awaitParameter(
     _ type: Any.Type, tag: BindingTag?, matching: TagMatching
-  ) async throws(ResolutionError) -> Any? {
+  ) async throws(ResolutionError) -> (instance: Any, binding: AnyBinding)? {
     if tag == nil, let built = container.builtInstance(of: type) { return built }
     let path = AsyncPath.joining(self.path)
     let scope = path?.requestScope
@@ -53,11 +52,11 @@ extension AsyncResolver {
       type, tag: tag, matching: tag == nil ? .exact : matching, scope: scope, path: path,
       isOptional: false)
     {
-    case .made(let instance): return instance
+    case .made(let instance, let binding): return (instance, binding)
     case .pending(let pending):
       // A forward's target may make something else: the general path reports it.
       guard pending.forward == nil else { return nil }
-      return try await container.awaitPending(pending, path: path, scope: scope)
+      return (try await container.awaitPending(pending, path: path, scope: scope), pending.binding)
     case .synchronous, .mainActor: return nil
     }
   }
