@@ -157,10 +157,11 @@ extension _AtomicWordsHolder {
 /// inserted: a word holds a whole metadata address and is compared with the whole address.
 /// Each word is read and written atomically; a race only loses an insertion.
 @safe
-@usableFromInline package final class _TypeMemo: @unchecked Sendable {
+@usableFromInline package final class _TypeMemo: Sendable {
   /// A power of two.
   @usableFromInline package static let capacity = 64
-  @usableFromInline let words: UnsafeMutablePointer<UInt>
+  /// Each word read and written only atomically.
+  @usableFromInline nonisolated(unsafe) let words: UnsafeMutablePointer<UInt>
 
   /// An empty memo.
   @usableFromInline package init() {
@@ -209,8 +210,8 @@ extension _AtomicWordsHolder {
 /// and without racing a writer. A type whose word is taken by another is not remembered (the
 /// caller computes its value each time). Entries are released with the map.
 @safe
-@usableFromInline package final class _TypeMap<Value>: @unchecked Sendable {
-  @usableFromInline final class Entry {
+@usableFromInline package final class _TypeMap<Value: Sendable>: Sendable {
+  @usableFromInline final class Entry: Sendable {
     @usableFromInline let type: ObjectIdentifier
     @usableFromInline let value: Value
 
@@ -220,7 +221,8 @@ extension _AtomicWordsHolder {
     }
   }
 
-  @usableFromInline let words: UnsafeMutablePointer<UInt>
+  /// Each word read and written only atomically.
+  @usableFromInline nonisolated(unsafe) let words: UnsafeMutablePointer<UInt>
 
   /// An empty map.
   @usableFromInline package init() {

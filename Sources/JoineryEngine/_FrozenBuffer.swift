@@ -6,7 +6,8 @@
 /// be trivial (words, unretained references): nothing is deinitialized.
 @safe
 @usableFromInline package struct _FrozenBuffer<Element>: ~Copyable {
-  @usableFromInline let base: UnsafeMutablePointer<Element>?
+  // Written only by `init`, before the buffer can be shared, then only read.
+  @usableFromInline nonisolated(unsafe) let base: UnsafeMutablePointer<Element>?
   /// The number of elements.
   @usableFromInline package let count: Int
 
@@ -41,3 +42,5 @@
     return unsafe base.unsafelyUnwrapped[position]
   }
 }
+
+extension _FrozenBuffer: Sendable where Element: Sendable {}

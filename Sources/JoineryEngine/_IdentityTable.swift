@@ -13,10 +13,9 @@
 /// elsewhere), so that each lookup in a small container reads one slot whatever addresses the
 /// linker and the heap gave its types.
 ///
-/// Built once and never changed, so it may be read from any thread. (Unchecked `Sendable`: the
-/// raw memory is written only by the initializer.)
+/// Built once and never changed, so it may be read from any thread.
 @safe
-@usableFromInline package struct _IdentityTable: @unchecked Sendable {
+@usableFromInline package struct _IdentityTable: Sendable {
   /// One slot: raw memory, so reading it touches no reference count that threads reading at
   /// once would contend for.
   @usableFromInline package struct Slot {
@@ -32,8 +31,8 @@
     }
   }
 
-  /// The slots, `mask + 1` of them.
-  @usableFromInline package let slots: UnsafePointer<Slot>
+  /// The slots, `mask + 1` of them: written only by the initializer, then only read.
+  @usableFromInline package nonisolated(unsafe) let slots: UnsafePointer<Slot>
   /// The capacity minus one: a power of two minus one.
   @usableFromInline package let mask: Int
   /// The odd multiplier of the table's Fibonacci-style hash (``home(of:)``).

@@ -7,7 +7,7 @@
 /// binding keeps one) and ``_Arguments`` (a request's runtime arguments), never an address.
 
 /// Copies an instance of the bound type from the first address to the second (uninitialized).
-@usableFromInline package typealias _Copier = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+@usableFromInline package typealias _Copier = @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
 
 /// Uninitialized memory, on the caller's stack, for one instance that fits: a class reference,
 /// a protocol existential (five words) and most small structs.
@@ -403,7 +403,7 @@ package func _withTemporaryInstance<R>(
 /// while the type was known. (Unchecked `Sendable`: the copier is immutable and captures at
 /// most the type's metadata.)
 @safe
-@usableFromInline package struct _ValueLayout: @unchecked Sendable {
+@usableFromInline package struct _ValueLayout: Sendable {
   /// The bound type.
   @usableFromInline package let type: Any.Type
   // Packed beside `type`: every binding keeps a layout.

@@ -33,3 +33,5 @@
 package func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
   unsafe instance.assumingMemoryBound(to: T.self).move()
 }
+
+extension _Unretained: Sendable where Object: Sendable {}

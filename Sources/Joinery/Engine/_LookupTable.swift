@@ -146,7 +146,7 @@ struct _BindingTable: Sendable {
 @usableFromInline
 // Immutable after init; `tagIndex` is written only there.
 @safe
-final class _TypeEntry: @unchecked Sendable {
+final class _TypeEntry: Sendable {
   @usableFromInline let untagged: AnyBinding?
   /// `untagged` again, read by the table without reference counting.
   @usableFromInline let untaggedReference: Unmanaged<AnyBinding>?
@@ -285,14 +285,14 @@ final class _TypeEntry: @unchecked Sendable {
 
 /// One tagged binding, as ``_TypeEntry`` compares it on the hot path.
 @usableFromInline
-struct _TaggedSlot {
+struct _TaggedSlot: Sendable {
   @usableFromInline let tag: _Unretained<AnyTagBox>
   @usableFromInline let binding: _Unretained<AnyBinding>
 }
 
 /// One binding with runtime arguments, as ``_TypeEntry`` compares it on the hot path.
 @usableFromInline
-struct _ArgumentSlot {
+struct _ArgumentSlot: Sendable {
   @usableFromInline let signature: ObjectIdentifier
   @usableFromInline let tag: _Unretained<AnyTagBox>?
   @usableFromInline let binding: _Unretained<AnyBinding>

@@ -30,7 +30,7 @@ struct _TaggedMatch {
 /// binding holding the `Dependency`) keeps the box alive.
 @safe
 @usableFromInline @frozen
-struct _TagBoxReference: Hashable, @unchecked Sendable {
+struct _TagBoxReference: Hashable, Sendable {
   @usableFromInline let box: Unmanaged<AnyTagBox>
 
   @inlinable init(_ box: Unmanaged<AnyTagBox>) { unsafe self.box = unsafe box }

@@ -1,5 +1,5 @@
 /// Types a container can make for any bound type without a binding of their own.
-protocol DerivedFromContainer {
+protocol DerivedFromContainer: SendableMetatype {
   /// The type whose binding it wraps.
   static var wrappedType: Any.Type { get }
   /// Whether it resolves later into the graph it was made in, and so needs that graph's memory.

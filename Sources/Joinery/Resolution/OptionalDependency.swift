@@ -4,7 +4,7 @@ internal import JoineryEngine
 ///
 /// An autowired `init(analytics: Analytics?)` gets the analytics a build includes, and builds
 /// without it; a factory that fails still throws.
-protocol _OptionalDependency {
+protocol _OptionalDependency: SendableMetatype {
   static var wrappedType: Any.Type { get }
   static func resolveIfBound(
     in container: Container, tag: BindingTag?, matching: TagMatching,
