@@ -7,7 +7,8 @@
 /// binding keeps one) and ``_Arguments`` (a request's runtime arguments), never an address.
 
 /// Copies an instance of the bound type from the first address to the second (uninitialized).
-@usableFromInline package typealias _Copier = @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+@usableFromInline package typealias _Copier =
+  @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
 
 /// Uninitialized memory, on the caller's stack, for one instance that fits: a class reference,
 /// a protocol existential (five words) and most small structs.
