@@ -32,6 +32,10 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// Whether the lifetime is its register's default rather than written at the binding: a
   /// written one is a choice `build()` does not question (``CaptiveDependencyValidator``).
   var inheritsLifetime = false
+  /// Whether only the bindings of its ``module`` may depend on it (`private: true`).
+  var isPrivate = false
+  /// The assembly whose boundary the binding is declared in, if any.
+  var module: Module?
   private var storedPosition: Int32 = 0
   /// A synchronous ``FactoryBinding``'s lifetime strategy type, whose class methods a resolve
   /// calls directly (one call fewer per level than through
@@ -128,6 +132,16 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     list.record(self, disposer(storage.loadAny(layout)))
   }
 
+  /// For an override declared in ``Registrar/overriding(_:_:)``, the assembly whose binding it
+  /// replaces.
+  var overrideTarget: Any.Type? {
+    get { extras?.overrideTarget }
+    set {
+      if newValue == nil && extras == nil { return }
+      writableExtras.overrideTarget = newValue
+    }
+  }
+
   /// For a forward to a binding with runtime arguments (made by a factory that resolves the
   /// target), the target's key: ``BindingInfo/forwardedTo``.
   var argumentForwardTarget: BindingKey? {
@@ -188,6 +202,8 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     registerType = other.registerType
     isOverride = other.isOverride
     inheritsLifetime = other.inheritsLifetime
+    isPrivate = other.isPrivate
+    module = other.module
     layout = other.layout
     dependencies = other.dependencies
     extras = other.extras
@@ -221,7 +237,8 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     BindingInfo(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, forwardedTo: argumentForwardTarget, metadata: metadata,
-      contribution: contributionIndex, isChecked: dependencies != nil)
+      contribution: contributionIndex, isChecked: dependencies != nil, assembly: module?.type,
+      isPrivate: isPrivate)
   }
 
   /// For a forwarding binding, the key of the binding it converts from.

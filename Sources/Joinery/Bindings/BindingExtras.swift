@@ -18,6 +18,8 @@ final class BindingExtras {
   var completion: Completion?
   /// For a forward to a binding with runtime arguments, the key of that binding.
   var forwardedTo: BindingKey?
+  /// For an override declared in `Registrar.overriding(_:_:)`, the assembly it overrides in.
+  var overrideTarget: Any.Type?
 
   /// A copy that later writes do not share.
   func copy() -> BindingExtras {
@@ -30,6 +32,7 @@ final class BindingExtras {
     copy.isScopeValue = isScopeValue
     copy.completion = completion
     copy.forwardedTo = forwardedTo
+    copy.overrideTarget = overrideTarget
     return copy
   }
 }

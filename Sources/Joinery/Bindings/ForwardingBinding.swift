@@ -53,15 +53,18 @@ final class ForwardingBinding: AnyBinding, @unchecked Sendable {
     BindingInfo(
       key: key, lifetime: target?.lifetime ?? lifetime, location: location,
       registerType: registerType, isOverride: isOverride, forwardedTo: targetKey,
-      metadata: metadata, contribution: contributionIndex, isChecked: true)
+      metadata: metadata, contribution: contributionIndex, isChecked: true,
+      assembly: module?.type, isPrivate: isPrivate)
   }
 
   override func link(in container: Container) {
     // The target may be an ancestor's (a child forwarding to its parent's binding); it is then
     // resolved in the container that declared it, as every binding is.
     let owner = container.owner(of: targetKey)
-    target = owner?.table.binding(for: targetKey)
-    ancestor = owner === container ? nil : owner
+    target =
+      owner?.table.binding(for: targetKey)
+      ?? container.privateBindings[targetKey]?.first { $0.module === module }
+    ancestor = owner == nil || owner === container ? nil : owner
   }
 
   override func resolve(

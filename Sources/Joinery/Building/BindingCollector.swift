@@ -40,14 +40,15 @@ final class BindingCollector {
   /// its bindings' lifetimes would depend on the order registers were added.
   func collect(
     _ register: some DependencyRegister, overriding: Bool, defaultLifetime: Lifetime,
-    includer: Any.Type? = nil
+    includer: Any.Type? = nil, module: Module? = nil
   ) {
     // An array of registers stands for the registers it holds: it has no identity of its own,
     // and is nobody's includer.
     if let group = register as? [any DependencyRegister] {
       for member in group {
         collect(
-          member, overriding: overriding, defaultLifetime: defaultLifetime, includer: includer)
+          member, overriding: overriding, defaultLifetime: defaultLifetime, includer: includer,
+          module: module)
       }
       return
     }
@@ -59,9 +60,12 @@ final class BindingCollector {
       return
     }
     seen[identity] = (defaultLifetime, includer)
+    // An assembly is a module of its own; a plain register joins its includer's.
+    let own = register is any Assembly ? Module(type(of: register)) : module
+    if let own, own !== module { modules.append(own) }
     var registrar = Registrar(
       collector: self, registerType: type(of: register), isOverriding: overriding,
-      defaultLifetime: register.defaultLifetime?.explicit ?? defaultLifetime)
+      defaultLifetime: register.defaultLifetime?.explicit ?? defaultLifetime, module: own)
     register.register(in: &registrar)
     registrar.flush()
   }
@@ -103,6 +107,11 @@ final class BindingCollector {
         "Or write the lifetime on each of its bindings that names none.",
       ])
   }
+
+  /// The assemblies reached, in collection order.
+  private(set) var modules: [Module] = []
+  /// What the registers declared they expect other modules to bind, in declaration order.
+  var requirements: [Requirement] = []
 
   /// Contributions to multi-bindings, in collection order (assembly, then registration).
   private(set) var contributions: [AnyBinding] = []

@@ -238,13 +238,31 @@ public struct ContainerBuilder: Sendable {
     }
   }
 
-  /// Validates the bindings, makes the container and creates its eager synchronous bindings.
+  /// What validation leaves for making a container.
+  private struct Validated {
+    let collector: BindingCollector
+    let winners: [AnyBinding]
+    let contributions: [AnyBinding]
+    let table: _BindingTable
+    var findings: [Diagnostic]
+  }
+
+  /// Checks this builder's registers as a module's own test target does: what its
+  /// requirements name counts as bound elsewhere, and every other dependency must be its own.
   ///
-  /// Returns the container with every finding, eager failures included: the caller disposes
-  /// what was made before it throws them. Throws, making nothing, when validation fails.
-  private func makeContainer(
-    parent: Container?, awaitsEagerAsync: Bool, isolation: (any Actor)?
-  ) throws(BuildError) -> (Container, [Diagnostic]) {
+  /// Returns the warnings; throws every error at once. Makes no container and runs no factory.
+  func validateAlone() throws(BuildError) -> [Diagnostic] {
+    let validated = try validate(parent: nil, awaitsEagerAsync: true, alone: true)
+    return Diagnostic.sorted(validated.findings)
+  }
+
+  /// Runs the registers and checks what they declare; throws every error found.
+  ///
+  /// `alone`: each requirement is met by a stand-in binding (the module is checked without the
+  /// modules that would bind it), and a missing dependency's report suggests declaring one.
+  private func validate(
+    parent: Container?, awaitsEagerAsync: Bool, alone: Bool = false
+  ) throws(BuildError) -> Validated {
     let collector = BindingCollector(firstContributionIndex: parent?.nextContributionIndex ?? 0)
     let inherited = defaultLifetime.explicit ?? .ephemeral
     for register in registers {
@@ -255,15 +273,30 @@ public struct ContainerBuilder: Sendable {
     }
 
     var findings = collector.findings
-    let winners = OverrideResolution.winners(
-      of: collector.bindings, parent: parent, findings: &findings)
+    var winners = OverrideResolution.winners(
+      withModules: collector.bindings, parent: parent, findings: &findings)
     let contributions = OverrideResolution.keptContributions(collector.contributions)
-    let table = _BindingTable(winners)
+    // A private binding is found only from its own module's bindings: not by the table.
+    let hasPrivate = winners.contains(where: \.isPrivate)
+    var table = _BindingTable(hasPrivate ? winners.filter { !$0.isPrivate } : winners)
+    let privateBindings =
+      hasPrivate ? Dictionary(grouping: winners.filter(\.isPrivate), by: \.key) : [:]
+    if !collector.requirements.isEmpty {
+      let unmet = Self.unmetRequirements(
+        collector.requirements, table: table, privateBindings: privateBindings, parent: parent)
+      if alone {
+        winners += unmet.map(\.standIn)
+        table = _BindingTable(winners.filter { !$0.isPrivate })
+      } else {
+        findings += unmet.map(Self.unmet)
+      }
+    }
     Self.attachCompletions(collector.completions, to: table, into: &findings)
     let graph = DeclaredGraph(
       winners + contributions, table: table,
       allowedCaptives: collector.allowedCaptives,
-      requiresExactTags: requiresExactTags, parent: parent)
+      requiresExactTags: requiresExactTags, parent: parent,
+      privateBindings: privateBindings)
     if maximumResolutionDepth < 1 {
       findings.append(
         Diagnostic(
@@ -282,6 +315,7 @@ public struct ContainerBuilder: Sendable {
       LifetimeSupportValidator(),
       ForwardingTargetValidator(),
       MissingDependencyValidator(),
+      PrivateDependencyValidator(),
       ExactTagValidator(),
       CycleValidator(),
       CaptiveDependencyValidator(),
@@ -289,7 +323,25 @@ public struct ContainerBuilder: Sendable {
     ]
     if requiresCheckedBindings { UncheckedBindingValidator().validate(graph, into: &findings) }
     for validator in validators { validator.validate(graph, into: &findings) }
+    if alone { findings = findings.map(Self.suggestingRequirement) }
     try Self.failIfErrors(findings)
+    return Validated(
+      collector: collector, winners: winners, contributions: contributions, table: table,
+      findings: findings)
+  }
+
+  /// Validates the bindings, makes the container and creates its eager synchronous bindings.
+  ///
+  /// Returns the container with every finding, eager failures included: the caller disposes
+  /// what was made before it throws them. Throws, making nothing, when validation fails.
+  private func makeContainer(
+    parent: Container?, awaitsEagerAsync: Bool, isolation: (any Actor)?
+  ) throws(BuildError) -> (Container, [Diagnostic]) {
+    let validated = try validate(parent: parent, awaitsEagerAsync: awaitsEagerAsync)
+    let (collector, winners, contributions, table) = (
+      validated.collector, validated.winners, validated.contributions, validated.table
+    )
+    var findings = validated.findings
     if !awaitsEagerAsync {
       for binding in winners
       where binding.isAsync && binding.lifetime.isEager {
@@ -312,7 +364,7 @@ public struct ContainerBuilder: Sendable {
       bindings: winners, contributions: contributions, table: table,
       maximumDepth: maximumResolutionDepth, warnings: warnings, parent: parent,
       unclosedScopeHandler: onUnclosedScope, defaultLifetime: self.defaultLifetime,
-      allowedCaptives: Set(collector.allowedCaptives.keys))
+      allowedCaptives: Set(collector.allowedCaptives.keys), requirements: collector.requirements)
     let eager = container.all.filter {
       $0.lifetime.isEager && $0.forwardTargetKey == nil && !$0.isAsync
     }
@@ -339,7 +391,7 @@ public struct ContainerBuilder: Sendable {
         let step = BindingInfo(
           key: key, lifetime: .ephemeral, location: location, registerType: ContainerBuilder.self,
           isOverride: false, forwardedTo: nil, metadata: nil, contribution: nil,
-          isChecked: true)
+          isChecked: true, assembly: nil, isPrivate: false)
         findings.append(
           Diagnostic(
             asyncBinding ? .unsupportedLifetime : .missingDependency, .error, key: key,
@@ -364,6 +416,55 @@ public struct ContainerBuilder: Sendable {
         binding.completion = completion
       }
     }
+  }
+
+  /// The requirements nothing visible to their module binds (here, privately in that module,
+  /// or in an ancestor), with the tag's fallback to the untagged binding.
+  private static func unmetRequirements(
+    _ requirements: [Requirement], table: _BindingTable,
+    privateBindings: [BindingKey: [AnyBinding]], parent: Container?
+  ) -> [Requirement] {
+    func binds(_ key: BindingKey, _ module: Module?) -> Bool {
+      table.binding(for: key) != nil || parent?.binds(key) == true
+        || privateBindings[key]?.contains { $0.module === module && module != nil } == true
+    }
+    return requirements.filter { requirement in
+      let key = requirement.key
+      if binds(key, requirement.module) { return false }
+      return key.tag == nil || !binds(BindingKey(key.type, boxed: nil), requirement.module)
+    }
+  }
+
+  /// The finding for a requirement nothing binds.
+  private static func unmet(_ requirement: Requirement) -> Diagnostic {
+    let owner = requirement.owner
+    return Diagnostic(
+      .unmetRequirement, .error, key: requirement.key, bindings: [requirement.info],
+      message: """
+        \(owner) requires \(requirement.key) (\(requirement.location)), which no module of \
+        this container binds.
+        """,
+      fixes: [
+        "Add the assembly that binds \(requirement.key.shortName) to the builder, or bind it "
+          + "in the app's assembly.",
+        "Or, if \(owner) no longer needs it, remove the `require` at \(requirement.location).",
+      ])
+  }
+
+  /// A missing dependency's finding from a module checked alone, suggesting a requirement.
+  private static func suggestingRequirement(_ finding: Diagnostic) -> Diagnostic {
+    guard finding.code == .missingDependency, let consumer = finding.bindings.first else {
+      return finding
+    }
+    let owner = consumer.assembly.map(TypeName.of) ?? consumer.registerName
+    return Diagnostic(
+      finding.code, finding.isError ? .error : .warning, key: finding.key,
+      bindings: finding.bindings, message: finding.message,
+      fixes: [
+        "If another module binds it, declare that in \(owner): "
+          + "`registrar.require(…)` with the type (and tag) named above."
+      ] + finding.fixes,
+      underlyingError: finding.underlyingError)
   }
 
   /// The finding for an eager binding whose creation at build failed.

@@ -42,6 +42,8 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the factory
   ///     unchecked.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
@@ -53,11 +55,13 @@ extension Registrar {
   ///     arguments, if it takes any.
   public mutating func bindAsync<T: Sendable, each Argument: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver, repeat each Argument) async throws -> T
   ) {
+    declaresPrivately = isPrivate
     let location = BindingLocation(file: fileID, line: line)
     guard _isEmpty(repeat (each Argument).self) else {
       return addAsyncArguments(
@@ -99,6 +103,8 @@ extension Registrar {
   ///   - lifetime: How long instances live; with `arguments:`, ephemeral.
   ///   - arguments: The types of the runtime arguments, the initializer's first parameters.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent and cached lifetimes.
   ///   - fileID: Captured for diagnostics.
@@ -109,10 +115,12 @@ extension Registrar {
   public mutating func bindAsync<T: Sendable, each Argument: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     arguments: repeat (each Argument).Type, override isOverride: Bool = false,
+    private isPrivate: Bool = false,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
+    declaresPrivately = isPrivate
     guard _isEmpty(repeat (each Argument).self) else {
       return addAssistedAsync(
         T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
@@ -139,6 +147,8 @@ extension Registrar {
   ///   - tag: An optional tag of the binding itself (never passed on to its dependencies).
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
@@ -149,12 +159,14 @@ extension Registrar {
   @inlinable @_disfavoredOverload
   public mutating func bindAsync<T: Sendable, First: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (First, repeat each Parameter) async throws -> T,
     dependencies first: Dependency<First>, _ rest: repeat Dependency<each Parameter>
   ) {
+    declaresPrivately = isPrivate
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
       dispose: dispose, location: BindingLocation(file: fileID, line: line),
@@ -379,7 +391,7 @@ extension Registrar {
     binding.attach(metadata)
     binding.disposer = disposer
     if contributes {
-      collector.contribute(binding)
+      keepContribution(binding)
     } else {
       keep(binding)
     }

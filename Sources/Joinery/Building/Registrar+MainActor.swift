@@ -27,6 +27,8 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
@@ -37,12 +39,14 @@ extension Registrar {
   ///     arguments, if it takes any.
   public mutating func bindMainActor<T, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory:
       @escaping @MainActor @Sendable (borrowing Resolver, repeat each Argument) throws -> T
   ) {
+    declaresPrivately = isPrivate
     let signature: Any.Type? =
       _isEmpty(repeat (each Argument).self) ? nil : (repeat each Argument).self
     let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
@@ -84,6 +88,8 @@ extension Registrar {
   ///   - lifetime: How long instances live; with `arguments:`, ephemeral.
   ///   - arguments: The types of the runtime arguments, the initializer's first parameters.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
   ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
@@ -94,10 +100,12 @@ extension Registrar {
   public mutating func bindMainActor<T, each Argument, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     arguments: repeat (each Argument).Type, override isOverride: Bool = false,
+    private isPrivate: Bool = false,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T
   ) {
+    declaresPrivately = isPrivate
     guard _isEmpty(repeat (each Argument).self) else {
       let assisted = AssistedSignature(
         arguments: repeat (each Argument).self, parameters: repeat (each Parameter).self)
@@ -144,6 +152,8 @@ extension Registrar {
   ///   - tag: An optional tag.
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
   ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
@@ -154,12 +164,14 @@ extension Registrar {
   @_disfavoredOverload
   public mutating func bindMainActor<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @MainActor @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
+    declaresPrivately = isPrivate
     let specification = (repeat interned(each dependencies))
     addMainActor(
       T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,

@@ -24,6 +24,14 @@ public struct Registrar: ~Copyable {
   let isOverriding: Bool
   /// What a binding declared without a `lifetime:` gets (``Lifetime/For/default``).
   let defaultLifetime: Lifetime
+  /// The assembly whose boundary this register declares in, if any.
+  let module: Module?
+  /// For the registrar of ``overriding(_:_:)``, the assembly whose bindings its overrides
+  /// replace.
+  let overrideTarget: Any.Type?
+  /// Whether the binding being declared is `private: true`: set by the declare form, read and
+  /// reset by ``keep(_:)``.
+  @usableFromInline var declaresPrivately = false
   /// The bindings declared since the last include, handed to the collector in one append
   /// (``flush()``): appending to the collector's array one by one is a dynamically checked
   /// access of a class property each time, and this struct's own array is checked statically.
@@ -31,16 +39,32 @@ public struct Registrar: ~Copyable {
 
   init(
     collector: BindingCollector, registerType: Any.Type, isOverriding: Bool,
-    defaultLifetime: Lifetime
+    defaultLifetime: Lifetime, module: Module?, overrideTarget: Any.Type? = nil
   ) {
     self.collector = collector
     self.registerType = registerType
     self.isOverriding = isOverriding
     self.defaultLifetime = defaultLifetime
+    self.module = module
+    self.overrideTarget = overrideTarget
   }
 
-  /// Keeps a declared binding, in declaration order.
-  mutating func keep(_ binding: AnyBinding) { pending.append(binding) }
+  /// Keeps a declared binding, in declaration order, in this register's module.
+  mutating func keep(_ binding: AnyBinding) {
+    binding.module = module
+    binding.isPrivate = declaresPrivately
+    declaresPrivately = false
+    if let overrideTarget { binding.overrideTarget = overrideTarget }
+    pending.append(binding)
+  }
+
+  /// Keeps a contribution to a multi-binding, in this register's module; a multi-binding
+  /// gathers the contributions of every module.
+  mutating func keepContribution(_ binding: AnyBinding) {
+    binding.module = module
+    declaresPrivately = false
+    collector.contribute(binding)
+  }
 
   /// Hands the kept bindings to the collector: before an include, so that the collector's
   /// order stays declaration order, and when the register is done.
@@ -64,7 +88,7 @@ public struct Registrar: ~Copyable {
     flush()
     collector.collect(
       register, overriding: isOverriding, defaultLifetime: defaultLifetime,
-      includer: registerType)
+      includer: registerType, module: module)
   }
 
   /// Binds `type` to a factory that builds it from its dependencies.
@@ -78,7 +102,7 @@ public struct Registrar: ~Copyable {
   ///
   /// A closure taking a resolver is opaque to `build()`: declare what it resolves with
   /// `dependsOn` so the graph is checked. Prefer a closure with typed parameters, or an
-  /// initializer (`bind(_:tag:lifetime:arguments:override:metadata:dispose:fileID:line:to:)`), which
+  /// initializer (`bind(_:tag:lifetime:arguments:override:private:metadata:dispose:fileID:line:to:)`), which
   /// declare their dependencies themselves:
   ///
   /// ```swift
@@ -107,6 +131,8 @@ public struct Registrar: ~Copyable {
   ///     sets another.
   ///   - isOverride: `true` to replace a binding of the same type and tag declared elsewhere.
   ///     Without it, two bindings of one key fail the build.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the
   ///     binding unchecked.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
@@ -120,11 +146,13 @@ public struct Registrar: ~Copyable {
   @inlinable @inline(__always)
   public mutating func bind<T, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver, repeat each Argument) throws -> T
   ) {
+    declaresPrivately = isPrivate
     add(
       T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
       isOverride: isOverride, location: BindingLocation(file: fileID, line: line),
@@ -149,7 +177,7 @@ public struct Registrar: ~Copyable {
   /// ```
   ///
   /// Every parameter is resolved untagged; to tag some, pass ``Dependency`` values with
-  /// `bind(_:tag:lifetime:override:metadata:dispose:fileID:line:to:dependencies:)`.
+  /// `bind(_:tag:lifetime:override:private:metadata:dispose:fileID:line:to:dependencies:)`.
   ///
   /// Any number of parameters works.
   ///
@@ -179,6 +207,8 @@ public struct Registrar: ~Copyable {
   ///   - arguments: The types of the runtime arguments, the initializer's first parameters;
   ///     none when every parameter is resolved.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How an instance ends, sync or async, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
@@ -190,10 +220,12 @@ public struct Registrar: ~Copyable {
   public mutating func bind<T, each Argument, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     arguments: repeat (each Argument).Type, override isOverride: Bool = false,
+    private isPrivate: Bool = false,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
+    declaresPrivately = isPrivate
     guard _isEmpty(repeat (each Argument).self) else {
       return addAssisted(
         T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
@@ -225,6 +257,8 @@ public struct Registrar: ~Copyable {
   ///   - tag: An optional tag of the binding itself (never passed on to its dependencies).
   ///   - lifetime: How long instances live.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by.
   ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
   ///   - fileID: Captured for diagnostics.
@@ -234,12 +268,14 @@ public struct Registrar: ~Copyable {
   @inlinable @_disfavoredOverload
   public mutating func bind<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
+    declaresPrivately = isPrivate
     let parameters = _Parameters(repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
@@ -265,6 +301,8 @@ public struct Registrar: ~Copyable {
   ///   - type: The bound type.
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - dispose: How the instance ends at ``Container/shutdown()``; without it the container
   ///     never disposes an instance it was handed.
@@ -275,10 +313,12 @@ public struct Registrar: ~Copyable {
   @inlinable
   public mutating func bind<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    private isPrivate: Bool = false,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     instance: @autoclosure @escaping @Sendable () -> T
   ) {
+    declaresPrivately = isPrivate
     add(
       T.self, tag: tag, lifetime: .persistent(eager: dispose != nil), isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line), dependencies: [], metadata: metadata,
@@ -299,15 +339,19 @@ public struct Registrar: ~Copyable {
   ///   - type: The bound type: the object's class, or a protocol it conforms to.
   ///   - tag: An optional tag.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - instance: The object, referenced weakly.
   public mutating func bind<T, Object: AnyObject & Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, override isOverride: Bool = false,
+    private isPrivate: Bool = false,
     metadata: (any Sendable)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     weakInstance instance: Object
   ) {
+    declaresPrivately = isPrivate
     let reference = WeakReference(instance)
     add(
       T.self, tag: tag, lifetime: .ephemeral, isOverride: isOverride,
@@ -494,7 +538,7 @@ public struct Registrar: ~Copyable {
     binding.disposer = disposer
     binding.isHandedOver = isHandedOver
     if contributes {
-      collector.contribute(binding)
+      keepContribution(binding)
     } else {
       keep(binding)
     }
@@ -677,15 +721,19 @@ public struct Registrar: ~Copyable {
   ///   - arguments: The types of the target's runtime arguments, in order; none for a target
   ///     without.
   ///   - isOverride: `true` to replace a binding of the same key declared elsewhere.
+  ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   public mutating func bind<T, Target, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, forwardingTo target: Target.Type,
     targetTag: (any Hashable & Sendable)? = nil, arguments: repeat (each Argument).Type,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    metadata: (any Sendable)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
+    declaresPrivately = isPrivate
     let location = BindingLocation(file: fileID, line: line)
     let targetTag = internedTag(targetTag)
     guard _isEmpty(repeat (each Argument).self) else {
@@ -805,7 +853,7 @@ public struct Registrar: ~Copyable {
     binding.disposer = disposer
     binding.argumentForwardTarget = target
     if contributes {
-      collector.contribute(binding)
+      keepContribution(binding)
     } else {
       keep(binding)
     }

@@ -109,6 +109,12 @@ extension Container {
       // Made by a binding of `T` or of the type `T` wraps (built, or this scope's): no
       // suspension.
       return try cast(instance, to: T.self, madeBy: binding, path: path)
+    case .privatelyBound(let binding):
+      return try _RequestPoint(container: self, scope: scope, isolation: nil, path: path).run(
+        T.self, tag: tag
+      ) { container, context throws(ResolutionError) -> T in
+        try container.instance(of: binding, as: T.self, parent: context, fallbackTag: nil)
+      }
     case .pending(let pending):
       let instance = try await awaitPending(pending, path: path, scope: scope)
       if let converted = instance as? T { return converted }
@@ -192,6 +198,8 @@ extension Container {
     case mainActor
     /// The instance `binding` made already.
     case made(Any, AnyBinding)
+    /// A synchronous binding the requesting factory's module keeps private: resolved in place.
+    case privatelyBound(AnyBinding)
     case pending(PendingAsync)
   }
 
@@ -227,6 +235,17 @@ extension Container {
       let (binding, owner) = lookup(BindingKey(type, boxed: tag))
         ?? (fallsBack ? lookup(BindingKey(type, boxed: nil)) : nil)
     else {
+      // A binding the requesting factory's module keeps private.
+      if !privateBindings.isEmpty, let module = path?.binding.module,
+        let kept = privateBinding(
+          for: BindingKey(type, boxed: tag), allowsFallback: fallsBack, in: module)
+      {
+        guard let async = kept.asyncFactory else { return .privatelyBound(kept) }
+        if case .made(let made) = async.madeInstance(in: scope, below: path) {
+          return .made(made, async)
+        }
+        return .pending(PendingAsync(owner: self, binding: async, forward: nil))
+      }
       guard isOptional, let optional = optionalDependency(type) else {
         return .synchronous
       }

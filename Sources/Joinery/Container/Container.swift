@@ -21,6 +21,9 @@ internal import JoineryEngine
 /// blocks unrelated resolves.
 public final class Container: Sendable {
   @usableFromInline let table: _BindingTable
+  /// The bindings only their own module's bindings may depend on (`private: true`), by key:
+  /// not in ``table``, so a request finds one only after the table missed.
+  let privateBindings: [BindingKey: [AnyBinding]]
   /// The bindings that won, in registration order, then the contributions to multi-bindings.
   let all: [AnyBinding]
   /// Contributions to multi-bindings by element type, in contribution order.
@@ -63,6 +66,8 @@ public final class Container: Sendable {
   let nextContributionIndex: Int
   /// Where a scope released without `close()` is reported (``ContainerBuilder/onUnclosedScope``).
   let unclosedScopeHandler: (@Sendable (String) -> Void)?
+  /// What this container's assemblies declared they expect other modules to bind.
+  let requirements: [Requirement]
   /// Records which binding's factory resolved which, in containers made by `verify()` only.
   @usableFromInline let recorder: EdgeRecorder?
 
@@ -78,8 +83,10 @@ public final class Container: Sendable {
     maximumDepth: Int, warnings: [Diagnostic], recorder: EdgeRecorder? = nil,
     parent: Container? = nil,
     unclosedScopeHandler: (@Sendable (String) -> Void)? = nil,
-    defaultLifetime: Lifetime.For<Any> = .ephemeral, allowedCaptives: Set<CaptiveKey> = []
+    defaultLifetime: Lifetime.For<Any> = .ephemeral, allowedCaptives: Set<CaptiveKey> = [],
+    requirements: [Requirement] = []
   ) {
+    self.requirements = requirements
     parentContainer = parent
     waits = parent?.waits ?? WaitRegistry()
     underivableTypes = parent?.underivableTypes ?? _TypeMemo()
@@ -90,7 +97,9 @@ public final class Container: Sendable {
     self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler
     self.recorder = recorder
     all = bindings + contributions
-    self.table = table ?? _BindingTable(bindings)
+    let privateOnes = bindings.filter(\.isPrivate)
+    self.table = table ?? _BindingTable(bindings.filter { !$0.isPrivate })
+    privateBindings = Dictionary(grouping: privateOnes, by: \.key)
     var byType: [ObjectIdentifier: [AnyBinding]] = [:]
     for contribution in contributions {
       byType[ObjectIdentifier(contribution.key.type), default: []].append(contribution)

@@ -41,6 +41,11 @@ public struct Diagnostic: Sendable, CustomStringConvertible, CustomDebugStringCo
     /// ``ContainerBuilder/requiresExactTags``, also a tagged one that only the untagged binding
     /// serves (the message says so).
     public static let missingDependency = Code(text: "missingDependency", rank: 40)
+    /// An assembly requires a key (``Registrar/require(_:tag:fileID:line:)``) that nothing it
+    /// can see binds.
+    public static let unmetRequirement = Code(text: "unmetRequirement", rank: 35)
+    /// A binding depends on a binding another assembly keeps private (`private: true`).
+    public static let privateDependency = Code(text: "privateDependency", rank: 39)
     /// Declared dependencies that form a cycle.
     public static let dependencyCycle = Code(text: "dependencyCycle", rank: 50)
     /// With checked bindings required, a closure factory that declares no dependencies.

@@ -60,6 +60,28 @@ extension ResolutionError {
     return unserved(.missingBinding, requested, parent: parent, detail: detail, in: container)
   }
 
+  /// A request for a binding another assembly keeps private (`private: true`), by `requester`
+  /// (`nil` outside any binding's factory): to it, the key is not bound.
+  @inline(never)
+  static func privateBinding(
+    _ requested: BindingKey, keptBy owner: AnyBinding, requester: AnyBinding?,
+    parent: borrowing some ResolutionSite & ~Copyable, in container: Container
+  ) -> ResolutionError {
+    let module = owner.module?.name ?? "its assembly"
+    let who =
+      requester.map { binding in
+        "\(binding.module.map { "\($0.name)'s " } ?? "")\(binding.key) (\(binding.location))"
+      } ?? "a request from outside \(module)"
+    return unserved(
+      .missingBinding, requested, parent: parent,
+      detail: """
+        \(requested.shortName) is private to \(module) (bound at \(owner.location)): \(who) \
+        cannot resolve it. Resolve what \(module) exports (a protocol it binds without \
+        `private: true`), or drop `private: true` from that binding.
+        """,
+      in: container)
+  }
+
   @inline(never)
   static func argumentMismatch(
     _ requested: BindingKey, parent: borrowing some ResolutionSite & ~Copyable,

@@ -281,7 +281,10 @@ public struct _RequestPoint {
           try run(below: path, type, tag: tag, in: container, marker: captor, body)
         }
       }
-      try run(below: path, type, tag: tag, in: container, marker: nil, body)
+      // With private bindings, the async factory's binding marks the chain: a request below it
+      // sees what its module keeps private.
+      let marker = container.privateBindings.isEmpty ? nil : path.binding
+      try run(below: path, type, tag: tag, in: container, marker: marker, body)
     } catch {
       throw error.below(path.steps)
     }
@@ -482,6 +485,13 @@ struct ResolutionContext: ~Copyable {
 
   /// How many bindings deep the chain is (0 at the top).
   @usableFromInline var depth: Int { unsafe frame?.pointee.depth ?? 0 }
+
+  /// The module of the binding whose factory makes the request (or of the async factory a
+  /// marker frame stands for), if any.
+  var requestingModule: Module? {
+    guard let frame = unsafe frame else { return nil }
+    return unsafe frame.pointee.binding.module
+  }
 
   /// The binding whose factory makes the request, if any (not a main-actor marker).
   var requester: AnyBinding? {

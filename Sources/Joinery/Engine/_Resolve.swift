@@ -301,6 +301,13 @@ extension Container {
   func resolveUnbound<T>(
     _ type: T.Type, tag: BindingTag, matching: TagMatching, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
+    if !privateBindings.isEmpty,
+      let binding = privateBinding(
+        for: BindingKey(T.self, boxed: tag), allowsFallback: matching.allowsFallback,
+        parent: parent)
+    {
+      return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
+    }
     if let derivation = derivation(
       of: T.self, tag: tag, allowsFallback: matching.allowsFallback)
     {
@@ -410,9 +417,7 @@ extension Container {
       }
     }
     guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
-      return derivation(of: T.self, tag: nil, allowsFallback: true).map {
-        derive(T.self, $0, tag: nil, parent: parent)
-      }
+      return try resolveUnboundIfBound(T.self, parent: parent)
     }
     // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
     if entry.withArguments.isEmpty { return nil }
@@ -547,6 +552,13 @@ extension Container {
       }
       current = ancestor.parentContainer
     }
+    if !privateBindings.isEmpty,
+      let binding = privateBinding(
+        for: BindingKey(T.self, boxed: tag.map(BindingTag.init), argumentTypes: signature),
+        parent: parent) as? FactoryBinding, !binding.isAsync
+    {
+      return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
+    }
     // `T?` with arguments: the binding of `T` that takes them, else nil.
     if tag == nil, _isOptional(T.self), let optional = optionalDependency(T.self) {
       return try Self.resolveIfBound(
@@ -614,6 +626,11 @@ extension Container {
         try owner.resolve(T.self, parent: parent)
       }
     }
+    if !privateBindings.isEmpty,
+      let binding = privateBinding(for: BindingKey(T.self), parent: parent)
+    {
+      return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
+    }
     if let derivation = derivation(of: T.self, tag: nil, allowsFallback: true) {
       return derive(T.self, derivation, tag: nil, parent: parent)
     }
@@ -625,6 +642,45 @@ extension Container {
         optional, as: T.self, in: self, tag: nil, matching: .exact, parent: parent)
     }
     throw missing(BindingKey(T.self), triedFallback: false, parent: parent)
+  }
+
+  /// `resolveIfBound(_:parent:)` for a type no table of the chain has an entry for: a binding
+  /// the requester's module keeps private, a `Provider` or `Lazy`, or nothing.
+  @usableFromInline @inline(never)
+  func resolveUnboundIfBound<T>(
+    _ type: T.Type, parent: borrowing ResolutionContext
+  ) throws(ResolutionError) -> T? {
+    if !privateBindings.isEmpty,
+      let binding = privateBinding(for: BindingKey(T.self), parent: parent)
+    {
+      return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
+    }
+    return derivation(of: T.self, tag: nil, allowsFallback: true).map {
+      derive(T.self, $0, tag: nil, parent: parent)
+    }
+  }
+
+  /// The binding of `key` (or, for a tag that may fall back, of its untagged key) that the
+  /// module of the binding whose factory makes this request keeps private, if any.
+  ///
+  /// Asked only once the table missed: a private binding is not in it.
+  @usableFromInline @inline(never)
+  func privateBinding(
+    for key: BindingKey, allowsFallback: Bool = false, parent: borrowing ResolutionContext
+  ) -> AnyBinding? {
+    guard let module = parent.joined().requestingModule else { return nil }
+    return privateBinding(for: key, allowsFallback: allowsFallback, in: module)
+  }
+
+  /// The binding of `key` (or of its untagged key, when `allowsFallback`) that `module` keeps
+  /// private.
+  func privateBinding(
+    for key: BindingKey, allowsFallback: Bool, in module: Module
+  ) -> AnyBinding? {
+    if let own = privateBindings[key]?.first(where: { $0.module === module }) { return own }
+    guard allowsFallback, key.tag != nil else { return nil }
+    let untagged = BindingKey(key.type, boxed: nil, argumentTypes: key.argumentTypes)
+    return privateBindings[untagged]?.first { $0.module === module }
   }
 
   /// Whether this container or an ancestor binds `type` with runtime arguments.
@@ -700,6 +756,10 @@ extension Container {
   ) -> ResolutionError {
     // A top-level request inside a factory reports the path of the chain it joined.
     let parent = parent.joined()
+    if !privateBindings.isEmpty, let kept = privateBindings[requested]?.first {
+      return .privateBinding(
+        requested, keptBy: kept, requester: parent.requester, parent: parent, in: self)
+    }
     if let entry = table.entry(for: ObjectIdentifier(requested.type)) {
       let boundWithOtherArguments =
         requested.argumentTypes == nil

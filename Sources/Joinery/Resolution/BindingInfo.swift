@@ -31,6 +31,15 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   /// `dependsOn`, a forward or an instance); an unchecked closure factory declares none, and
   /// graph exports mark it.
   public let isChecked: Bool
+  /// The ``Assembly`` whose boundary it is declared in: the assembly that declared it, or that
+  /// includes the plain register that did; `nil` outside any assembly.
+  ///
+  /// ```swift
+  /// let feed = container.bindings.filter { $0.assembly == FeedAssembly.self }
+  /// ```
+  public let assembly: Any.Type?
+  /// Whether only the bindings of its ``assembly`` may depend on it (declared `private: true`).
+  public let isPrivate: Bool
 
   /// The name of the register (assembly) that declared it.
   var registerName: String { TypeName.of(registerType) }
@@ -41,6 +50,7 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
     if let forwardedTo { text += " → \(forwardedTo)" }
     if let contribution { text += " (contribution \(contribution))" }
     if isOverride { text += " (override)" }
+    if isPrivate, let assembly { text += " (private to \(TypeName.of(assembly)))" }
     return text + " — \(registerName) at \(location)"
   }
 }

@@ -57,7 +57,7 @@ extension AsyncResolver {
       // A forward's target may make something else: the general path reports it.
       guard pending.forward == nil else { return nil }
       return (try await container.awaitPending(pending, path: path, scope: scope), pending.binding)
-    case .synchronous, .mainActor: return nil
+    case .synchronous, .mainActor, .privatelyBound: return nil
     }
   }
 }

@@ -32,6 +32,9 @@ struct DeclaredGraph {
     /// Whether the dependency is an optional (`T?`): served by `T` if bound, else `nil`, so a
     /// missing `T` is no error.
     let isOptional: Bool
+    /// The position of a binding another module keeps private that would serve it: the
+    /// dependency is refused, not missing.
+    let refused: Int?
   }
 
   /// How a deferred dependency is made later (a byte: edges are many, and copied as they grow).
@@ -44,13 +47,17 @@ struct DeclaredGraph {
 
   /// The container a child is built on, whose bindings serve what the child does not bind.
   let parent: Container?
+  /// The bindings only their own module's bindings may depend on, by key (not in `table`).
+  let privateBindings: [BindingKey: [AnyBinding]]
 
   init(
     _ bindings: [AnyBinding], table: _BindingTable, allowedCaptives: [CaptiveKey: String],
-    requiresExactTags: Bool, parent: Container? = nil
+    requiresExactTags: Bool, parent: Container? = nil,
+    privateBindings: [BindingKey: [AnyBinding]] = [:]
   ) {
     self.bindings = bindings
     self.table = table
+    self.privateBindings = privateBindings
     self.parent = parent
     self.allowedCaptives = allowedCaptives
     self.requiresExactTags = requiresExactTags
@@ -69,16 +76,24 @@ struct DeclaredGraph {
     let scopeFactoryKey = BindingKey(ScopeFactory.self, boxed: nil)
     let referenceKey = BindingKey(ContainerReference.self, boxed: nil)
     func isOptional(_ type: Any.Type) -> Bool { _isOptionalType(type) }
-    // What serves `dependency` in this container: its binding, else (for a tag that may
-    // fall back) the untagged one.
-    func serving(_ dependency: DeclaredDependency) -> (binding: AnyBinding?, fellBack: Bool) {
-      if let binding = table.binding(for: dependency.key) { return (binding, false) }
+    // What serves `dependency` of `consumer` in this container: its binding, else (for a tag
+    // that may fall back) the untagged one; a binding another module keeps private is refused.
+    func visible(
+      _ key: BindingKey, from consumer: AnyBinding
+    ) -> (binding: AnyBinding?, refused: AnyBinding?) {
+      Self.visible(key, from: consumer, table: table, privateBindings: privateBindings)
+    }
+    func serving(
+      _ dependency: DeclaredDependency, of consumer: AnyBinding
+    ) -> (binding: AnyBinding?, fellBack: Bool) {
+      if let binding = visible(dependency.key, from: consumer).binding { return (binding, false) }
       guard dependency.key.tag != nil, dependency.matching.allowsFallback else {
         return (nil, false)
       }
-      let untagged = table.binding(
-        for: BindingKey(
-          dependency.key.type, boxed: nil, argumentTypes: dependency.key.argumentTypes))
+      let untagged = visible(
+        BindingKey(dependency.key.type, boxed: nil, argumentTypes: dependency.key.argumentTypes),
+        from: consumer
+      ).binding
       return (untagged, untagged != nil)
     }
     for (position, binding) in bindings.enumerated() {
@@ -109,7 +124,7 @@ struct DeclaredGraph {
               key: BindingKey($0.wrappedType, boxed: declaredAsWritten.key.tag),
               matching: declaredAsWritten.matching)
           } ?? declaredAsWritten
-        var (served, fellBack) = serving(declared)
+        var (served, fellBack) = serving(declared, of: binding)
         // A Provider or Lazy no binding serves is derived from the binding it wraps, used later:
         // not a cycle edge. Asked only then, as a resolve does: a conformance lookup costs
         // hundreds of instructions, and most dependencies are bound.
@@ -120,7 +135,7 @@ struct DeclaredGraph {
         if let derivable {
           dependency = DeclaredDependency(
             key: derivable.wrappedKey(of: declared.key), matching: declared.matching)
-          (served, fellBack) = serving(dependency)
+          (served, fellBack) = serving(dependency, of: binding)
           // A Provider may make instances of a binding with runtime arguments
           // (`get(arguments:)`): such a binding serves it too.
           if served == nil && dependency.key.argumentTypes == nil {
@@ -139,7 +154,9 @@ struct DeclaredGraph {
           Edge(
             dependency: dependency, target: served?.position, fellBack: fellBack,
             deferral: derivable.map { $0.canAwait ? .awaitable : .synchronousOnly },
-            isExternal: external, isOptional: optional != nil))
+            isExternal: external, isOptional: optional != nil,
+            refused: served == nil && !external
+              ? visible(dependency.key, from: binding).refused?.position : nil))
       }
     }
     edgeStart.append(edgeList.count)
@@ -204,6 +221,32 @@ struct DeclaredGraph {
   func binding(for key: BindingKey) -> AnyBinding? {
     table.binding(for: key) ?? parent?.lookup(key)?.binding
   }
+
+  /// The binding of exactly `key` that `consumer` sees: one for everyone, or one its own module
+  /// keeps private; else `refused`, a binding another module keeps private.
+  func visible(
+    _ key: BindingKey, from consumer: AnyBinding
+  ) -> (binding: AnyBinding?, refused: AnyBinding?) {
+    Self.visible(key, from: consumer, table: table, privateBindings: privateBindings)
+  }
+
+  static func visible(
+    _ key: BindingKey, from consumer: AnyBinding, table: _BindingTable,
+    privateBindings: [BindingKey: [AnyBinding]]
+  ) -> (binding: AnyBinding?, refused: AnyBinding?) {
+    if let binding = table.binding(for: key) { return (binding, nil) }
+    guard !privateBindings.isEmpty, let candidates = privateBindings[key] else {
+      return (nil, nil)
+    }
+    if let module = consumer.module, let own = candidates.first(where: { $0.module === module }) {
+      return (own, nil)
+    }
+    return (nil, candidates[0])
+  }
+
+  /// Whether edge `edge` asks for a binding another module keeps private: the position of that
+  /// binding.
+  func refusedTarget(ofEdge edge: Int) -> Int? { edgeList[edge].refused }
 
   /// Every binding of `type` here and in the ancestors, nearest first: what a report names
   /// when no binding has the exact key asked for.

@@ -4,7 +4,7 @@ struct ForwardingTargetValidator: BuildValidator {
     for position in graph.forwards {
       let binding = graph.bindings[position]
       guard let forward = binding.forwardTargetKey else { continue }
-      let target = graph.binding(for: forward)
+      let target = graph.visible(forward, from: binding).binding ?? graph.binding(for: forward)
       if target == nil || target?.forwardTargetKey != nil {
         let bound = graph.bindingsInChain(ofType: forward.type).map(\.key)
         let problem =

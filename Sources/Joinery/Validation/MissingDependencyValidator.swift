@@ -8,7 +8,8 @@ struct MissingDependencyValidator: BuildValidator {
     for index in graph.bindings.indices where graph.hasEdges(index) && !graph.isForward(index) {
       let edges = graph.edges(of: index)
       let binding = graph.bindings[index]
-      for edge in edges where edge.target == nil && !edge.isExternal && !edge.isOptional {
+      for edge in edges
+      where edge.target == nil && !edge.isExternal && !edge.isOptional && edge.refused == nil {
         let wanted = edge.dependency.key
         let described = catalog ?? BindingCatalog(graph.bindings)
         catalog = described

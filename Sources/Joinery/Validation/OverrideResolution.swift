@@ -13,23 +13,99 @@ enum OverrideResolution {
     return contributions.filter { $0.isOverride || !overridden.contains($0.key) }
   }
 
+  /// The winners of a build whose assemblies may keep bindings private: each module's private
+  /// bindings are resolved among themselves (two modules may each keep one of a key), the
+  /// others as usual; an override made in ``Registrar/overriding(_:_:)`` of a key its assembly
+  /// keeps private replaces that private binding.
+  ///
+  /// A key bound privately by one module and for everyone elsewhere (or by an ancestor) is a
+  /// duplicate: inside that module, a request could not tell which one it means.
+  static func winners(
+    withModules bindings: [AnyBinding], parent: Container?, findings: inout [Diagnostic]
+  ) -> [AnyBinding] {
+    guard bindings.contains(where: { $0.isPrivate || $0.overrideTarget != nil }) else {
+      return winners(of: bindings, parent: parent, findings: &findings)
+    }
+    // The private keys of each module, by the module's identity.
+    var privateKeys: [ObjectIdentifier: Set<BindingKey>] = [:]
+    for binding in bindings where binding.isPrivate && !binding.isOverride {
+      if let module = binding.module {
+        privateKeys[ObjectIdentifier(module), default: []].insert(binding.key)
+      }
+    }
+    let modules = bindings.compactMap(\.module).reduce(into: [ObjectIdentifier: Module]()) {
+      $0[ObjectIdentifier($1)] = $1
+    }
+    // An override inside `overriding(A.self)` of a key an assembly of type A keeps private
+    // joins that module, privately.
+    for binding in bindings where binding.overrideTarget != nil {
+      let target = binding.overrideTarget.map(ObjectIdentifier.init)
+      if let (id, _) = privateKeys.first(where: { id, keys in
+        modules[id].map { ObjectIdentifier($0.type) } == target && keys.contains(binding.key)
+      }) {
+        binding.module = modules[id]
+        binding.isPrivate = true
+      } else {
+        binding.isPrivate = false
+      }
+    }
+    var byModule: [ObjectIdentifier: [AnyBinding]] = [:]
+    var order: [ObjectIdentifier] = []
+    var shared: [AnyBinding] = []
+    for binding in bindings {
+      guard binding.isPrivate, let module = binding.module else {
+        if binding.isPrivate { findings.append(privateOutsideAssembly(binding)) }
+        binding.isPrivate = false
+        shared.append(binding)
+        continue
+      }
+      let id = ObjectIdentifier(module)
+      if byModule[id] == nil { order.append(id) }
+      byModule[id, default: []].append(binding)
+    }
+    let allPrivate = Set(privateKeys.values.joined())
+    var winners = winners(
+      of: shared, parent: parent, findings: &findings, privatelyBound: allPrivate)
+    var sharedByKey: [BindingKey: AnyBinding] = [:]
+    for winner in winners { sharedByKey[winner.key] = winner }
+    for id in order {
+      for winner in Self.winners(of: byModule[id]!, parent: nil, findings: &findings) {
+        if let other = sharedByKey[winner.key] {
+          findings.append(privateAndShared(winner, other))
+        } else if parent?.binds(winner.key) == true {
+          findings.append(privateAndInherited(winner))
+        }
+        winners.append(winner)
+      }
+    }
+    return winners
+  }
+
   /// In a child container (`parent`), an override of a key an ancestor binds replaces that
   /// binding for the child: it has a target.
+  ///
+  /// `privatelyBound`: keys some module keeps private, whose override here is reported as a
+  /// duplicate of that binding rather than as replacing nothing.
   static func winners(
-    of bindings: [AnyBinding], parent: Container? = nil, findings: inout [Diagnostic]
+    of bindings: [AnyBinding], parent: Container? = nil, findings: inout [Diagnostic],
+    privatelyBound: Set<BindingKey> = []
   ) -> [AnyBinding] {
     var winners: [AnyBinding] = []
     winners.reserveCapacity(bindings.count)
     let groups = TypeGroups(bindings)
     for start in groups.starts {
       if groups.isAlone(start) {
-        alone(bindings[start], parent: parent, into: &winners, findings: &findings)
+        alone(
+          bindings[start], parent: parent, privatelyBound: privatelyBound, into: &winners,
+          findings: &findings)
         continue
       }
       let members = groups.members(from: start)
       for sameKey in sameKeyGroups(members.map { bindings[$0] }) {
         if sameKey.count == 1 {
-          alone(sameKey[0], parent: parent, into: &winners, findings: &findings)
+          alone(
+            sameKey[0], parent: parent, privatelyBound: privatelyBound, into: &winners,
+            findings: &findings)
         } else {
           resolve(sameKey, parent: parent, into: &winners, findings: &findings)
         }
@@ -41,10 +117,12 @@ enum OverrideResolution {
   /// The only binding of its key wins; as an override, it replaces nothing unless an ancestor
   /// binds the key.
   private static func alone(
-    _ only: AnyBinding, parent: Container?, into winners: inout [AnyBinding],
-    findings: inout [Diagnostic]
+    _ only: AnyBinding, parent: Container?, privatelyBound: Set<BindingKey>,
+    into winners: inout [AnyBinding], findings: inout [Diagnostic]
   ) {
-    if only.isOverride, parent?.binds(only.key) != true {
+    if only.isOverride, parent?.binds(only.key) != true,
+      privatelyBound.isEmpty || !privatelyBound.contains(only.key)
+    {
       findings.append(overrideWithoutTarget(only))
     }
     winners.append(only)
@@ -107,6 +185,65 @@ enum OverrideResolution {
     } else {
       winners.append(earliest(regular))
     }
+  }
+
+  /// A key one module binds privately and another register binds for everyone.
+  private static func privateAndShared(
+    _ privateBinding: AnyBinding, _ shared: AnyBinding
+  ) -> Diagnostic {
+    let module = privateBinding.module?.name ?? "its assembly"
+    let key = privateBinding.key
+    var fixes: [String] = []
+    if shared.isOverride {
+      fixes.append(
+        "To replace \(module)'s private \(key.shortName) (a test of its internals), declare the "
+          + "override inside `registrar.overriding(\(module).self) { registrar in … }`.")
+    }
+    fixes += [
+      "Or give one of them a tag, or remove one.",
+      "Or drop `private: true` from \(module)'s binding, so that one binding serves everyone.",
+    ]
+    return Diagnostic(
+      .duplicateBinding, .error, key: key, bindings: [privateBinding.info, shared.info],
+      message: """
+        \(key) is bound privately by \(module) at \(privateBinding.location), and for \
+        everyone by \(shared.info.registerName) at \(shared.location): inside \(module) a \
+        request could not tell which one it means.
+        """,
+      fixes: fixes)
+  }
+
+  /// A binding declared `private: true` by a register no assembly includes.
+  private static func privateOutsideAssembly(_ binding: AnyBinding) -> Diagnostic {
+    let register = binding.info.registerName
+    return Diagnostic(
+      .invalidSetting, .error, key: binding.key, bindings: [binding.info],
+      message: """
+        \(binding.key) is declared `private: true` by \(register), which is not inside any \
+        Assembly: there is no boundary to keep it in.
+        """,
+      fixes: [
+        "Make \(register) an Assembly (`struct \(register): Assembly`), or include it from "
+          + "the assembly that should own the binding.",
+        "Or drop `private: true`.",
+      ])
+  }
+
+  /// A key a child container's module binds privately that an ancestor binds for everyone.
+  private static func privateAndInherited(_ privateBinding: AnyBinding) -> Diagnostic {
+    let module = privateBinding.module?.name ?? "its assembly"
+    let key = privateBinding.key
+    return Diagnostic(
+      .duplicateBinding, .error, key: key, bindings: [privateBinding.info],
+      message: """
+        \(key) is bound privately by \(module) at \(privateBinding.location), and the parent \
+        container binds it for everyone: inside \(module) a request could not tell which one \
+        it means.
+        """,
+      fixes: [
+        "Give \(module)'s binding a tag, or drop `private: true` and declare it with "
+          + "`override: true` to replace the parent's in this container."
+      ])
   }
 
   private static func overrideWithoutTarget(_ override: AnyBinding) -> Diagnostic {
