@@ -36,6 +36,11 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   var isPrivate = false
   /// The assembly whose boundary the binding is declared in, if any.
   var module: Module?
+
+  /// For a private binding, the identity of the assembly type it is private to.
+  var privateTo: ObjectIdentifier? {
+    isPrivate ? module.map { ObjectIdentifier($0.type) } : nil
+  }
   private var storedPosition: Int32 = 0
   /// A synchronous ``FactoryBinding``'s lifetime strategy type, whose class methods a resolve
   /// calls directly (one call fewer per level than through

@@ -28,24 +28,45 @@ extension Container {
             key: derivable.wrappedKey(of: declared.key), matching: declared.matching)
           isDeferred = true
         }
-        guard let (target, fellBack) = declaredTarget(of: dependency) else { continue }
+        guard let (target, fellBack) = declaredTarget(of: dependency, from: binding) else {
+          continue
+        }
         edges.append(
           DependencyGraph.Edge(
             from: binding.key, to: target.key, isObserved: false, isFallback: fellBack,
-            isDeferred: isDeferred))
+            isDeferred: isDeferred, fromPrivateTo: binding.privateTo,
+            toPrivateTo: target.privateTo))
         if seen.insert(ObjectIdentifier(target)).inserted { reached.append(target) }
       }
     }
-    return DependencyGraph(nodes: reached.map(\.info), edges: edges)
+    let requirements = requirements.map { requirement in
+      let metBy = requirement.module.flatMap {
+        privateBinding(for: requirement.key, allowsFallback: true, in: $0)
+      }
+      return DependencyGraph.RequirementNode(
+        requirement: requirement,
+        metBy: (metBy ?? lookup(requirement.key)?.binding)?.info.node)
+    }
+    return DependencyGraph(
+      nodes: reached.map(\.info), edges: edges, requirements: requirements)
   }
 
-  /// The binding a declared dependency resolves to, in this container or an ancestor (the
-  /// exact key anywhere first, then, if allowed, the untagged binding), and whether it is the
+  /// The binding a declared dependency of `consumer` resolves to, in this container or an
+  /// ancestor (the exact key anywhere first, then, if allowed, the untagged binding; a binding
+  /// `consumer`'s assembly keeps private when no other serves it), and whether it is the
   /// fallback.
-  func declaredTarget(of dependency: DeclaredDependency) -> (AnyBinding, Bool)? {
+  func declaredTarget(
+    of dependency: DeclaredDependency, from consumer: AnyBinding? = nil
+  ) -> (AnyBinding, Bool)? {
     let key = dependency.key
     if let owner = owner(of: key), let exact = owner.table.binding(for: key) {
       return (exact, false)
+    }
+    if !privateBindings.isEmpty, let module = consumer?.module,
+      let kept = privateBinding(
+        for: key, allowsFallback: dependency.matching.allowsFallback, in: module)
+    {
+      return (kept, kept.key != key)
     }
     guard key.tag != nil, dependency.matching.allowsFallback else { return nil }
     let untagged = BindingKey(key.type, boxed: nil, argumentTypes: key.argumentTypes)

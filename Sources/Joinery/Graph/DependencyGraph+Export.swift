@@ -12,19 +12,44 @@ extension DependencyGraph {
   public var mermaid: String {
     let ids = identifiers
     var lines = ["graph LR"]
-    for node in nodes {
-      let id = ids[node.key]!
+    func node(_ node: BindingInfo, indent: String) {
       let label = "\(node.title.mermaidEscaped)<br/>\(node.subtitle.mermaidEscaped)"
-      lines.append("  \(id)[\"\(label)\"]" + (node.isChecked ? "" : ":::unchecked"))
+      lines.append(
+        "\(indent)\(ids[node.node]!)[\"\(label)\"]" + (node.isChecked ? "" : ":::unchecked"))
+    }
+    for group in groups {
+      guard let name = group.name else {
+        for member in group.nodes { node(member, indent: "  ") }
+        continue
+      }
+      lines.append("  subgraph \(group.id)[\"\(name.mermaidEscaped)\"]")
+      for member in group.nodes { node(member, indent: "    ") }
+      for (index, requirement) in group.requirements {
+        let label = "requires \(requirement.requirement.key)".mermaidEscaped
+        lines.append("    r\(index)([\"\(label)\"]):::requirement")
+      }
+      lines.append("  end")
     }
     for edge in edges {
-      guard let from = ids[edge.from], let to = ids[edge.to] else { continue }
+      guard let from = ids[edge.fromNode], let to = ids[edge.toNode] else { continue }
       let words = (edge.isFallback ? ["fallback"] : []) + (edge.isDeferred ? ["deferred"] : [])
       let label = words.isEmpty ? "" : "|\(words.joined(separator: ", "))|"
       let arrow = edge.isObserved || edge.isDeferred ? "-.->" : "-->"
       lines.append("  \(from) \(arrow)\(label) \(to)")
     }
+    for (index, requirement) in requirements.enumerated() {
+      guard let met = requirement.metBy.flatMap({ ids[$0] }) else { continue }
+      lines.append("  r\(index) -.->|met by| \(met)")
+    }
     lines.append("  classDef unchecked stroke-dasharray: 5 3")
+    let privateIDs = nodes.filter(\.isPrivate).map { ids[$0.node]! }
+    if !privateIDs.isEmpty {
+      lines.append("  classDef private fill:#eeeeee,stroke:#888888")
+      lines.append("  class \(privateIDs.joined(separator: ",")) private")
+    }
+    if !requirements.isEmpty {
+      lines.append("  classDef requirement stroke-dasharray: 2 2")
+    }
     return lines.joined(separator: "\n")
   }
 
@@ -44,14 +69,31 @@ extension DependencyGraph {
       "  node [shape=box, style=rounded, fontname=\"Helvetica\"];",
       "  edge [fontname=\"Helvetica\", fontsize=10];",
     ]
-    for node in nodes {
-      let id = ids[node.key]!
+    func node(_ node: BindingInfo, indent: String) {
       let label = "\(node.title.dotEscaped)\\n\(node.subtitle.dotEscaped)"
-      let style = node.isChecked ? "" : ", style=\"rounded,dashed\""
-      lines.append("  \(id) [label=\"\(label)\"\(style)];")
+      var style = node.isChecked ? "" : ", style=\"rounded,dashed\""
+      if node.isPrivate {
+        style =
+          ", style=\"rounded,filled\(node.isChecked ? "" : ",dashed")\", fillcolor=\"#eeeeee\""
+      }
+      lines.append("\(indent)\(ids[node.node]!) [label=\"\(label)\"\(style)];")
+    }
+    for group in groups {
+      guard let name = group.name else {
+        for member in group.nodes { node(member, indent: "  ") }
+        continue
+      }
+      lines.append("  subgraph cluster_\(group.id) {")
+      lines.append("    label=\"\(name.dotEscaped)\";")
+      for member in group.nodes { node(member, indent: "    ") }
+      for (index, requirement) in group.requirements {
+        let label = "requires \(requirement.requirement.key)".dotEscaped
+        lines.append("    r\(index) [label=\"\(label)\", style=\"rounded,dotted\"];")
+      }
+      lines.append("  }")
     }
     for edge in edges {
-      guard let from = ids[edge.from], let to = ids[edge.to] else { continue }
+      guard let from = ids[edge.fromNode], let to = ids[edge.toNode] else { continue }
       var attributes: [String] = []
       if edge.isObserved { attributes.append("style=dashed") }
       if edge.isDeferred { attributes.append("style=dotted") }
@@ -59,6 +101,10 @@ extension DependencyGraph {
       if !words.isEmpty { attributes.append("label=\"\(words.joined(separator: ", "))\"") }
       let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
       lines.append("  \(from) -> \(to)\(suffix);")
+    }
+    for (index, requirement) in requirements.enumerated() {
+      guard let met = requirement.metBy.flatMap({ ids[$0] }) else { continue }
+      lines.append("  r\(index) -> \(met) [style=dotted, label=\"met by\"];")
     }
     lines.append("}")
     return lines.joined(separator: "\n")
@@ -79,49 +125,113 @@ extension DependencyGraph {
   /// - Parameter root: The key of the binding to start from.
   /// - Returns: The tree, one binding per line.
   public func tree(from root: BindingKey) -> String {
-    var byKey: [BindingKey: BindingInfo] = [:]
-    for node in nodes { byKey[node.key] = node }
-    var children: [BindingKey: [Edge]] = [:]
-    for edge in edges { children[edge.from, default: []].append(edge) }
-    guard let rootNode = byKey[root] else { return "\(root) (not bound)" }
+    var byNode: [NodeID: BindingInfo] = [:]
+    for node in nodes { byNode[node.node] = node }
+    var children: [NodeID: [Edge]] = [:]
+    for edge in edges { children[edge.fromNode, default: []].append(edge) }
+    // The root is the binding for everyone of that key, else the one private binding of it.
+    guard
+      let rootNode = byNode[NodeID(key: root, privateTo: nil)]
+        ?? nodes.first(where: { $0.key == root })
+    else { return "\(root) (not bound)" }
+    let grouped = isModular
+    // Where the tree enters another assembly, and what is private, is marked.
+    func marks(_ node: BindingInfo, below parent: BindingInfo?) -> String {
+      var text = ""
+      if grouped, let assembly = node.assembly,
+        parent == nil
+          || parent?.assembly.map(ObjectIdentifier.init)
+            != ObjectIdentifier(assembly)
+      {
+        text += " (in \(TypeName.of(assembly)))"
+      }
+      if node.isPrivate { text += " (private)" }
+      return text
+    }
     var lines = [
-      "\(rootNode.title) [\(rootNode.lifetime)]"
+      "\(rootNode.title) [\(rootNode.lifetime)]" + marks(rootNode, below: nil)
         + (rootNode.isChecked ? "" : " (unchecked)")
     ]
-    var shown: Set<BindingKey> = [root]
+    var shown: Set<NodeID> = [rootNode.node]
     // Depth-first with an explicit stack: (edge, prefix, isLast).
     var stack: [(Edge, String, Bool)] = []
-    func push(_ key: BindingKey, prefix: String) {
-      let edges = children[key] ?? []
+    func push(_ node: NodeID, prefix: String) {
+      let edges = children[node] ?? []
       for (index, edge) in edges.enumerated().reversed() {
         stack.append((edge, prefix, index == edges.count - 1))
       }
     }
-    push(root, prefix: "")
+    push(rootNode.node, prefix: "")
     while let (edge, prefix, isLast) = stack.popLast() {
       let branch = isLast ? "└─ " : "├─ "
-      let node = byKey[edge.to]
+      let node = byNode[edge.toNode]
       var line = prefix + branch + (node?.title ?? edge.to.description)
-      if let node { line += " [\(node.lifetime)]" }
+      if let node { line += " [\(node.lifetime)]" + marks(node, below: byNode[edge.fromNode]) }
       if edge.isFallback { line += " (fallback)" }
       if edge.isObserved { line += " (observed)" }
       if edge.isDeferred { line += " (deferred)" }
-      if shown.contains(edge.to) {
+      if shown.contains(edge.toNode) {
         lines.append(line + " (see above)")
         continue
       }
       if let node, !node.isChecked { line += " (unchecked)" }
       lines.append(line)
-      shown.insert(edge.to)
-      push(edge.to, prefix: prefix + (isLast ? "   " : "│  "))
+      shown.insert(edge.toNode)
+      push(edge.toNode, prefix: prefix + (isLast ? "   " : "│  "))
     }
     return lines.joined(separator: "\n")
   }
 
+  /// Whether the exports group nodes by assembly: when the graph spans several assemblies, or
+  /// keeps a private binding or a requirement.
+  private var isModular: Bool {
+    !requirements.isEmpty || nodes.contains(where: \.isPrivate)
+      || Set(nodes.compactMap { $0.assembly.map(ObjectIdentifier.init) }).count > 1
+  }
+
+  /// The nodes by assembly, for subgraphs.
+  ///
+  /// Each assembly's nodes and requirements (with their index among all requirements),
+  /// assemblies sorted by name, then the nodes of none; one group without a name when the graph
+  /// is not modular.
+  private var groups:
+    [(id: String, name: String?, nodes: [BindingInfo], requirements: [(Int, RequirementNode)])]
+  {
+    guard isModular else { return [(id: "", name: nil, nodes: nodes, requirements: [])] }
+    var names: [ObjectIdentifier: String] = [:]
+    var members: [ObjectIdentifier: [BindingInfo]] = [:]
+    var loose: [BindingInfo] = []
+    for node in nodes {
+      guard let assembly = node.assembly else {
+        loose.append(node)
+        continue
+      }
+      let id = ObjectIdentifier(assembly)
+      names[id] = TypeName.of(assembly)
+      members[id, default: []].append(node)
+    }
+    var required: [ObjectIdentifier: [(Int, RequirementNode)]] = [:]
+    for (index, requirement) in requirements.enumerated() {
+      guard let module = requirement.requirement.module else { continue }
+      let id = ObjectIdentifier(module.type)
+      names[id] = module.name
+      required[id, default: []].append((index, requirement))
+    }
+    let ordered = names.sorted { $0.value < $1.value }
+    var result = ordered.enumerated().map { position, entry in
+      (
+        id: "a\(position)", name: Optional(entry.value), nodes: members[entry.key] ?? [],
+        requirements: required[entry.key] ?? []
+      )
+    }
+    if !loose.isEmpty { result.append((id: "", name: nil, nodes: loose, requirements: [])) }
+    return result
+  }
+
   /// `n0`, `n1`, … in node order.
-  private var identifiers: [BindingKey: String] {
-    var ids: [BindingKey: String] = [:]
-    for (index, node) in nodes.enumerated() { ids[node.key] = "n\(index)" }
+  private var identifiers: [NodeID: String] {
+    var ids: [NodeID: String] = [:]
+    for (index, node) in nodes.enumerated() { ids[node.node] = "n\(index)" }
     return ids
   }
 }

@@ -276,3 +276,80 @@ struct RequirementTests {
     #expect(error?.diagnostics.contains { $0.code == .privateDependency } == true)
   }
 }
+
+@Suite("Module boundaries: the graph")
+struct ModuleGraphTests {
+  struct Networking: Assembly {
+    func register(in registrar: inout Registrar) {
+      registrar.bind(Client.self, lifetime: .persistent, to: Client.init)
+    }
+  }
+
+  struct Feed: Assembly {
+    func register(in registrar: inout Registrar) {
+      registrar.require(Client.self)
+      registrar.bind(Store.self, lifetime: .persistent, private: true) { (_: Client) in
+        Store(owner: "feed")
+      }
+      registrar.bind(FeedService.self, to: FeedService.init(store:))
+    }
+  }
+
+  struct Profile: Assembly {
+    func register(in registrar: inout Registrar) {
+      registrar.bind(Store.self, lifetime: .persistent, private: true) { _ in
+        Store(owner: "profile")
+      }
+      registrar.bind(ProfileService.self, to: ProfileService.init(store:))
+    }
+  }
+
+  @Test("Mermaid groups bindings by assembly, marks private ones and shows requirements")
+  func mermaid() throws {
+    let container = try ContainerBuilder(Networking(), Feed(), Profile()).build()
+    let expected = """
+      graph LR
+        subgraph a0["Feed"]
+          n1["FeedService<br/>ephemeral · Feed"]
+          n3["Store<br/>persistent · Feed · private"]
+          r0(["requires Client"]):::requirement
+        end
+        subgraph a1["Networking"]
+          n0["Client<br/>persistent · Networking"]
+        end
+        subgraph a2["Profile"]
+          n2["ProfileService<br/>ephemeral · Profile"]
+          n4["Store<br/>persistent · Profile · private · unchecked"]:::unchecked
+        end
+        n1 --> n3
+        n2 --> n4
+        n3 --> n0
+        r0 -.->|met by| n0
+        classDef unchecked stroke-dasharray: 5 3
+        classDef private fill:#eeeeee,stroke:#888888
+        class n3,n4 private
+        classDef requirement stroke-dasharray: 2 2
+      """
+    #expect(container.graph.mermaid == expected)
+  }
+
+  @Test("DOT puts each assembly in a cluster")
+  func dot() throws {
+    let dot = try ContainerBuilder(Networking(), Feed(), Profile()).build().graph.dot
+    #expect(dot.contains("subgraph cluster_a0 {\n    label=\"Feed\";"))
+    #expect(dot.contains("fillcolor=\"#eeeeee\""))
+    #expect(dot.contains("r0 [label=\"requires Client\", style=\"rounded,dotted\"];"))
+    #expect(dot.contains("r0 -> n0 [style=dotted, label=\"met by\"];"))
+  }
+
+  @Test("The tree marks where it enters another assembly and what is private")
+  func tree() throws {
+    let graph = try ContainerBuilder(Networking(), Feed(), Profile()).build().graph
+    let expected = """
+      FeedService [ephemeral] (in Feed)
+      └─ Store [persistent] (private)
+         └─ Client [persistent] (in Networking)
+      """
+    #expect(graph.tree(from: BindingKey(FeedService.self)) == expected)
+  }
+}
