@@ -288,7 +288,7 @@ public struct ContainerBuilder: Sendable {
         winners += unmet.map(\.standIn)
         table = _BindingTable(winners.filter { !$0.isPrivate })
       } else {
-        findings += unmet.map(Self.unmet)
+        findings += unmet.map { Self.unmet($0, keptBy: privateBindings[$0.key]?.first) }
       }
     }
     Self.attachCompletions(collector.completions, to: table, into: &findings)
@@ -435,19 +435,32 @@ public struct ContainerBuilder: Sendable {
     }
   }
 
-  /// The finding for a requirement nothing binds.
-  private static func unmet(_ requirement: Requirement) -> Diagnostic {
+  /// The finding for a requirement nothing binds, or only another assembly privately (`kept`).
+  private static func unmet(_ requirement: Requirement, keptBy kept: AnyBinding?) -> Diagnostic {
     let owner = requirement.owner
+    let key = requirement.key
+    guard let kept, let keeper = kept.module?.name else {
+      return Diagnostic(
+        .unmetRequirement, .error, key: key, bindings: [requirement.info],
+        message: """
+          \(owner) requires \(key) (\(requirement.location)), which no module of this \
+          container binds.
+          """,
+        fixes: [
+          "Add the assembly that binds \(key.shortName) to the builder, or bind it in the "
+            + "app's assembly.",
+          "Or, if \(owner) no longer needs it, remove the `require` at \(requirement.location).",
+        ])
+    }
     return Diagnostic(
-      .unmetRequirement, .error, key: requirement.key, bindings: [requirement.info],
+      .unmetRequirement, .error, key: key, bindings: [requirement.info, kept.info],
       message: """
-        \(owner) requires \(requirement.key) (\(requirement.location)), which no module of \
-        this container binds.
+        \(owner) requires \(key) (\(requirement.location)); \(keeper) binds it, but privately \
+        (\(kept.location)), so \(owner) cannot see it.
         """,
       fixes: [
-        "Add the assembly that binds \(requirement.key.shortName) to the builder, or bind it "
-          + "in the app's assembly.",
-        "Or, if \(owner) no longer needs it, remove the `require` at \(requirement.location).",
+        "Require what \(keeper) exports instead (a protocol it binds without `private: true`).",
+        "Or drop `private: true` from \(keeper)'s binding of \(key.shortName).",
       ])
   }
 

@@ -12,12 +12,14 @@ import ProfileFeature
 #endif
 
 // The composition root: the only place that knows every feature module. Each feature brings
-// its own assembly, which includes the modules it needs (networking, storage, analytics).
+// its own assembly: it includes the modules it owns (storage, analytics), keeps its
+// implementation private, exports a protocol, and requires what another module provides (the
+// HTTP client, the feed).
 //
 //   swift run FeedApp                         fetch, save and show the feed through the graph
 //   swift run FeedApp --graph mermaid|dot|tree   print the dependency graph
 //   swift run FeedApp --broken                build a deliberately broken configuration
-let production = ContainerBuilder(FeedAssembly(), ProfileAssembly())
+let production = ContainerBuilder(NetworkAssembly(), FeedAssembly(), ProfileAssembly())
 
 switch CommandLine.arguments.dropFirst().first {
 case "--graph":
@@ -45,9 +47,16 @@ func run(_ production: ContainerBuilder) throws {
   print("")
   let screen = try container.resolve(ProfileScreen.self)
   for line in try screen.render() { print(line) }
-  let service = try container.resolve(FeedService.self)
   print("")
-  print("FeedServicing and FeedService share one instance: \(screen.feed as AnyObject === service)")
+  print(
+    "The profile's feed is the FeedServicing every module gets: "
+      + "\(screen.feed as AnyObject === feed as AnyObject)")
+  // FeedService is private to FeedAssembly: the app (or another feature) cannot ask for it.
+  do {
+    _ = try container.resolve(FeedService.self)
+  } catch let error as ResolutionError {
+    print("Resolving the private FeedService from the app: \(error.code)")
+  }
 
   // 3. A tag with no binding of its own falls back to the untagged one, same instance.
   let analytics = try container.resolve((any Analytics).self)
@@ -100,7 +109,7 @@ func printGraph(_ production: ContainerBuilder, format: String) throws {
   }
 }
 
-// A configuration with four mistakes. build() reports all of them at once, each with the line
+// A configuration with six mistakes. build() reports all of them at once, each with the line
 // that declared it and how to fix it; nothing is resolved, nothing crashes.
 final class Refresher: Sendable {
   init(scheduler: Scheduler) {}
@@ -123,11 +132,23 @@ struct BrokenAssembly: Assembly {
   }
 }
 
+/// A feature that reaches past another module's boundary: it depends on FeedAssembly's private
+/// FeedService, and requires it too.
+struct TrendingAssembly: Assembly {
+  func register(in registrar: inout Registrar) {
+    registrar.require(FeedService.self)
+    registrar.bind(Trending.self, to: Trending.init(feed:))
+  }
+}
+final class Trending: Sendable {
+  init(feed: FeedService) {}
+}
+
 func buildBrokenConfiguration(_ production: ContainerBuilder) {
-  print("Building the production assemblies plus BrokenAssembly:")
+  print("Building the production assemblies plus BrokenAssembly and TrendingAssembly:")
   print("")
   do throws(BuildError) {
-    _ = try production.adding(BrokenAssembly()).build()
+    _ = try production.adding(BrokenAssembly()).adding(TrendingAssembly()).build()
     print("It built, which it should not have.")
     exit(1)
   } catch {

@@ -34,17 +34,23 @@ public final class FeedService: FeedServicing {
   }
 }
 
-/// Includes the modules the feature needs; each is registered once, however many features
-/// include it.
+/// The feed feature's module: it exports `FeedServicing` and keeps its implementation private.
+///
+/// It includes the modules it owns outright (storage) and shares (analytics; a diamond of
+/// includes registers it once), and requires the one the app chooses: the HTTP client.
 public struct FeedAssembly: Assembly {
   public init() {}
 
   public func register(in registrar: inout Registrar) {
-    registrar.include(NetworkAssembly())
     registrar.include(StorageAssembly())
     registrar.include(AnalyticsAssembly())
+    // Provided by another module (NetworkAssembly in the app, a stub in a test).
+    registrar.require((any HTTPClient).self)
+    // Private: only this module's bindings may depend on the class itself.
     registrar.bind(
-      FeedService.self, lifetime: .persistent, to: FeedService.init(client:store:analytics:))
+      FeedService.self, lifetime: .persistent, private: true,
+      to: FeedService.init(client:store:analytics:))
+    // What other modules depend on.
     registrar.bind((any FeedServicing).self, forwardingTo: FeedService.self)
   }
 }

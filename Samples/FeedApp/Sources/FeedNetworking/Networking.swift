@@ -49,7 +49,10 @@ public struct NetworkAssembly: Assembly {
   public init() {}
 
   public func register(in registrar: inout Registrar) {
-    registrar.bind(ServerConfiguration.self, instance: ServerConfiguration(host: "news.example"))
+    // Only the client reads the configuration: private to this module.
+    registrar.bind(
+      ServerConfiguration.self, private: true,
+      instance: ServerConfiguration(host: "news.example"))
     // Autowired: the initializer's parameter is resolved by type and checked by build().
     registrar.bind(
       (any HTTPClient).self, lifetime: .persistent, to: FakeHTTPClient.init(configuration:))

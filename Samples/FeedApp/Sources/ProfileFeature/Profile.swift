@@ -32,8 +32,9 @@ public struct ProfileAssembly: Assembly {
   public init() {}
 
   public func register(in registrar: inout Registrar) {
-    registrar.include(FeedAssembly())
     registrar.include(AnalyticsAssembly())  // also included by FeedAssembly: registered once
+    // The feed feature's export; the app adds FeedAssembly, which binds it.
+    registrar.require((any FeedServicing).self)
     // A closure factory that declares what it resolves, so build() checks it like autowiring.
     registrar.bind(
       UserSession.self, lifetime: .cached(in: .session),

@@ -49,7 +49,7 @@ struct TestDoubles: Assembly {
   }
 }
 
-let production = ContainerBuilder(FeedAssembly(), ProfileAssembly())
+let production = ContainerBuilder(NetworkAssembly(), FeedAssembly(), ProfileAssembly())
 
 func testContainer() throws -> Container {
   try production.overriding(with: TestDoubles()).build()
@@ -128,5 +128,68 @@ struct FeedAppTests {
     #expect(throws: BuildError.self) {
       try production.adding(Careless()).build()
     }
+  }
+}
+
+/// Each feature's own test target checks its assembly alone: every dependency is the module's
+/// own or a declared requirement, without building the other features.
+@Suite("FeedApp modules, each checked alone")
+struct FeedAppModuleTests {
+  @Test("The feed feature is complete on its own: it requires only the HTTP client")
+  func feedAlone() throws {
+    #expect(try FeedAssembly().validate().isEmpty)
+  }
+
+  @Test("The profile feature is complete on its own: it requires only the feed")
+  func profileAlone() throws {
+    #expect(try ProfileAssembly().validate().isEmpty)
+  }
+
+  @Test("The infrastructure modules are complete on their own")
+  func infrastructureAlone() throws {
+    try NetworkAssembly().validate()
+    try StorageAssembly().validate()
+    try AnalyticsAssembly().validate()
+  }
+
+  @Test("A feature that forgets a requirement is told which `require` to add")
+  func forgottenRequirement() {
+    struct Forgetful: Assembly {
+      func register(in registrar: inout Registrar) {
+        registrar.bind(ProfileScreen.self, to: ProfileScreen.init(session:feed:))
+      }
+    }
+    let error = #expect(throws: BuildError.self) { try Forgetful().validate() }
+    let missing = error?.diagnostics.filter { $0.code == .missingDependency } ?? []
+    #expect(missing.count == 2)
+    #expect(missing.allSatisfy { $0.fixes.first?.contains("registrar.require") == true })
+  }
+
+  @Test("FeedService is private to the feed feature: the app resolves FeedServicing")
+  func implementationIsPrivate() throws {
+    let container = try testContainer()
+    #expect(throws: ResolutionError.self) { try container.resolve(FeedService.self) }
+    #expect(try container.resolve((any FeedServicing).self) is FeedService)
+    let info = try #require(container.bindings.first { $0.key == BindingKey(FeedService.self) })
+    #expect(info.isPrivate)
+    #expect(info.assembly == FeedAssembly.self)
+  }
+
+  @Test("A test of the feed's internals overrides its private FeedService")
+  func overridePrivateImplementation() throws {
+    struct FeedInternals: Assembly {
+      func register(in registrar: inout Registrar) {
+        registrar.overriding(FeedAssembly.self) { registrar in
+          registrar.bind(FeedService.self, lifetime: .persistent) { resolver in
+            FeedService(
+              client: StubHTTPClient(headlines: ["stubbed"]), store: InMemoryFeedStore(),
+              analytics: try resolver.resolve())
+          }
+        }
+      }
+    }
+    let container = try production.adding(FeedInternals()).build()
+    #expect(try container.resolve((any FeedServicing).self).refresh() == ["stubbed"])
+    #expect(try container.resolve(ProfileScreen.self).feed is FeedService)
   }
 }
