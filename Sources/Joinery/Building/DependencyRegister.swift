@@ -1,9 +1,11 @@
 /// Anything that contributes bindings to a ``ContainerBuilder``.
 ///
 /// A register gets a ``Registrar`` — never a resolver, so nothing can be resolved from a
-/// half-built graph — and may include further registers. Most apps write ``Assembly`` types;
-/// `DependencyRegister` is the general protocol underneath, for registers that are not a
-/// feature module (a bundle of other assemblies, a platform adapter, a test fixture).
+/// half-built graph — and may include further registers. Most apps write ``Assembly`` types,
+/// which are modules with a boundary; a plain `DependencyRegister` is a transparent group, for
+/// registers that are not a feature module (a bundle of other assemblies, a platform adapter,
+/// a test fixture, one feature's declarations split across files): its bindings join the module
+/// of the assembly that includes it, private bindings and requirements included.
 ///
 /// ```swift
 /// struct AppRegisters: DependencyRegister {
@@ -95,4 +97,19 @@ extension Array: DependencyRegister where Element == any DependencyRegister {
 ///
 /// Diagnostics name the assembly that declared each binding, so a duplicate or a missing
 /// dependency points at the module to change.
+///
+/// An assembly is a module: it has a boundary. What it binds `private: true` only its own
+/// bindings (and those of the plain registers it includes) may depend on; what it requires
+/// (``Registrar/require(_:tag:fileID:line:)``) another module must bind; and its own test target
+/// checks it alone with ``validate()``:
+///
+/// ```swift
+/// struct FeedAssembly: Assembly {
+///   func register(in registrar: inout Registrar) {
+///     registrar.require((any HTTPClient).self)
+///     registrar.bind(FeedService.self, private: true, to: FeedService.init(client:))
+///     registrar.bind((any FeedServicing).self, forwardingTo: FeedService.self)
+///   }
+/// }
+/// ```
 public protocol Assembly: DependencyRegister {}
