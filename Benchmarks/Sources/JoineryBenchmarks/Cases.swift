@@ -288,6 +288,32 @@ func buildRows() -> [Row] {
   }
 }
 
+/// Building N bindings split into modules of 100: plain registers, against assemblies that keep
+/// half their bindings private (issue 60: boundaries cost `build()` little, linearly).
+func moduleBuildRows() -> [Row] {
+  [1_000, 10_000].map { count in
+    let phantoms = PhantomSet(count: count)
+    let plain = modules(of: phantoms, perModule: 100, boundaries: false)
+    let bounded = modules(of: phantoms, perModule: 100, boundaries: true)
+    _ = try! ContainerBuilder(plain).build()
+    _ = try! ContainerBuilder(bounded).build()
+    return Row(
+      title: "build \(count) bindings in modules of 100", floor: nil,
+      variants: [
+        Variant(
+          name: "Joinery, plain registers",
+          run: { iterations in
+            for _ in 0..<iterations { blackHole(try! ContainerBuilder(plain).build()) }
+          }),
+        Variant(
+          name: "Joinery, assemblies, half private",
+          run: { iterations in
+            for _ in 0..<iterations { blackHole(try! ContainerBuilder(bounded).build()) }
+          }),
+      ])
+  }
+}
+
 final class Missing: @unchecked Sendable {}
 
 /// An optional collaborator (NEEDS 19: `init(analytics: Analytics?)` means "this if bound").

@@ -70,6 +70,7 @@ func forEachPhantom(_ count: Int, _ body: (any PhantomVisitor) -> Void) {
 /// Registers one phantom type with each container.
 protocol PhantomVisitor: Sendable {
   func bind(_ registrar: inout Registrar)
+  func bindPrivately(_ registrar: inout Registrar)
   func register(_ container: Swinject.Container)
   func resolve(_ container: Joinery.Container)
 }
@@ -77,6 +78,9 @@ protocol PhantomVisitor: Sendable {
 struct Visit<P: AnyObject & Sendable>: PhantomVisitor where P: PhantomInit {
   func bind(_ registrar: inout Registrar) {
     registrar.bind(P.self, lifetime: .persistent) { _ in P.make() }
+  }
+  func bindPrivately(_ registrar: inout Registrar) {
+    registrar.bind(P.self, lifetime: .persistent, private: true) { _ in P.make() }
   }
   func register(_ container: Swinject.Container) {
     container.register(P.self) { _ in P.make() }.inObjectScope(.container)
@@ -107,5 +111,45 @@ struct PhantomSet: DependencyRegister {
 
   func registerSwinject(_ container: Swinject.Container) {
     for visitor in visitors { visitor.register(container) }
+  }
+}
+
+/// One module's share of a phantom set: `visitors[range]`, the second half of them private when
+/// `privateHalf`. An `Assembly` (a module with a boundary) or, as `PlainShare`, a transparent
+/// register.
+struct ModuleShare: Joinery.Assembly, Hashable {
+  let set: PhantomSet
+  let range: Range<Int>
+  let privateHalf: Bool
+
+  static func == (lhs: Self, rhs: Self) -> Bool { lhs.range == rhs.range }
+  func hash(into hasher: inout Hasher) { hasher.combine(range.lowerBound) }
+
+  func register(in registrar: inout Registrar) {
+    let middle = range.lowerBound + range.count / 2
+    for index in range {
+      if privateHalf && index >= middle {
+        set.visitors[index].bindPrivately(&registrar)
+      } else {
+        set.visitors[index].bind(&registrar)
+      }
+    }
+  }
+}
+
+struct PlainShare: DependencyRegister, Hashable {
+  let share: ModuleShare
+  func register(in registrar: inout Registrar) { share.register(in: &registrar) }
+}
+
+/// A phantom set split into modules of `perModule` bindings each.
+func modules(
+  of set: PhantomSet, perModule: Int, boundaries: Bool
+) -> [any DependencyRegister] {
+  stride(from: 0, to: set.visitors.count, by: perModule).map { start in
+    let share = ModuleShare(
+      set: set, range: start..<min(start + perModule, set.visitors.count),
+      privateHalf: boundaries)
+    return boundaries ? share : PlainShare(share: share)
   }
 }

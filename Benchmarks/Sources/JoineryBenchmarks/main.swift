@@ -9,7 +9,7 @@ if let at = arguments.firstIndex(of: "--profile"), arguments.count > at + 3 {
   let all =
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
     + deepChainRows() + failureRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows()
-    + reportRows() + scopeRows()
+    + moduleBuildRows() + reportRows() + scopeRows()
   // The growth rows are built only when asked for: see `growthRows()`.
   guard
     let row = all.first(where: { $0.title == title })
@@ -37,7 +37,7 @@ var rows = resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + sc
 if !quick {
   rows +=
     scalingRows() + deepChainRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows()
-    + failureRows()
+    + moduleBuildRows() + failureRows()
     + reportRows() + growthRows()
 }
 // `--only TEXT` keeps the rows whose title contains TEXT (and skips the other tables).
@@ -48,7 +48,7 @@ if let only {
   let every =
     resolutionRows() + wrapperRows() + depthRows() + coldStartRows() + scalingRows()
     + deepChainRows() + buildRows() + taggedBuildRows() + singletonsOverChainRows() + failureRows()
-    + reportRows()
+    + moduleBuildRows() + reportRows()
     + scopeRows() + growthRows()
   rows = every.filter {
     $0.title.contains(only)

@@ -244,6 +244,7 @@ public struct ContainerBuilder: Sendable {
     let winners: [AnyBinding]
     let contributions: [AnyBinding]
     let table: _BindingTable
+    let privateBindings: [BindingKey: [AnyBinding]]
     var findings: [Diagnostic]
   }
 
@@ -279,8 +280,11 @@ public struct ContainerBuilder: Sendable {
     // A private binding is found only from its own module's bindings: not by the table.
     let hasPrivate = winners.contains(where: \.isPrivate)
     var table = _BindingTable(hasPrivate ? winners.filter { !$0.isPrivate } : winners)
-    let privateBindings =
-      hasPrivate ? Dictionary(grouping: winners.filter(\.isPrivate), by: \.key) : [:]
+    let privateWinners = hasPrivate ? winners.filter(\.isPrivate) : []
+    let privateBindings = Dictionary(grouping: privateWinners, by: \.key)
+    if hasPrivate {
+      findings += OverrideResolution.conflicts(of: privateWinners, table: table, parent: parent)
+    }
     if !collector.requirements.isEmpty {
       let unmet = Self.unmetRequirements(
         collector.requirements, table: table, privateBindings: privateBindings, parent: parent)
@@ -327,7 +331,7 @@ public struct ContainerBuilder: Sendable {
     try Self.failIfErrors(findings)
     return Validated(
       collector: collector, winners: winners, contributions: contributions, table: table,
-      findings: findings)
+      privateBindings: privateBindings, findings: findings)
   }
 
   /// Validates the bindings, makes the container and creates its eager synchronous bindings.
@@ -364,7 +368,8 @@ public struct ContainerBuilder: Sendable {
       bindings: winners, contributions: contributions, table: table,
       maximumDepth: maximumResolutionDepth, warnings: warnings, parent: parent,
       unclosedScopeHandler: onUnclosedScope, defaultLifetime: self.defaultLifetime,
-      allowedCaptives: Set(collector.allowedCaptives.keys), requirements: collector.requirements)
+      allowedCaptives: Set(collector.allowedCaptives.keys), requirements: collector.requirements,
+      privateBindings: validated.privateBindings)
     let eager = container.all.filter {
       $0.lifetime.isEager && $0.forwardTargetKey == nil && !$0.isAsync
     }

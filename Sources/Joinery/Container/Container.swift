@@ -84,7 +84,7 @@ public final class Container: Sendable {
     parent: Container? = nil,
     unclosedScopeHandler: (@Sendable (String) -> Void)? = nil,
     defaultLifetime: Lifetime.For<Any> = .ephemeral, allowedCaptives: Set<CaptiveKey> = [],
-    requirements: [Requirement] = []
+    requirements: [Requirement] = [], privateBindings: [BindingKey: [AnyBinding]]? = nil
   ) {
     self.requirements = requirements
     parentContainer = parent
@@ -97,9 +97,9 @@ public final class Container: Sendable {
     self.unclosedScopeHandler = unclosedScopeHandler ?? parent?.unclosedScopeHandler
     self.recorder = recorder
     all = bindings + contributions
-    let privateOnes = bindings.filter(\.isPrivate)
     self.table = table ?? _BindingTable(bindings.filter { !$0.isPrivate })
-    privateBindings = Dictionary(grouping: privateOnes, by: \.key)
+    self.privateBindings =
+      privateBindings ?? Dictionary(grouping: bindings.filter(\.isPrivate), by: \.key)
     var byType: [ObjectIdentifier: [AnyBinding]] = [:]
     for contribution in contributions {
       byType[ObjectIdentifier(contribution.key.type), default: []].append(contribution)

@@ -23,39 +23,27 @@ enum OverrideResolution {
   static func winners(
     withModules bindings: [AnyBinding], parent: Container?, findings: inout [Diagnostic]
   ) -> [AnyBinding] {
-    guard bindings.contains(where: { $0.isPrivate || $0.overrideTarget != nil }) else {
+    var hasPrivate = false
+    var hasTargetedOverride = false
+    for binding in bindings {
+      if binding.isPrivate { hasPrivate = true }
+      if binding.isOverride, binding.overrideTarget != nil { hasTargetedOverride = true }
+    }
+    guard hasPrivate || hasTargetedOverride else {
       return winners(of: bindings, parent: parent, findings: &findings)
     }
-    // The private keys of each module, by the module's identity.
-    var privateKeys: [ObjectIdentifier: Set<BindingKey>] = [:]
-    for binding in bindings where binding.isPrivate && !binding.isOverride {
-      if let module = binding.module {
-        privateKeys[ObjectIdentifier(module), default: []].insert(binding.key)
-      }
-    }
-    let modules = bindings.compactMap(\.module).reduce(into: [ObjectIdentifier: Module]()) {
-      $0[ObjectIdentifier($1)] = $1
-    }
-    // An override inside `overriding(A.self)` of a key an assembly of type A keeps private
-    // joins that module, privately.
-    for binding in bindings where binding.overrideTarget != nil {
-      let target = binding.overrideTarget.map(ObjectIdentifier.init)
-      if let (id, _) = privateKeys.first(where: { id, keys in
-        modules[id].map { ObjectIdentifier($0.type) } == target && keys.contains(binding.key)
-      }) {
-        binding.module = modules[id]
-        binding.isPrivate = true
-      } else {
-        binding.isPrivate = false
-      }
-    }
+    if hasTargetedOverride { joinTargetedOverrides(bindings) }
+    // Each module's private bindings, in first-seen module order; the others, shared.
     var byModule: [ObjectIdentifier: [AnyBinding]] = [:]
     var order: [ObjectIdentifier] = []
     var shared: [AnyBinding] = []
+    shared.reserveCapacity(bindings.count)
     for binding in bindings {
       guard binding.isPrivate, let module = binding.module else {
-        if binding.isPrivate { findings.append(privateOutsideAssembly(binding)) }
-        binding.isPrivate = false
+        if binding.isPrivate {
+          findings.append(privateOutsideAssembly(binding))
+          binding.isPrivate = false
+        }
         shared.append(binding)
         continue
       }
@@ -63,22 +51,52 @@ enum OverrideResolution {
       if byModule[id] == nil { order.append(id) }
       byModule[id, default: []].append(binding)
     }
-    let allPrivate = Set(privateKeys.values.joined())
+    // A shared override of a key only some module keeps is reported with that binding (a
+    // duplicate), not as replacing nothing.
+    let privatelyBound =
+      shared.contains(where: \.isOverride)
+      ? Set(byModule.values.joined().lazy.filter { !$0.isOverride }.map(\.key)) : []
     var winners = winners(
-      of: shared, parent: parent, findings: &findings, privatelyBound: allPrivate)
-    var sharedByKey: [BindingKey: AnyBinding] = [:]
-    for winner in winners { sharedByKey[winner.key] = winner }
+      of: shared, parent: parent, findings: &findings, privatelyBound: privatelyBound)
     for id in order {
-      for winner in Self.winners(of: byModule[id]!, parent: nil, findings: &findings) {
-        if let other = sharedByKey[winner.key] {
-          findings.append(privateAndShared(winner, other))
-        } else if parent?.binds(winner.key) == true {
-          findings.append(privateAndInherited(winner))
-        }
-        winners.append(winner)
-      }
+      winners += Self.winners(of: byModule[id]!, parent: nil, findings: &findings)
     }
     return winners
+  }
+
+  /// Moves each override declared in ``Registrar/overriding(_:_:)`` into the module of the
+  /// assembly it names when that assembly keeps its key private; it replaces a shared binding
+  /// otherwise.
+  private static func joinTargetedOverrides(_ bindings: [AnyBinding]) {
+    var privateKeys: [ObjectIdentifier: Set<BindingKey>] = [:]
+    var modules: [ObjectIdentifier: [Module]] = [:]
+    for binding in bindings where binding.isPrivate && !binding.isOverride {
+      guard let module = binding.module else { continue }
+      let type = ObjectIdentifier(module.type)
+      if privateKeys[ObjectIdentifier(module)]?.insert(binding.key) == nil {
+        privateKeys[ObjectIdentifier(module)] = [binding.key]
+        modules[type, default: []].append(module)
+      }
+    }
+    for binding in bindings where binding.isOverride {
+      guard let target = binding.overrideTarget else { continue }
+      let module = modules[ObjectIdentifier(target)]?.first {
+        privateKeys[ObjectIdentifier($0)]?.contains(binding.key) == true
+      }
+      binding.isPrivate = module != nil
+      if let module { binding.module = module }
+    }
+  }
+
+  /// The findings for keys a module keeps private that another register binds for everyone
+  /// (`table`, the shared winners) or an ancestor binds.
+  static func conflicts(
+    of privateWinners: [AnyBinding], table: _BindingTable, parent: Container?
+  ) -> [Diagnostic] {
+    privateWinners.compactMap { winner in
+      if let other = table.binding(for: winner.key) { return privateAndShared(winner, other) }
+      return parent?.binds(winner.key) == true ? privateAndInherited(winner) : nil
+    }
   }
 
   /// In a child container (`parent`), an override of a key an ancestor binds replaces that
