@@ -144,6 +144,13 @@ struct DeclaredGraph {
             }
           }
         }
+        // A Provider or Lazy resolves later, outside its consumer's factory: it cannot see a
+        // private binding (refused, with its own report).
+        var deferredPrivate: AnyBinding?
+        if derivable != nil, let kept = served, kept.isPrivate {
+          deferredPrivate = kept
+          served = nil
+        }
         // In a child container, what an ancestor binds is satisfied there.
         let external =
           served == nil
@@ -155,8 +162,9 @@ struct DeclaredGraph {
             dependency: dependency, target: served?.position, fellBack: fellBack,
             deferral: derivable.map { $0.canAwait ? .awaitable : .synchronousOnly },
             isExternal: external, isOptional: optional != nil,
-            refused: served == nil && !external
-              ? visible(dependency.key, from: binding).refused?.position : nil))
+            refused: deferredPrivate?.position
+              ?? (served == nil && !external
+                ? visible(dependency.key, from: binding).refused?.position : nil)))
       }
     }
     edgeStart.append(edgeList.count)

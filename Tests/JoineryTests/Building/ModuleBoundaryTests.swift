@@ -174,6 +174,21 @@ struct PrivateBindingTests {
     #expect(container.warnings.isEmpty)
   }
 
+  @Test("A Provider of a private binding is refused at build, with what to do instead")
+  func providerOfPrivate() throws {
+    struct Deferred: Assembly {
+      func register(in registrar: inout Registrar) {
+        registrar.bind(Client.self, private: true, to: Client.init)
+        registrar.bind(String.self) { (client: Provider<Client>) in "\(client)" }
+      }
+    }
+    let error = #expect(throws: BuildError.self) { try ContainerBuilder(Deferred()).build() }
+    let finding = try #require(error?.diagnostics.first)
+    #expect(finding.code == .privateDependency)
+    #expect(finding.message.contains("takes a Provider or Lazy of Client"))
+    #expect(finding.fixes == ["Inject Client directly, or drop `private: true` from its binding."])
+  }
+
   @Test("BindingInfo names the assembly and marks private bindings")
   func bindingInfo() throws {
     let container = try ContainerBuilder(FeedModule()).build()
