@@ -48,6 +48,6 @@ struct RequestedTag {
 extension Hashable where Self: Sendable {
   /// Copies the value at `pointer` into a new tag.
   fileprivate static func loadTag(from pointer: UnsafeRawPointer) -> BindingTag {
-    unsafe BindingTag(box: TagBox(pointer.load(as: Self.self)))
+    unsafe BindingTag(box: AnyTagBox(pointer.load(as: Self.self)))
   }
 }

@@ -324,7 +324,8 @@ extension AnyTagBox {
   ///
   /// A boxed tag (`BindingTag`, `_TagBoxReference`) is one reference to its box, read without
   /// a copy and compared by identity first. Any other value is compared with the box's own
-  /// value when the value types agree: a box whose `valueType` is `Value` is a `TagBox<Value>`.
+  /// value when the value types agree: a box whose `valueType` is `Value` holds a
+  /// `TagBox<Value>`.
   @inlinable @inline(__always)
   final func holds<Value: Hashable & Sendable>(_ value: Value) -> Bool {
     // A build shares one box per tag value: the identity test is the common hit.
@@ -334,8 +335,8 @@ extension AnyTagBox {
         || other._withUnsafeGuaranteedRef { self == $0 }
     }
     guard valueType == ObjectIdentifier(Value.self) else { return false }
-    _internalCheck(self is TagBox<Value>, "a tag box's valueType names its value's type")
-    return unsafe unsafeDowncast(self, to: TagBox<Value>.self).value == value
+    _internalCheck(self.value is TagBox<Value>, "a tag box's valueType names its value's type")
+    return unsafe unsafeDowncast(self.value as AnyObject, to: TagBox<Value>.self).value == value
   }
 
   /// ``holds(_:)`` for a value whose ``tagHash(_:)`` is `hash`.

@@ -4,6 +4,7 @@ internal import JoineryEngine
 ///
 /// Give it a state with storage: ThreadSanitizer reports the access to an empty one (`Void`)
 /// as a race between threads that both hold the lock.
+// `state` is reached only holding `lock`.
 final class Protected<State>: @unchecked Sendable {
   private let lock = _Lock.make()
   // Reached only holding `lock`, which already makes every access exclusive.

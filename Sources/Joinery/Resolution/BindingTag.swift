@@ -33,7 +33,7 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
       // An optional tag stands for its value, as it does in `bind` and `resolve`.
       self = BindingTag(flattened)
     } else {
-      box = TagBox(value)
+      box = AnyTagBox(value)
     }
   }
 
@@ -57,7 +57,7 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   ///
   /// - Parameter value: The tag's text.
   public init(stringLiteral value: String) {
-    box = TagBox(value)
+    box = AnyTagBox(value)
   }
 
   /// The tag as written at a call site: strings quoted, enum cases as `.case`.
