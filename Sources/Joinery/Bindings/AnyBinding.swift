@@ -112,7 +112,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
-  /// Whether each scope provides the instance (``Registrar/bindScopeValue(_:tag:fileID:line:)``).
+  /// Whether each scope provides the instance (``Registrar/bindScopeValue(_:tag:private:fileID:line:)``).
   var isScopeValue: Bool {
     get { extras?.isScopeValue ?? false }
     set {

@@ -277,6 +277,10 @@ public struct ContainerBuilder: Sendable {
     var winners = OverrideResolution.winners(
       withModules: collector.bindings, parent: parent, findings: &findings)
     let contributions = OverrideResolution.keptContributions(collector.contributions)
+    for contribution in contributions where contribution.isPrivate && contribution.module == nil {
+      findings.append(OverrideResolution.privateOutsideAssembly(contribution))
+      contribution.isPrivate = false
+    }
     // A private binding is found only from its own module's bindings: not by the table.
     let hasPrivate = winners.contains(where: \.isPrivate)
     var table = _BindingTable(hasPrivate ? winners.filter { !$0.isPrivate } : winners)

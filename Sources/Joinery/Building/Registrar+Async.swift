@@ -187,6 +187,8 @@ extension Registrar {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
+  ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
+  ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
@@ -196,11 +198,13 @@ extension Registrar {
   ///   - factory: Builds the contributed instance asynchronously.
   public mutating func contributeAsync<T: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (AsyncResolver) async throws -> T
   ) {
+    declaresPrivately = isPrivate
     addAsync(
       T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,
       location: BindingLocation(file: fileID, line: line),
@@ -222,6 +226,8 @@ extension Registrar {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
+  ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
+  ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
@@ -231,11 +237,13 @@ extension Registrar {
   @inlinable @_disfavoredOverload
   public mutating func contributeAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T
   ) {
+    declaresPrivately = isPrivate
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
       dispose: dispose, location: BindingLocation(file: fileID, line: line),
@@ -258,6 +266,8 @@ extension Registrar {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
+  ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
+  ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes.
@@ -268,12 +278,14 @@ extension Registrar {
   @inlinable @_disfavoredOverload
   public mutating func contributeAsync<T: Sendable, each Parameter: Sendable>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
+    declaresPrivately = isPrivate
     addAutowiredAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, metadata: metadata,
       dispose: dispose, location: BindingLocation(file: fileID, line: line),

@@ -58,10 +58,11 @@ public struct Registrar: ~Copyable {
     pending.append(binding)
   }
 
-  /// Keeps a contribution to a multi-binding, in this register's module; a multi-binding
-  /// gathers the contributions of every module.
+  /// Keeps a contribution to a multi-binding, in this register's module: a private one is seen
+  /// only from that module's bindings.
   mutating func keepContribution(_ binding: AnyBinding) {
     binding.module = module
+    binding.isPrivate = declaresPrivately
     declaresPrivately = false
     collector.contribute(binding)
   }
@@ -386,12 +387,16 @@ public struct Registrar: ~Copyable {
   /// - Parameters:
   ///   - type: The type of the value.
   ///   - tag: An optional tag.
+  ///   - isPrivate: `true` to keep the value inside its assembly: only the bindings of that
+  ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   public mutating func bindScopeValue<T: Sendable>(
-    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, fileID: StaticString = #fileID,
+    _ type: T.Type, tag: (any Hashable & Sendable)? = nil, private isPrivate: Bool = false,
+    fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
+    declaresPrivately = isPrivate
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: .scoped,
       location: BindingLocation(file: fileID, line: line), registerType: registerType,
@@ -575,6 +580,8 @@ public struct Registrar: ~Copyable {
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override (a test's plugins instead of production's). The
   ///     contributions of a register added with ``ContainerBuilder/overriding(with:)`` override.
+  ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
+  ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
@@ -586,11 +593,13 @@ public struct Registrar: ~Copyable {
   @inlinable @inline(__always)
   public mutating func contribute<T, each Argument>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, dependsOn dependencies: [BindingKey]? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    dependsOn dependencies: [BindingKey]? = nil,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping @Sendable (borrowing Resolver, repeat each Argument) throws -> T
   ) {
+    declaresPrivately = isPrivate
     add(
       T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
       isOverride: isOverride, location: BindingLocation(file: fileID, line: line),
@@ -617,6 +626,8 @@ public struct Registrar: ~Copyable {
   ///   - arguments: The types of the runtime arguments, the initializer's first parameters.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
+  ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
+  ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - metadata: Any data to find the contribution by.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes.
@@ -628,10 +639,12 @@ public struct Registrar: ~Copyable {
   public mutating func contribute<T, each Argument, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
     arguments: repeat (each Argument).Type, override isOverride: Bool = false,
+    private isPrivate: Bool = false,
     metadata: (any Sendable)? = nil, dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T
   ) {
+    declaresPrivately = isPrivate
     guard _isEmpty(repeat (each Argument).self) else {
       return addAssisted(
         T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
@@ -662,6 +675,8 @@ public struct Registrar: ~Copyable {
   ///   - lifetime: How long each contributed instance lives.
   ///   - isOverride: `true` to replace the contributions of the same type and tag from
   ///     registers that do not override.
+  ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
+  ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - metadata: Any data to find the contribution by.
   ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
   ///     lifetimes.
@@ -672,12 +687,14 @@ public struct Registrar: ~Copyable {
   @inlinable @_disfavoredOverload
   public mutating func contribute<T, each Parameter>(
     _ type: T.Type, tag: (any Hashable & Sendable)? = nil, lifetime: Lifetime.For<T> = .default,
-    override isOverride: Bool = false, metadata: (any Sendable)? = nil,
+    override isOverride: Bool = false, private isPrivate: Bool = false,
+    metadata: (any Sendable)? = nil,
     dispose: (@Sendable (T) async throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line,
     to initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> T,
     dependencies: repeat Dependency<each Parameter>
   ) {
+    declaresPrivately = isPrivate
     let parameters = _Parameters(repeat interned(each dependencies))
     add(
       T.self, tag: tag, lifetime: lifetime.explicit, isOverride: isOverride,

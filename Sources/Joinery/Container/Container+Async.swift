@@ -11,7 +11,8 @@ extension Container {
     try checkOpen(T.self)
     var path = AsyncPath.joining(path)
     let scope = scope ?? path?.requestScope
-    let found = contributions(to: T.self, tag: tag, where: predicate)
+    let found = contributions(
+      to: T.self, tag: tag, where: predicate, seenFrom: path?.binding.module)
     if path == nil, found.count > 1, hasGraphBindings {
       // One top-level call is one resolution: its contributions share their `graph`
       // instances, as they do when a factory asks.

@@ -6,7 +6,8 @@ extension Container {
     _ type: T.Type, tag: BindingTag?, where predicate: ((BindingInfo) -> Bool)?,
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> [T] {
-    let found = contributions(to: T.self, tag: tag, where: predicate)
+    let found = contributions(
+      to: T.self, tag: tag, where: predicate, seenFrom: parent.joined().requestingModule)
     // One top-level call is one resolution: its contributions share their `graph` instances,
     // as they do when a factory asks.
     guard found.count > 1, hasGraphBindings, parent.startsResolution else {
@@ -37,7 +38,9 @@ extension Container {
     _ type: T.Type, tag: BindingTag?, signature: Any.Type, arguments: borrowing _Arguments,
     where predicate: ((BindingInfo) -> Bool)?, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> [T] {
-    let found = contributions(to: T.self, tag: tag, signature: signature, where: predicate)
+    let found = contributions(
+      to: T.self, tag: tag, signature: signature, where: predicate,
+      seenFrom: parent.joined().requestingModule)
     var instances: [T] = []
     instances.reserveCapacity(found.count)
     for (container, contribution) in found {
@@ -56,14 +59,16 @@ extension Container {
   ///
   /// The root's first, then each child's down to this container; within one, in assembly
   /// order, then registration order. A child whose contributions to the collection override
-  /// replaces its ancestors' (as an override does within one build).
+  /// replaces its ancestors' (as an override does within one build). A private contribution
+  /// is seen only from its own module (`module`, the requesting factory's).
   func contributions(
     to type: Any.Type, tag: BindingTag?, signature: Any.Type? = nil,
-    where predicate: ((BindingInfo) -> Bool)? = nil
+    where predicate: ((BindingInfo) -> Bool)? = nil, seenFrom module: Module? = nil
   ) -> [(container: Container, binding: AnyBinding)] {
     let wanted = signature.map(ObjectIdentifier.init)
     let found = contributions(to: type) {
       $0.key.tag == tag && $0.key.argumentTypes.map(ObjectIdentifier.init) == wanted
+        && (!$0.isPrivate || ($0.module === module && module != nil))
     }
     // After the override rule: a contribution the predicate declines still replaces what it
     // overrides.

@@ -331,7 +331,7 @@ public struct SampleArguments {
   ///
   /// - Parameters:
   ///   - value: A sample of a value each scope provides
-  ///     (``Registrar/bindScopeValue(_:tag:fileID:line:)``).
+  ///     (``Registrar/bindScopeValue(_:tag:private:fileID:line:)``).
   ///   - type: The type it is declared as, if not its own.
   ///   - tag: The tag it is declared with, if any.
   public mutating func addScopeValue<T: Sendable>(

@@ -135,7 +135,7 @@ extension Scope {
 }
 
 /// The values a scope is made with: instances of bindings declared with
-/// ``Registrar/bindScopeValue(_:tag:fileID:line:)``, such as the request being served.
+/// ``Registrar/bindScopeValue(_:tag:private:fileID:line:)``, such as the request being served.
 ///
 /// ```swift
 /// let scope = try container.makeScope { values in
@@ -188,7 +188,7 @@ extension Container {
   }
 
   /// Makes a scope with the values each scope provides (the request, the user), declared with
-  /// ``Registrar/bindScopeValue(_:tag:fileID:line:)`` so that `build()` checks who depends on
+  /// ``Registrar/bindScopeValue(_:tag:private:fileID:line:)`` so that `build()` checks who depends on
   /// them.
   ///
   /// ```swift
@@ -206,9 +206,10 @@ extension Container {
     try provide(&values)
     var cells: [DisposalList.ScopeCell] = []
     for value in values.values {
-      guard let binding = lookup(value.key)?.binding as? FactoryBinding,
-        binding.isScopeValue
-      else {
+      // The value's binding for everyone, else those assemblies keep private (one each).
+      let bindings = (lookup(value.key).map { [$0.binding] } ?? privateBindings[value.key] ?? [])
+        .compactMap { $0 as? FactoryBinding }.filter(\.isScopeValue)
+      guard !bindings.isEmpty else {
         throw ResolutionError(
           .missingBinding, requested: value.key,
           path: [ResolutionStep(requested: value.key, binding: nil)],
@@ -218,9 +219,11 @@ extension Container {
             """,
           container: self)
       }
-      let cell = binding.scopeCell()
-      value.store(cell)
-      cells.append(DisposalList.ScopeCell(binding: ObjectIdentifier(binding), cell: cell))
+      for binding in bindings {
+        let cell = binding.scopeCell()
+        value.store(cell)
+        cells.append(DisposalList.ScopeCell(binding: ObjectIdentifier(binding), cell: cell))
+      }
     }
     return Scope(container: self, cells: cells)
   }

@@ -58,7 +58,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible,
     public static let mainActorRequired = Code("mainActorRequired")
     /// A `scoped` binding was requested outside any ``Scope``.
     public static let scopeRequired = Code("scopeRequired")
-    /// A value each scope provides (``Registrar/bindScopeValue(_:tag:fileID:line:)``) was needed in
+    /// A value each scope provides (``Registrar/bindScopeValue(_:tag:private:fileID:line:)``) was needed in
     /// a scope made without it.
     public static let scopeValueMissing = Code("scopeValueMissing")
     /// The container was shut down, or the scope closed, before this request; or a

@@ -232,7 +232,7 @@ enum OverrideResolution {
   }
 
   /// A binding declared `private: true` by a register no assembly includes.
-  private static func privateOutsideAssembly(_ binding: AnyBinding) -> Diagnostic {
+  static func privateOutsideAssembly(_ binding: AnyBinding) -> Diagnostic {
     let register = binding.info.registerName
     return Diagnostic(
       .invalidSetting, .error, key: binding.key, bindings: [binding.info],

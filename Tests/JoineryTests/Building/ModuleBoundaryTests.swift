@@ -189,6 +189,48 @@ struct PrivateBindingTests {
     #expect(finding.fixes == ["Inject Client directly, or drop `private: true` from its binding."])
   }
 
+  @Test("A private contribution is in the collection its own assembly sees, not others'")
+  func privateContribution() async throws {
+    struct Plugins: Assembly {
+      func register(in registrar: inout Registrar) {
+        registrar.contribute(String.self) { _ in "shared" }
+        registrar.contribute(String.self, private: true) { _ in "internal" }
+        registrar.contribute(Character.self) { _ in "s" }
+        registrar.contributeAsync(Character.self, private: true) { _ in "i" }
+        registrar.bind(Int.self) { resolver in try resolver.resolveAll(String.self).count }
+        registrar.bindAsync(Double.self) { resolver in
+          Double(try await resolver.resolveAllAsync(Character.self).count)
+        }
+      }
+    }
+    struct Outsider: Assembly {
+      func register(in registrar: inout Registrar) {
+        registrar.bind(UInt.self) { resolver in UInt(try resolver.resolveAll(String.self).count) }
+      }
+    }
+    let container = try ContainerBuilder(Plugins(), Outsider()).build()
+    #expect(try container.resolveAll(String.self) == ["shared"])
+    #expect(try container.resolve(UInt.self) == 1)
+    #expect(try container.resolve(Int.self) == 2)
+    #expect(try await container.resolveAsync(Double.self) == 2)
+    #expect(try await container.resolveAllAsync(Character.self) == ["s"])
+  }
+
+  @Test("A private scope value is provided to its assembly's bindings")
+  func privateScopeValue() async throws {
+    struct Requests: Assembly {
+      func register(in registrar: inout Registrar) {
+        registrar.bindScopeValue(String.self, private: true)
+        registrar.bind(Int.self, lifetime: .scoped) { (request: String) in request.count }
+      }
+    }
+    let container = try ContainerBuilder(Requests()).build()
+    let scope = try container.makeScope { values in values.provide("GET /feed") }
+    #expect(try scope.resolve(Int.self) == 9)
+    #expect(throws: ResolutionError.self) { try scope.resolve(String.self) }
+    try await scope.close()
+  }
+
   @Test("BindingInfo names the assembly and marks private bindings")
   func bindingInfo() throws {
     let container = try ContainerBuilder(FeedModule()).build()
