@@ -23,11 +23,17 @@ internal import JoineryEngine
 /// over, and one of them makes the instance.
 extension FactoryBinding {
   /// The async factory's state (an async binding always has a cell).
+  @inline(__always)
   private var asyncState: Protected<LifetimeCell> { cell! }
 
   /// A new instance from the async factory, without runtime arguments.
+  ///
+  /// Inlined: an async function of its own would be one more frame and executor hop for every
+  /// creation.
+  @inline(__always)
   func makeAsync(_ resolver: AsyncResolver) async throws -> any Sendable {
-    try await asyncMaker!(resolver, ())
+    guard let asyncMaker else { throw UnexpectedValueType(expected: Void.self, found: Any.self) }
+    return try await asyncMaker(resolver)
   }
 
   /// A new instance from a binding with runtime arguments, made in `scope` when the request
@@ -43,7 +49,11 @@ extension FactoryBinding {
     try path?.checkCapture(of: self, in: container)
     let node = try AsyncPath.enter(self, below: path, requestScope: scope, in: container)
     let resolver = AsyncResolver(container: container, path: node)
-    return try await run(node, in: container) { try await self.asyncMaker!(resolver, arguments) }
+    guard let make = asyncArgumentMaker else {
+      let error = UnexpectedValueType(expected: Void.self, found: type(of: arguments))
+      throw .factoryFailed(self, frame: node, error: error, in: container)
+    }
+    return try await run(node, in: container) { try await make(resolver, arguments) }
   }
 
   /// Whether the container holds an instance now: a built persistent one, the current cache

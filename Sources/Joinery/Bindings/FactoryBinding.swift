@@ -30,12 +30,15 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// The synchronous factory; for an async binding, one that is never called (a synchronous
   /// resolve throws ``ResolutionError/Code/asyncBinding`` first).
   let maker: Maker
-  /// The `async` factory, with the request's runtime arguments (a tuple of the bound argument
-  /// types, or `()` without any); `nil` for a synchronous binding.
+  /// The `async` factory of the resolver alone; `nil` for a synchronous binding or one with
+  /// runtime arguments.
+  let asyncMaker: AsyncMaker?
+  /// The `async` factory of a binding with runtime arguments: of the resolver and the
+  /// request's arguments (a tuple of the bound argument types).
   ///
   /// The arguments are `Any`: the bound argument types are `Sendable` (the `bindAsync` forms
   /// require it), and a request passes values of exactly those types, in the request's task.
-  let asyncMaker: AsyncMaker?
+  let asyncArgumentMaker: AsyncArgumentMaker?
   /// How an autowired initializer's parameters are resolved (``Resolver/call(_:)``); `nil` for
   /// every other factory.
   @usableFromInline let parameters: _Parameters?
@@ -43,7 +46,10 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// others, which need none.
   let cell: Protected<LifetimeCell>?
 
-  typealias AsyncMaker = @Sendable (AsyncResolver, Any) async throws -> any Sendable
+  // Two makers rather than one taking `()` for no arguments: a wrapper would be one more async
+  // frame for every creation.
+  typealias AsyncMaker = @Sendable (AsyncResolver) async throws -> any Sendable
+  typealias AsyncArgumentMaker = @Sendable (AsyncResolver, Any) async throws -> any Sendable
 
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
@@ -52,6 +58,7 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   ) {
     self.maker = maker
     asyncMaker = nil
+    asyncArgumentMaker = nil
     self.parameters = parameters
     cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil
     super.init(
@@ -63,10 +70,12 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// An async binding: resolved only by the asynchronous engine.
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: _ValueLayout, asyncMaker: @escaping AsyncMaker
+    isOverride: Bool, layout: _ValueLayout, asyncMaker: AsyncMaker?,
+    asyncArgumentMaker: AsyncArgumentMaker? = nil
   ) {
     maker = { _, _, _ in }
     self.asyncMaker = asyncMaker
+    self.asyncArgumentMaker = asyncArgumentMaker
     parameters = nil
     cell = Protected(LifetimeCell())
     super.init(
@@ -76,7 +85,7 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
 
   deinit {
     // A cached instance is not published by `isReady`: the base class would not destroy it.
-    if asyncMaker == nil, let cell, cell.withLock({ $0.generation }) != 0 {
+    if !isAsync, let cell, cell.withLock({ $0.generation }) != 0 {
       storage.destroy(layout)
     }
   }
@@ -89,14 +98,15 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   private init(copying other: FactoryBinding) {
     maker = other.maker
     asyncMaker = other.asyncMaker
+    asyncArgumentMaker = other.asyncArgumentMaker
     parameters = other.parameters
     cell = other.cell == nil ? nil : Protected(LifetimeCell())
     super.init(copying: other)
   }
 
-  override var isAsync: Bool { asyncMaker != nil }
+  override var isAsync: Bool { asyncMaker != nil || asyncArgumentMaker != nil }
 
-  override var asyncFactory: FactoryBinding? { asyncMaker != nil ? self : nil }
+  override var asyncFactory: FactoryBinding? { isAsync ? self : nil }
 
   override func link(in container: Container) {
     // Only a cached binding has a group, and every cached binding has a cell.

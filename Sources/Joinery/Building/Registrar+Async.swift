@@ -361,13 +361,13 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)?, signature: Any.Type, lifetime: Lifetime,
     isOverride: Bool, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer?, location: BindingLocation,
-    make: @escaping FactoryBinding.AsyncMaker
+    make: @escaping @Sendable (AsyncResolver, Any) async throws -> any Sendable
   ) {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
-      asyncMaker: make)
+      asyncMaker: nil, asyncArgumentMaker: make)
     binding.dependencies = dependencies
     binding.attach(metadata)
     binding.disposer = disposer
@@ -384,7 +384,7 @@ extension Registrar {
     addAsync(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
       dependencies: dependencies, metadata: metadata, disposer: disposer,
-      contributes: contributes, maker: { resolver, _ in try await factory(resolver) })
+      contributes: contributes, maker: { resolver in try await factory(resolver) })
   }
 
   @usableFromInline
@@ -392,7 +392,7 @@ extension Registrar {
     _ type: T.Type, tag: (any Hashable & Sendable)?, lifetime: Lifetime?, isOverride: Bool,
     location: BindingLocation, dependencies: [DeclaredDependency]?, metadata: (any Sendable)?,
     disposer: Disposer? = nil, contributes: Bool = false,
-    maker: @escaping @Sendable (AsyncResolver, Any) async throws -> any Sendable
+    maker: @escaping @Sendable (AsyncResolver) async throws -> any Sendable
   ) {
     let binding = FactoryBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime ?? defaultLifetime,

@@ -244,11 +244,12 @@ extension Container {
   /// The instance of this container's built persistent binding of `type`, if there is one:
   /// what an async factory's parameter reads without awaiting.
   @usableFromInline
-  func builtInstance(of type: Any.Type) -> (instance: Any, binding: AnyBinding)? {
+  func builtInstance(of type: Any.Type) -> Any? {
     guard let found = unsafe table.untaggedBinding(for: ObjectIdentifier(type)) else {
       return nil
     }
-    let binding = unsafe found.takeUnretainedValue()
-    return binding.isReady ? (binding.storage.loadAny(binding.layout), binding) : nil
+    return unsafe found._withUnsafeGuaranteedRef { binding -> Any? in
+      binding.isReady ? binding.storage.loadAny(binding.layout) : nil
+    }
   }
 }

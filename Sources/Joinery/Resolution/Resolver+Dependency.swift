@@ -31,20 +31,25 @@ extension AsyncResolver {
     _ dependency: Dependency<Value>
   ) async throws(ResolutionError) -> Value {
     guard
-      let (instance, binding) = try await awaitParameter(
+      let instance = try await awaitParameter(
         Value.self, tag: dependency.tag, matching: dependency.matching)
     else { return try await resolveAsync(dependency) }
     // Made by a binding of `Value` itself (a forward, whose target may make something else,
-    // takes the general path).
-    return try container.cast(instance, to: Value.self, madeBy: binding, path: path)
+    // takes the general path): the cast cannot fail. Not `as?`, whose `Optional<Value>` metadata
+    // is looked up at run time where this code is not specialized (about 700 instructions a
+    // parameter).
+    return instance as! Value
   }
 
   /// The instance for a parameter of `type` when it is built or comes from an async binding,
   /// awaited; `nil` when the request must take the general path.
-  @usableFromInline
+  ///
+  /// Inlined into the unspecialized `parameter(_:)`: as an async function of its own it would
+  /// cost every parameter one more frame and executor hop.
+  @usableFromInline @inline(__always)
   func awaitParameter(
     _ type: Any.Type, tag: BindingTag?, matching: TagMatching
-  ) async throws(ResolutionError) -> (instance: Any, binding: AnyBinding)? {
+  ) async throws(ResolutionError) -> Any? {
     if tag == nil, let built = container.builtInstance(of: type) { return built }
     let path = AsyncPath.joining(self.path)
     let scope = path?.requestScope
@@ -52,11 +57,11 @@ extension AsyncResolver {
       type, tag: tag, matching: tag == nil ? .exact : matching, scope: scope, path: path,
       isOptional: false)
     {
-    case .made(let instance, let binding): return (instance, binding)
+    case .made(let instance): return instance
     case .pending(let pending):
       // A forward's target may make something else: the general path reports it.
       guard pending.forward == nil else { return nil }
-      return (try await container.awaitPending(pending, path: path, scope: scope), pending.binding)
+      return try await container.awaitPending(pending, path: path, scope: scope)
     case .synchronous, .mainActor, .privatelyBound: return nil
     }
   }

@@ -54,7 +54,7 @@ func run(_ production: ContainerBuilder) throws {
   // FeedService is private to FeedAssembly: the app (or another feature) cannot ask for it.
   do {
     _ = try container.resolve(FeedService.self)
-  } catch let error as ResolutionError {
+  } catch {
     print("Resolving the private FeedService from the app: \(error.code)")
   }
 
