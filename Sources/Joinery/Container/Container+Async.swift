@@ -21,12 +21,13 @@ extension Container {
     var instances: [T] = []
     for (container, contribution) in found {
       if let async = contribution.asyncFactory {
-        // Made by a contribution of `T`.
-        // Made by a contribution of `T`: the cast cannot fail. Not `as?`, whose `Optional<T>`
-        // metadata is looked up at run time where this code is not specialized (about 700
-        // instructions a request, measured on the async request scope row).
-        instances.append(
-          try await container.awaitInstance(of: async, path: path, scope: scope) as! T)
+        // Made by a contribution of `T`: the cast does not fail.
+        let instance = try await container.awaitInstance(of: async, path: path, scope: scope)
+        do {
+          instances.append(try UnexpectedValueType.cast(instance, to: T.self))
+        } catch {
+          throw PendingAsync.mismatch(of: async, instance, in: container, path: path)
+        }
       } else {
         // Continuing the path, as `resolveAsync` of a synchronous binding does: the same
         // `graph` instances, captive check and error path.
@@ -54,9 +55,13 @@ extension Container {
       let async = binding.asyncFactory
     else { return nil }
     if let recorder { recorder.record(from: path, to: binding) }
-    // Made by the binding's factory, which returns its bound type: the cast cannot fail.
+    // Made by the binding's factory, which returns its bound type: the cast does not fail.
     let made = try await async.make(arguments: arguments, in: owner, path: path, scope: scope)
-    return .some(made as! T)
+    do {
+      return .some(try UnexpectedValueType.cast(made, to: T.self))
+    } catch {
+      throw PendingAsync.mismatch(of: async, made, in: owner, path: path)
+    }
   }
 
   /// `awaitArguments(_:tag:matching:signature:_:path:)` for a type known only at run time (a
@@ -110,10 +115,14 @@ extension Container {
         }
       }
       return try result.get()
-    case .made(let instance):
+    case .made(let instance, let binding):
       // Made by a binding of `T` or of the type `T` wraps (built, or this scope's): no
-      // suspension, and a cast that cannot fail.
-      return instance as! T
+      // suspension, and a cast that does not fail.
+      do {
+        return try UnexpectedValueType.cast(instance, to: T.self)
+      } catch {
+        throw PendingAsync.mismatch(of: binding, instance, in: self, path: path)
+      }
     case .privatelyBound(let binding):
       return try _RequestPoint(container: self, scope: scope, isolation: nil, path: path).run(
         T.self, tag: tag
@@ -122,8 +131,11 @@ extension Container {
       }
     case .pending(let pending):
       let instance = try await awaitPending(pending, path: path, scope: scope)
-      if let converted = instance as? T { return converted }
-      throw pending.mismatch(instance, path: path)
+      do {
+        return try UnexpectedValueType.cast(instance, to: T.self)
+      } catch {
+        throw pending.mismatch(instance, path: path)
+      }
     }
   }
 
@@ -201,8 +213,8 @@ extension Container {
     /// A main-actor binding serves it (directly or through a forward): resolved synchronously
     /// on the main actor, where its factory may run.
     case mainActor
-    /// The instance a binding of the requested type made already.
-    case made(Any)
+    /// The instance a binding of the requested type made already, and that binding.
+    case made(Any, FactoryBinding)
     /// A synchronous binding the requesting factory's module keeps private: resolved in place.
     case privatelyBound(AnyBinding)
     case pending(PendingAsync)
@@ -214,6 +226,15 @@ extension Container {
     let owner: Container
     let binding: FactoryBinding
     let forward: ForwardingBinding?
+
+    /// The error for an async binding whose instance is not of the requested type (never,
+    /// for a binding of the type: its factory returns one).
+    @usableFromInline
+    static func mismatch(
+      of binding: FactoryBinding, _ instance: Any, in owner: Container, path: AsyncPath?
+    ) -> ResolutionError {
+      PendingAsync(owner: owner, binding: binding, forward: nil).mismatch(instance, path: path)
+    }
 
     /// The error for a forward whose target made something else.
     @usableFromInline
@@ -247,7 +268,7 @@ extension Container {
       {
         guard let async = kept.asyncFactory else { return .privatelyBound(kept) }
         if case .made(let made) = async.madeInstance(in: scope, below: path) {
-          return .made(made)
+          return .made(made, async)
         }
         return .pending(PendingAsync(owner: self, binding: async, forward: nil))
       }
@@ -260,7 +281,9 @@ extension Container {
     }
     if let recorder { recorder.record(from: path, to: binding) }
     if let async = binding.asyncFactory {
-      if case .made(let made) = async.madeInstance(in: scope, below: path) { return .made(made) }
+      if case .made(let made) = async.madeInstance(in: scope, below: path) {
+        return .made(made, async)
+      }
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
     }
     if binding.isMainActor { return .mainActor }

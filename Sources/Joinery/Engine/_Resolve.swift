@@ -797,7 +797,7 @@ extension Container {
 
 /// `value` as a `T` that its caller found to be `Value` itself (the two metatypes equal): no
 /// cast at run time.
-@inline(__always)
+@usableFromInline @inline(__always)
 func _identical<Value, T>(_ value: Value, as _: T.Type) -> T {
   _internalCheck(Value.self == T.self, "a value passed as another type")
   return unsafe unsafeBitCast(value, to: T.self)

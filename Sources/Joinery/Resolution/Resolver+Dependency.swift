@@ -35,10 +35,12 @@ extension AsyncResolver {
         Value.self, tag: dependency.tag, matching: dependency.matching)
     else { return try await resolveAsync(dependency) }
     // Made by a binding of `Value` itself (a forward, whose target may make something else,
-    // takes the general path): the cast cannot fail. Not `as?`, whose `Optional<Value>` metadata
-    // is looked up at run time where this code is not specialized (about 700 instructions a
-    // parameter).
-    return instance as! Value
+    // takes the general path): the cast does not fail; were it to, the general path reports it.
+    do {
+      return try UnexpectedValueType.cast(instance, to: Value.self)
+    } catch {
+      return try await resolveAsync(dependency)
+    }
   }
 
   /// The instance for a parameter of `type` when it is built or comes from an async binding,
@@ -57,7 +59,7 @@ extension AsyncResolver {
       type, tag: tag, matching: tag == nil ? .exact : matching, scope: scope, path: path,
       isOptional: false)
     {
-    case .made(let instance): return instance
+    case .made(let instance, _): return instance
     case .pending(let pending):
       // A forward's target may make something else: the general path reports it.
       guard pending.forward == nil else { return nil }
