@@ -22,7 +22,9 @@ extension Registrar {
     { value in
       // The binding's own instance, so of its type; were it not, its disposal reports it.
       let typed: T
-      do { typed = try UnexpectedValueType.cast(value, to: T.self) } catch { return { throw error } }
+      do { typed = try UnexpectedValueType.cast(value, to: T.self) } catch {
+        return { throw error }
+      }
       // Only kept instances are disposed, and every lifetime that keeps one requires a
       // `Sendable` type (`Lifetime.For`): the instance may go to the task that disposes it.
       @safe nonisolated(unsafe) let instance = typed
