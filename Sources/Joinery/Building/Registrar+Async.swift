@@ -47,8 +47,8 @@ extension Registrar {
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the factory
   ///     unchecked.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends (close the pool), for persistent and cached lifetimes:
-  ///     run by ``Container/shutdown()``, newest instance first.
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance asynchronously from a resolver and the runtime
@@ -106,7 +106,8 @@ extension Registrar {
   ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
   ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, for persistent and cached lifetimes.
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from the runtime arguments, if any, then its awaited
@@ -150,7 +151,8 @@ extension Registrar {
   ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
   ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the instance from its awaited dependencies.
@@ -191,8 +193,8 @@ extension Registrar {
   ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
-  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
-  ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
+  ///   - dispose: How each contributed instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the contributed instance asynchronously.
@@ -229,8 +231,8 @@ extension Registrar {
   ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
   ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
-  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
-  ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
+  ///   - dispose: How each contributed instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the contributed instance from its awaited dependencies.
@@ -269,8 +271,8 @@ extension Registrar {
   ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
   ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
-  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
-  ///     lifetimes.
+  ///   - dispose: How each contributed instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: Builds the contributed instance from its awaited dependencies.

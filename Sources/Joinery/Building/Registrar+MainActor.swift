@@ -31,8 +31,8 @@ extension Registrar {
   ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
-  ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``, off the main actor.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the instance on the main actor from a resolver and the runtime
@@ -91,8 +91,8 @@ extension Registrar {
   ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
   ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
-  ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``, off the main actor.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The main-actor function that builds the instance from the runtime
@@ -155,8 +155,8 @@ extension Registrar {
   ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
   ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes: run by
-  ///     ``Container/shutdown()`` or ``Scope/close()``, off the main actor (hop with `await`).
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``, off the main actor.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The main-actor function that builds the instance.

@@ -137,9 +137,8 @@ public struct Registrar: ~Copyable {
   ///   - dependencies: What the factory resolves, checked by `build()`; `nil` leaves the
   ///     binding unchecked.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends (close a pool, roll back a transaction), sync or async;
-  ///     run by ``Container/shutdown()`` or ``Scope/close()``, newest instance first. Only for
-  ///     the lifetimes that keep instances: persistent, cached and scoped.
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: The file of the declaration, captured for diagnostics.
   ///   - line: The line of the declaration, captured for diagnostics.
   ///   - factory: Builds an instance from a resolver, through which it may resolve other
@@ -211,8 +210,8 @@ public struct Registrar: ~Copyable {
   ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
   ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by, in ``BindingInfo/metadata``.
-  ///   - dispose: How an instance ends, sync or async, for persistent, cached and scoped
-  ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from the runtime arguments, if
@@ -261,7 +260,8 @@ public struct Registrar: ~Copyable {
   ///   - isPrivate: `true` to keep the binding inside its assembly: only the bindings of that
   ///     ``Assembly`` and of the plain registers it includes may depend on it.
   ///   - metadata: Any data to find the binding by.
-  ///   - dispose: How an instance ends, for persistent, cached and scoped lifetimes.
+  ///   - dispose: How an instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.
@@ -584,8 +584,8 @@ public struct Registrar: ~Copyable {
   ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - dependencies: What the factory resolves, checked by `build()`.
   ///   - metadata: Any data to choose the contribution by, with ``Resolving/resolveAll(_:tag:arguments:where:isolation:)``.
-  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
-  ///     lifetimes: run by ``Container/shutdown()`` or ``Scope/close()``.
+  ///   - dispose: How each contributed instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - factory: Builds the contributed instance from a resolver and the runtime arguments,
@@ -629,8 +629,8 @@ public struct Registrar: ~Copyable {
   ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
   ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - metadata: Any data to find the contribution by.
-  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
-  ///     lifetimes.
+  ///   - dispose: How each contributed instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance from the runtime arguments, if
@@ -678,8 +678,8 @@ public struct Registrar: ~Copyable {
   ///   - isPrivate: `true` to keep the contribution inside its assembly: only the bindings of
   ///     that ``Assembly`` and of the plain registers it includes see it in the collection.
   ///   - metadata: Any data to find the contribution by.
-  ///   - dispose: How each contributed instance ends, for persistent, cached and scoped
-  ///     lifetimes.
+  ///   - dispose: How each contributed instance ends, sync or async, for a lifetime that keeps it
+  ///     (``Lifetime``): run by ``Container/shutdown()`` or ``Scope/close()``.
   ///   - fileID: Captured for diagnostics.
   ///   - line: Captured for diagnostics.
   ///   - initializer: The function that builds the instance.

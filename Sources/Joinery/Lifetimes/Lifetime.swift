@@ -1,13 +1,13 @@
 /// How long an instance made by a binding lives, and who shares it.
 ///
-/// | Joinery | one instance… | Swinject | Factory |
-/// |---|---|---|---|
-/// | ``persistent`` | per container, built once | `.container` | `.singleton` |
-/// | ``transient`` | while anyone outside holds it (weak) | `.weak` | `.shared` |
-/// | ``ephemeral`` | per resolve, never kept | `.transient` | `.unique` |
-/// | ``cached`` | per container until its ``CacheGroup`` is reset | — | `.cached` |
-/// | ``graph`` | per top-level resolve, shared inside it | `.graph` | `.graph` |
-/// | ``scoped`` | per ``Scope`` (a request, a unit of work) | — | `.scope` |
+/// | Joinery | one instance… | `dispose:` runs at | Swinject | Factory |
+/// |---|---|---|---|---|
+/// | ``persistent`` | per container, built once | ``Container/shutdown()`` | `.container` | `.singleton` |
+/// | ``transient`` | while anyone outside holds it (weak) | — (not kept) | `.weak` | `.shared` |
+/// | ``ephemeral`` | per resolve, never kept | — (not kept) | `.transient` | `.unique` |
+/// | ``cached`` | per container until its ``CacheGroup`` is reset | the reset, or shutdown | — | `.cached` |
+/// | ``graph`` | per top-level resolve, shared inside it | — (not kept) | `.graph` | `.graph` |
+/// | ``scoped`` | per ``Scope`` (a request, a unit of work) | ``Scope/close()`` | — | `.scope` |
 ///
 /// > Important: In Joinery **transient means weak-shared**. Swinject and .NET use "transient" for
 /// > *new every time*; that lifetime is ``ephemeral`` here.

@@ -17,11 +17,14 @@ final class LifetimeStrategy: Sendable {
   let isEager: Bool
   /// The cache group that ends the instance, for a lifetime that has one.
   let cacheGroup: CacheGroup?
+  /// The captive rank (``LifetimeKind/endurance``), read on every async request.
+  let endurance: Int
 
   init(_ kind: LifetimeKind.Type, eager: Bool = false, group: CacheGroup? = nil) {
     self.kind = kind
     isEager = eager
     cacheGroup = group
+    endurance = kind.endurance
   }
 
   /// The lifetime's name, as ``Lifetime/description`` gives it, with its parameters.
@@ -32,7 +35,6 @@ final class LifetimeStrategy: Sendable {
   }
 
   var reach: Lifetime.Reach { kind.reach }
-  var endurance: Int { kind.endurance }
   var isPermanent: Bool { kind.isPermanent }
   var retainsInstance: Bool { kind.retainsInstance }
   var sharesWeakly: Bool { kind.sharesWeakly }
@@ -77,9 +79,17 @@ class LifetimeKind {
   /// Where one instance is shared.
   class var reach: Lifetime.Reach { preconditionFailure("\(Self.self) must override reach") }
 
-  /// Among container-wide lifetimes, how long one instance is kept (higher is longer); 0 for
-  /// the others.
-  class var endurance: Int { 0 }
+  /// Among container-wide lifetimes, how long one instance is kept (higher is longer).
+  ///
+  /// The captive rank, derived from how the lifetime keeps its instance: for the container's
+  /// whole life (3), until something drops it (2), only while someone outside holds it (1); 0
+  /// for the others.
+  static var endurance: Int {
+    guard reach == .container else { return 0 }
+    if isPermanent { return 3 }
+    if retainsInstance { return 2 }
+    return sharesWeakly ? 1 : 0
+  }
 
   /// Whether a made instance is kept for the container's whole life, never changing: a
   /// forward may keep its conversion, and no consumer outranks it as a captor.

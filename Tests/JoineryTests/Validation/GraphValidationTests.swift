@@ -157,6 +157,32 @@ struct GraphValidationTests {
     #expect(container.warnings.first?.isError == false)
   }
 
+  @Test(
+    "Keeping a shorter-kept container-wide instance is captive: persistent, cached, transient",
+    arguments: [Lifetime.persistent, .cached, .transient])
+  func captiveRanks(consumer: Lifetime) throws {
+    let order = [Lifetime.persistent, .cached, .transient]
+    for dependency in order {
+      let builder = ContainerBuilder(
+        Bindings { registrar in
+          registrar.bind(Session.self, lifetime: .init(dependency), to: Session.init)
+          registrar.bind(Account.self, lifetime: .init(consumer), to: Account.init)
+        })
+      let isCaptive = order.firstIndex(of: dependency)! > order.firstIndex(of: consumer)!
+      let findings: [Diagnostic]
+      do throws(BuildError) {
+        findings = try builder.build().warnings
+      } catch {
+        findings = error.diagnostics
+      }
+      // An error (the build fails) only under a persistent consumer; a warning otherwise.
+      #expect(findings.allSatisfy { $0.isError == (consumer == .persistent) })
+      #expect(
+        findings.map(\.code) == (isCaptive ? [.captiveDependency] : []),
+        "\(consumer) over \(dependency)")
+    }
+  }
+
   @Test("Exact tags, when required, reject a dependency only the fallback serves")
   func exactTags() throws {
     let registers = Bindings { registrar in

@@ -10,7 +10,6 @@ internal import JoineryEngine
 final class CachedLifetime: LifetimeKind {
   override class var name: String { "cached" }
   override class var reach: Lifetime.Reach { .container }
-  override class var endurance: Int { 2 }
   override class var retainsInstance: Bool { true }
   override class var usesCell: Bool { true }
 

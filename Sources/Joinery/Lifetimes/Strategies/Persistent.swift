@@ -11,7 +11,6 @@ internal import JoineryEngine
 final class PersistentLifetime: LifetimeKind {
   override class var name: String { "persistent" }
   override class var reach: Lifetime.Reach { .container }
-  override class var endurance: Int { 3 }
   override class var isPermanent: Bool { true }
   override class var retainsInstance: Bool { true }
   override class var captureSeverity: Diagnostic.Level { .error }

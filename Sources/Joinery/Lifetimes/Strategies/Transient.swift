@@ -11,7 +11,6 @@ public import JoineryEngine
 final class TransientLifetime: LifetimeKind {
   override class var name: String { "transient" }
   override class var reach: Lifetime.Reach { .container }
-  override class var endurance: Int { 1 }
   override class var sharesWeakly: Bool { true }
   override class var usesCell: Bool { true }
 
