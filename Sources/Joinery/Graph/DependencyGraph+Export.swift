@@ -12,24 +12,15 @@ extension DependencyGraph {
   public var mermaid: String {
     let ids = identifiers
     var lines = ["graph LR"]
-    func node(_ node: BindingInfo, indent: String) {
-      let label = "\(node.title.mermaidEscaped)<br/>\(node.subtitle.mermaidEscaped)"
-      lines.append(
-        "\(indent)\(ids[node.node]!)[\"\(label)\"]" + (node.isChecked ? "" : ":::unchecked"))
-    }
-    for group in groups {
-      guard let name = group.name else {
-        for member in group.nodes { node(member, indent: "  ") }
-        continue
-      }
-      lines.append("  subgraph \(group.id)[\"\(name.mermaidEscaped)\"]")
-      for member in group.nodes { node(member, indent: "    ") }
-      for (index, requirement) in group.requirements {
-        let label = "requires \(requirement.requirement.key)".mermaidEscaped
-        lines.append("    r\(index)([\"\(label)\"]):::requirement")
-      }
-      lines.append("  end")
-    }
+    lines += groupLines(
+      open: { id, name in "subgraph \(id)[\"\(name.mermaidEscaped)\"]" }, close: "end",
+      node: { node in
+        let label = "\(node.title.mermaidEscaped)<br/>\(node.subtitle.mermaidEscaped)"
+        return "\(ids[node.node]!)[\"\(label)\"]" + (node.isChecked ? "" : ":::unchecked")
+      },
+      requirement: { index, key in
+        "r\(index)([\"\("requires \(key)".mermaidEscaped)\"]):::requirement"
+      })
     for edge in edges {
       guard let from = ids[edge.fromNode], let to = ids[edge.toNode] else { continue }
       let words = (edge.isFallback ? ["fallback"] : []) + (edge.isDeferred ? ["deferred"] : [])
@@ -69,29 +60,21 @@ extension DependencyGraph {
       "  node [shape=box, style=rounded, fontname=\"Helvetica\"];",
       "  edge [fontname=\"Helvetica\", fontsize=10];",
     ]
-    func node(_ node: BindingInfo, indent: String) {
-      let label = "\(node.title.dotEscaped)\\n\(node.subtitle.dotEscaped)"
-      var style = node.isChecked ? "" : ", style=\"rounded,dashed\""
-      if node.isPrivate {
-        style =
-          ", style=\"rounded,filled\(node.isChecked ? "" : ",dashed")\", fillcolor=\"#eeeeee\""
-      }
-      lines.append("\(indent)\(ids[node.node]!) [label=\"\(label)\"\(style)];")
-    }
-    for group in groups {
-      guard let name = group.name else {
-        for member in group.nodes { node(member, indent: "  ") }
-        continue
-      }
-      lines.append("  subgraph cluster_\(group.id) {")
-      lines.append("    label=\"\(name.dotEscaped)\";")
-      for member in group.nodes { node(member, indent: "    ") }
-      for (index, requirement) in group.requirements {
-        let label = "requires \(requirement.requirement.key)".dotEscaped
-        lines.append("    r\(index) [label=\"\(label)\", style=\"rounded,dotted\"];")
-      }
-      lines.append("  }")
-    }
+    lines += groupLines(
+      open: { id, name in "subgraph cluster_\(id) {\n    label=\"\(name.dotEscaped)\";" },
+      close: "}",
+      node: { node in
+        let label = "\(node.title.dotEscaped)\\n\(node.subtitle.dotEscaped)"
+        var style = node.isChecked ? "" : ", style=\"rounded,dashed\""
+        if node.isPrivate {
+          style =
+            ", style=\"rounded,filled\(node.isChecked ? "" : ",dashed")\", fillcolor=\"#eeeeee\""
+        }
+        return "\(ids[node.node]!) [label=\"\(label)\"\(style)];"
+      },
+      requirement: { index, key in
+        "r\(index) [label=\"\("requires \(key)".dotEscaped)\", style=\"rounded,dotted\"];"
+      })
     for edge in edges {
       guard let from = ids[edge.fromNode], let to = ids[edge.toNode] else { continue }
       var attributes: [String] = []
@@ -226,6 +209,26 @@ extension DependencyGraph {
     }
     if !loose.isEmpty { result.append((id: "", name: nil, nodes: loose, requirements: [])) }
     return result
+  }
+
+  /// The node lines of both exports: each assembly's nodes and requirements between `open` and
+  /// `close` (indented one step more), the nodes of none at the top level.
+  private func groupLines(
+    open: (_ id: String, _ name: String) -> String, close: String,
+    node: (BindingInfo) -> String, requirement: (_ index: Int, _ key: BindingKey) -> String
+  ) -> [String] {
+    var lines: [String] = []
+    for group in groups {
+      guard let name = group.name else {
+        lines += group.nodes.map { "  " + node($0) }
+        continue
+      }
+      lines.append("  " + open(group.id, name))
+      lines += group.nodes.map { "    " + node($0) }
+      lines += group.requirements.map { "    " + requirement($0, $1.requirement.key) }
+      lines.append("  " + close)
+    }
+    return lines
   }
 
   /// `n0`, `n1`, … in node order.
