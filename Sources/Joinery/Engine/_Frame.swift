@@ -15,6 +15,11 @@ struct _Frame {
   let parent: UnsafePointer<_Frame>?
   /// State shared by the whole top-level resolution.
   let root: UnsafeMutablePointer<_RootState>
+  /// The container whose factory this frame runs: what an instance made here remembers (an
+  /// `@Injected` property declared in it), even when another container's factory asked for it.
+  ///
+  /// Not retained: the request that reached it holds the container.
+  let container: _Unretained<Container>
 
   /// The binding being built (the link's owner; the container keeps it).
   var binding: AnyBinding { unsafe link.owner.object(as: AnyBinding.self) }
@@ -46,7 +51,7 @@ extension _Frame {
     // A depth-0 frame only marks where a main-actor resolution started.
     while let pointer = unsafe current, unsafe pointer.pointee.depth > 0 {
       unsafe steps.append(pointer.pointee.step)
-      unsafe current = unsafe pointer.pointee.parent
+      unsafe current = pointer.pointee.parent
     }
     steps.reverse()
     if let last { steps.append(last) }
@@ -112,7 +117,8 @@ extension _Frame {
   ) throws(ResolutionError) -> R {
     if let parent = unsafe parent ?? _ThreadState.runningFrame {
       unsafe try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
-      var frame = unsafe _Frame(binding: binding, fallbackTag: fallbackTag, parent: parent)
+      var frame = unsafe _Frame(
+        binding: binding, fallbackTag: fallbackTag, parent: parent, in: container)
       if let scope = unsafe scope,
         unsafe parent.pointee.root.pointee.scope?.toOpaque() != scope.toOpaque()
       {
@@ -120,8 +126,8 @@ extension _Frame {
         // chain resolves in the request's scope until it returns.
         let root = unsafe parent.pointee.root
         let saved = unsafe root.pointee.scope
-        unsafe root.pointee.scope = unsafe scope
-        defer { unsafe root.pointee.scope = unsafe saved }
+        unsafe root.pointee.scope = scope
+        defer { unsafe root.pointee.scope = saved }
         return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
           pointer throws(ResolutionError) in
           unsafe try body(pointer)
@@ -136,7 +142,8 @@ extension _Frame {
       of: container, callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
     ) {
       rootPointer throws(ResolutionError) in
-      var frame = unsafe _Frame(binding: binding, fallbackTag: fallbackTag, root: rootPointer)
+      var frame = unsafe _Frame(
+        binding: binding, fallbackTag: fallbackTag, root: rootPointer, in: container)
       return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
         pointer throws(ResolutionError) in
         unsafe try body(pointer)
@@ -146,22 +153,27 @@ extension _Frame {
 
   /// The frame of `binding` below `parent`.
   @inline(__always)
-  init(binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>) {
+  init(
+    binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>,
+    in container: Container
+  ) {
     link = unsafe _ChainLink(Self.owner(binding), below: parent.pointee.link)
     self.fallbackTag = fallbackTag
-    unsafe self.parent = unsafe parent
-    unsafe root = unsafe parent.pointee.root
+    unsafe self.parent = parent
+    unsafe root = parent.pointee.root
+    self.container = _Unretained(container)
   }
 
   /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
   init(
     binding: AnyBinding, fallbackTag: RequestedTag?, root: UnsafeMutablePointer<_RootState>,
-    depth: Int = 1
+    in container: Container, depth: Int = 1
   ) {
     link = _ChainLink(first: Self.owner(binding), depth: depth)
     self.fallbackTag = fallbackTag
     unsafe parent = nil
-    unsafe self.root = unsafe root
+    unsafe self.root = root
+    self.container = _Unretained(container)
   }
 
   /// The frame this thread's resolution runs in, for a request that has none at hand.
@@ -663,7 +675,7 @@ struct ResolutionContext: ~Copyable {
     ) { rootPointer throws(ResolutionError) -> R in
       var frame = unsafe _Frame(
         binding: marker ?? container.mainActorMarker, fallbackTag: nil, root: rootPointer,
-        depth: 0)
+        in: container, depth: 0)
       return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
         pointer throws(ResolutionError) -> R in
         unsafe try body(ResolutionContext(frame: pointer))
@@ -706,7 +718,8 @@ struct ResolutionContext: ~Copyable {
     let marker = container.mainActorMarker
     return unsafe try _RootState.resolution(of: container, onMainActor: true) {
       rootPointer throws(ResolutionError) -> R in
-      var frame = unsafe _Frame(binding: marker, fallbackTag: nil, root: rootPointer, depth: 0)
+      var frame = unsafe _Frame(
+        binding: marker, fallbackTag: nil, root: rootPointer, in: container, depth: 0)
       return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
         pointer throws(ResolutionError) -> R in
         unsafe try body(ResolutionContext(frame: pointer))
@@ -716,12 +729,14 @@ struct ResolutionContext: ~Copyable {
 }
 
 extension ResolutionContext {
-  /// The container and scope of the resolution running on the calling thread, if any: what
-  /// an instance made in it (an `@Injected` property declared in it) resolves from later.
+  /// The container whose factory runs on the calling thread, and the scope of its resolution,
+  /// if any: what an instance made there (an `@Injected` property declared in it) resolves
+  /// from later.
   static var running: (container: Container, scope: Scope?)? {
-    guard let root = unsafe _ThreadState.runningFrame?.pointee.root else { return nil }
+    guard let frame = unsafe _ThreadState.runningFrame else { return nil }
     return unsafe (
-      root.pointee.container.takeUnretainedValue(), root.pointee.scope?.takeUnretainedValue()
+      frame.pointee.container.reference.takeUnretainedValue(),
+      frame.pointee.root.pointee.scope?.takeUnretainedValue()
     )
   }
 }

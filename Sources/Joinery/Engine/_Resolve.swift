@@ -838,6 +838,24 @@ func _requestTag<Tag: Hashable & Sendable>(_ tag: Tag) -> BindingTag? {
   return BindingTag(tag)
 }
 
+extension Container {
+  /// ``_requestTag(_:)`` for a request of `T`: the box of the binding bound with exactly that
+  /// tag when there is one (found without boxing), else a new box.
+  ///
+  /// An async request passes its tag boxed; boxing it anew would cost every tagged request an
+  /// allocation and a release.
+  @inlinable @inline(__always)
+  func requestTag<T, Tag: Hashable & Sendable>(_ tag: Tag, for _: T.Type) -> BindingTag? {
+    if Tag.self == BindingTag?.self || _isOptionalType(Tag.self) { return _requestTag(tag) }
+    if let found = match(T.self, tag: tag, matching: .exact),
+      let bound = unsafe found.binding._withUnsafeGuaranteedRef({ $0.key.tag })
+    {
+      return bound
+    }
+    return BindingTag(tag)
+  }
+}
+
 /// The tag an optional stands for: its value (unwrapped again if it is itself optional), or
 /// `nil` for no tag.
 ///

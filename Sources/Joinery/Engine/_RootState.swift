@@ -21,11 +21,6 @@ struct _RootState {
   ///
   /// Not retained: the request that started the resolution holds it.
   var scope: Unmanaged<Scope>?
-  /// The container the resolution was requested from, for what an instance made in it
-  /// remembers (an `@Injected` property declared in it).
-  ///
-  /// Not retained: the request that started the resolution holds it.
-  let container: Unmanaged<Container>
   /// `initCompleted` steps waiting for the resolution to end, made on first use.
   ///
   /// Owned (one retain), released when the resolution ends.
@@ -73,7 +68,7 @@ struct _RootState {
     var root = unsafe _RootState(
       graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
       callerIsolation: callerIsolation,
-      scope: scope, container: Unmanaged.passUnretained(container))
+      scope: scope)
     defer {
       root.endMemory()
       #if JOINERY_INTERNAL_CHECKS
@@ -175,7 +170,8 @@ struct _RootState {
       let item = unsafe queue._withUnsafeGuaranteedRef({ $0.next() })
     {
       ran += 1
-      var frame = unsafe _Frame(binding: item.binding, fallbackTag: nil, root: root)
+      var frame = unsafe _Frame(
+        binding: item.binding, fallbackTag: nil, root: root, in: item.container)
       unsafe try _withUnprotectedUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
         let context = unsafe ResolutionContext(frame: pointer)
         if ran > item.container.maximumDepth {

@@ -101,6 +101,11 @@ public final class Injected<Value> {
       self.container = running.container
       scope = running.scope
       source = .remembered(inScope: running.scope != nil)
+    } else if let node = AsyncPath.joining(nil), let made = node.container {
+      // Made by an async factory.
+      self.container = made
+      scope = node.requestScope
+      source = .remembered(inScope: node.requestScope != nil)
     } else if let current = Container.current {
       self.container = current
       source = .remembered(inScope: false)

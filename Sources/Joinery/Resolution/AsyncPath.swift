@@ -27,6 +27,10 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   /// The ``Scope`` the top-level request was made in, where `scoped` bindings have their
   /// instances; `nil` outside any scope.
   @usableFromInline let requestScope: Scope?
+  /// The container whose factory this node runs, kept only where it is not the first node's
+  /// (the first node's own, a request to another container's): a node of the same container
+  /// costs no reference counting for it.
+  private let ownContainer: Container?
   /// Where the path's captor is (see ``captor``).
   ///
   /// The depth of its node (0 when there is none) and its lifetime's endurance: numbers, not a
@@ -52,6 +56,12 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
     return nil
   }
 
+  /// The container whose factory this node runs: what an instance made in it remembers (an
+  /// `@Injected` property declared in it).
+  ///
+  /// A node keeps none only when it is the first node's; the first node keeps its own.
+  var container: Container? { ownContainer ?? first?.ownContainer }
+
   /// The node of the running factory a request made without one joins.
   @usableFromInline
   static func joining(_ path: AsyncPath?) -> AsyncPath? {
@@ -61,7 +71,8 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   private init(
-    binding: AnyBinding, parent: AsyncPath?, requestScope: Scope?, isMarker: Bool = false
+    binding: AnyBinding, parent: AsyncPath?, requestScope: Scope?, container: Container,
+    isMarker: Bool = false
   ) {
     self.binding = binding
     self.parent = parent
@@ -75,6 +86,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
     }
     let depth = link.depth
     first = parent.map { $0.first ?? $0 }
+    ownContainer = first?.ownContainer === container ? nil : container
     self.requestScope = requestScope ?? parent?.requestScope
     let endurance = isMarker ? 0 : binding.lifetime.endurance
     if endurance > 0, endurance >= parent?.captorEndurance ?? 0 {
@@ -107,7 +119,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   static func marker(in container: Container, requestScope: Scope?) -> AsyncPath {
     AsyncPath(
       binding: container.mainActorMarker, parent: nil, requestScope: requestScope,
-      isMarker: true)
+      container: container, isMarker: true)
   }
 
   /// A node for `binding` below `parent`, in `requestScope` when the request was made in one
@@ -137,7 +149,8 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
           binding, fallbackTag: nil, parent: parent, stackExhausted: false, in: container)
       }
     }
-    return AsyncPath(binding: binding, parent: parent, requestScope: requestScope)
+    return AsyncPath(
+      binding: binding, parent: parent, requestScope: requestScope, container: container)
   }
 
   /// Runs `body` (the binding's factory) as the task's current node.

@@ -185,7 +185,7 @@ extension Resolving where Self: ~Copyable {
     matching: TagMatching = .allowingFallback, arguments: repeat each Argument
   ) async throws(ResolutionError) -> T {
     let point = try _requestPoint(for: T.self, isolation: nil, checkingOpen: true)
-    let tag = _requestTag(tag)
+    let tag = point.retainedContainer.requestTag(tag, for: T.self)
     guard _isEmpty(repeat (each Argument).self) else {
       return try await point.retainedContainer.resolveAsync(
         T.self, tag: tag, matching: matching, arguments: (repeat each arguments),

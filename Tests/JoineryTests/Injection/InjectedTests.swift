@@ -145,6 +145,42 @@ struct InjectedMemoryTests {
     #expect(try screen.loud.get().greeting == "BOUND")
   }
 
+  @Test("An object another container makes inside a factory reads later from that container")
+  func madeByAnotherContainerInsideAFactory() throws {
+    let inner = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Greeter).self) { _ in Fixed(greeting: "inner") }
+        registrar.bind((any Greeter).self, tag: "loud") { _ in Fixed(greeting: "INNER") }
+        registrar.bind(FeedScreen.self) { _ in FeedScreen() }
+      }
+    ).build()
+    let outer = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Greeter).self) { _ in Fixed(greeting: "outer") }
+        // A factory of one container that asks another (a per-user container, say).
+        registrar.bind(FeedScreen.self, tag: "via inner") { _ in try inner.resolve(FeedScreen.self) }
+      }
+    ).build()
+    let screen = try outer.resolve(FeedScreen.self, tag: "via inner")
+    #expect(screen.greeter.wrappedValue.greeting == "inner")
+    #expect(try screen.loud.get().greeting == "INNER")
+  }
+
+  @Test("An object an async factory makes reads later from that factory's container")
+  func madeByAnAsyncFactory() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Greeter).self) { _ in Fixed(greeting: "bound") }
+        registrar.bind((any Greeter).self, tag: "loud") { _ in Fixed(greeting: "BOUND") }
+        registrar.bindAsync(FeedScreen.self) { _ in FeedScreen() }
+      }
+    ).build()
+    let screen = try await container.resolveAsync(FeedScreen.self)
+    #expect(Container.current == nil)
+    #expect(try screen.greeter.get().greeting == "bound")
+    #expect(try screen.loud.get().greeting == "BOUND")
+  }
+
   @Test("An object made inside withCurrent reads later from that container, not the current one")
   func madeInsideWithCurrent() throws {
     let first = try greeterContainer("first")
@@ -173,6 +209,20 @@ struct InjectedMemoryTests {
     let other = try next.resolve(Handler.self)
     #expect(try other.work.get() === (try next.resolve(Work.self)))
     #expect(try other.work.get() !== work)
+  }
+
+  @Test("An object an async factory makes in a scope resolves in that scope later")
+  func madeByAnAsyncFactoryInAScope() async throws {
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(Work.self, lifetime: .scoped) { _ in Work() }
+        registrar.bindAsync(Handler.self) { _ in Handler() }
+      }
+    ).build()
+    let scope = container.makeScope()
+    let handler = try await scope.resolveAsync(Handler.self)
+    #expect(try handler.work.get() === (try scope.resolve(Work.self)))
+    try await scope.close()
   }
 
   @Test("The container it remembers is held weakly: gone, the read throws shutDown")
