@@ -158,7 +158,8 @@ struct InjectedMemoryTests {
       Bindings { registrar in
         registrar.bind((any Greeter).self) { _ in Fixed(greeting: "outer") }
         // A factory of one container that asks another (a per-user container, say).
-        registrar.bind(FeedScreen.self, tag: "via inner") { _ in try inner.resolve(FeedScreen.self) }
+        registrar.bind(FeedScreen.self, tag: "via inner") { _ in try inner.resolve(FeedScreen.self)
+        }
       }
     ).build()
     let screen = try outer.resolve(FeedScreen.self, tag: "via inner")
