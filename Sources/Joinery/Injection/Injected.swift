@@ -3,7 +3,8 @@ public import JoineryEngine
 /// A property resolved from a container the first time it is read.
 ///
 /// The container is the one named, else the one the enclosing object was made in: the
-/// container (and scope) of the resolution that ran its initializer, or the task's
+/// container whose factory (sync or async) ran its initializer, with that resolution's scope,
+/// even when another container's factory asked for the object; or the task's
 /// ``Container/current`` container there. The wrapper remembers it (weakly), so a property
 /// first read later — in a tap handler, a callback — resolves from the same container. Only a
 /// wrapper made outside all of them reads ``Container/current`` at its first read. Never an
