@@ -7,6 +7,7 @@ internal import JoineryEngine
 /// (``Registrar/require(_:tag:fileID:line:)``) is what the module expects another one to bind.
 /// A register that is not an `Assembly` has no boundary of its own: its bindings join the module
 /// of the assembly that includes it (or none, added to the builder directly).
+@usableFromInline
 final class Module: Sendable {
   /// The assembly's type.
   let type: Any.Type

@@ -6,6 +6,9 @@ struct Derivation {
   let wrapper: (any DerivedFromContainer.Type)?
   /// For no wrapper, whether it is a ``ContainerReference`` (else a ``ScopeFactory``).
   var isReference = false
+  /// The binding the wrapper makes when the requesting module keeps it private (not in the
+  /// table, so not found by key later).
+  var privateTarget: AnyBinding?
 }
 
 extension Container {
@@ -20,7 +23,7 @@ extension Container {
   /// untagged instance the request refused.
   @usableFromInline @inline(never)
   func derivation<T>(
-    of _: T.Type, tag: BindingTag?, allowsFallback: Bool
+    of _: T.Type, tag: BindingTag?, allowsFallback: Bool, privatelyFrom module: Module? = nil
   ) -> Derivation? {
     if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
     if T.self == ContainerReference.self {
@@ -46,7 +49,15 @@ extension Container {
           let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
           return (tag != nil && binds(wrapped)) || bindsWithArguments(wrapped)
         }()
-    else { return nil }
+    else {
+      // A binding the requesting module keeps private: the wrapper makes that binding.
+      guard let module,
+        let kept = privateBinding(
+          for: BindingKey(derivable.wrappedType, boxed: tag), allowsFallback: allowsFallback,
+          in: module)
+      else { return nil }
+      return Derivation(wrapper: derivable, privateTarget: kept)
+    }
     return Derivation(wrapper: derivable)
   }
 
@@ -66,7 +77,9 @@ extension Container {
       return _identical(ScopeFactory(container: self), as: T.self)
     }
     let graph = derivable.remembersGraph ? parent.graphMemory() : nil
-    return Self.derived(derivable, as: T.self, from: self, tag: tag, graph: graph, scope: scope)
+    return Self.derived(
+      derivable, as: T.self, from: self, tag: tag, graph: graph, scope: scope,
+      privateTarget: derivation.privateTarget)
   }
 
   /// Whether this container or an ancestor binds `key`'s type and tag with runtime arguments:

@@ -309,7 +309,8 @@ extension Container {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
     if let derivation = derivation(
-      of: T.self, tag: tag, allowsFallback: matching.allowsFallback)
+      of: T.self, tag: tag, allowsFallback: matching.allowsFallback,
+      privatelyFrom: privateModule(parent))
     {
       return derive(T.self, derivation, tag: tag, parent: parent)
     }
@@ -599,9 +600,12 @@ extension Container {
   /// `T` (the same type) without boxing it in an existential or a dynamic cast.
   static func derived<Opened: DerivedFromContainer, T>(
     _: Opened.Type, as _: T.Type, from container: Container, tag: BindingTag?,
-    graph: _GraphMemory?, scope: Scope?
+    graph: _GraphMemory?, scope: Scope?, privateTarget: AnyBinding?
   ) -> T {
-    _identical(Opened.derive(from: container, tag: tag, graph: graph, scope: scope), as: T.self)
+    _identical(
+      Opened.derive(
+        from: container, tag: tag, graph: graph, scope: scope, privateTarget: privateTarget),
+      as: T.self)
   }
 
   /// `resolveIfBound(_:as:in:tag:matching:parent:)` with runtime arguments.
@@ -631,7 +635,9 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    if let derivation = derivation(of: T.self, tag: nil, allowsFallback: true) {
+    if let derivation = derivation(
+      of: T.self, tag: nil, allowsFallback: true, privatelyFrom: privateModule(parent))
+    {
       return derive(T.self, derivation, tag: nil, parent: parent)
     }
     // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an
@@ -655,9 +661,9 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    return derivation(of: T.self, tag: nil, allowsFallback: true).map {
-      derive(T.self, $0, tag: nil, parent: parent)
-    }
+    return derivation(
+      of: T.self, tag: nil, allowsFallback: true, privatelyFrom: privateModule(parent)
+    ).map { derive(T.self, $0, tag: nil, parent: parent) }
   }
 
   /// The binding of `key` (or, for a tag that may fall back, of its untagged key) that the
@@ -670,6 +676,12 @@ extension Container {
   ) -> AnyBinding? {
     guard let module = parent.joined().requestingModule else { return nil }
     return privateBinding(for: key, allowsFallback: allowsFallback, in: module)
+  }
+
+  /// The module whose private bindings a `Provider` or `Lazy` made for this request may make:
+  /// the requesting factory's, when the container has private bindings.
+  func privateModule(_ parent: borrowing ResolutionContext) -> Module? {
+    privateBindings.isEmpty ? nil : parent.joined().requestingModule
   }
 
   /// The binding of `key` (or of its untagged key, when `allowsFallback`) that `module` keeps

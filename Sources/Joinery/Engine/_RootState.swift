@@ -473,11 +473,15 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// instance is one of the remembered ones.
   static func resolve<Value>(
     _: Value.Type, tag: BindingTag?, matching: TagMatching = .allowingFallback,
-    in container: Container, scope: Scope?, memory: _GraphMemory
+    in container: Container, scope: Scope?, memory: _GraphMemory, target: AnyBinding? = nil
   ) throws(ResolutionError) -> (value: Value, isBackReference: Bool) {
     let (value, living) = try run(Value.self, tag: tag, in: container, scope: scope, memory: memory)
     {
       context throws(ResolutionError) -> Value in
+      // A binding the module that made the `Lazy` keeps private: made as it is, not looked up.
+      if let target {
+        return try container.instance(of: target, as: Value.self, parent: context, fallbackTag: nil)
+      }
       guard let tag else { return try container.resolve(Value.self, parent: context) }
       return try container.resolve(Value.self, tag: tag, matching: matching, parent: context)
     }

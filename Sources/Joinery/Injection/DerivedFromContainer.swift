@@ -7,9 +7,12 @@ protocol DerivedFromContainer: SendableMetatype {
   /// Whether it can await its binding (`Provider.getAsync()`); a `Lazy` reads synchronously
   /// only, so it can never make a binding with an async factory.
   static var canAwait: Bool { get }
-  /// Makes one for a container and tag; `graph` is the memory of the resolution it is made in.
+  /// Makes one for a container and tag; `graph` is the memory of the resolution it is made in;
+  /// `privateTarget`, a binding the requesting module keeps private, which it makes instead of
+  /// looking the key up.
   static func derive(
-    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?
+    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?,
+    privateTarget: AnyBinding?
   ) -> Self
 }
 

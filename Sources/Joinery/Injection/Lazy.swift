@@ -113,8 +113,12 @@ extension Lazy: DerivedFromContainer {
   static var remembersGraph: Bool { true }
   static var canAwait: Bool { false }
   static func derive(
-    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?
+    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?,
+    privateTarget: AnyBinding?
   ) -> Self {
-    Self(provider: Provider(container: container, tag: tag, scope: scope), graph: graph)
+    Self(
+      provider: Provider(
+        container: container, tag: tag, scope: scope, privateTarget: privateTarget),
+      graph: graph)
   }
 }

@@ -44,14 +44,21 @@ public struct Provider<Value>: Sendable {
   /// Whether it was made in a scope (which may since have been released).
   let isScoped: Bool
   let tag: BindingTag?
+  /// The binding it makes when the module that asked for it keeps that binding private: not in
+  /// the container's table, so not found by key from outside the module's factories.
+  let privateTarget: AnyBinding?
 
   // Borrowed: a weak reference is formed from them, so a retain for the call would only be
   // undone (and a container held weakly pays the runtime's slow path for each).
-  init(container: borrowing Container, tag: BindingTag?, scope: borrowing Scope? = nil) {
+  init(
+    container: borrowing Container, tag: BindingTag?, scope: borrowing Scope? = nil,
+    privateTarget: AnyBinding? = nil
+  ) {
     self.container = copy container
     self.tag = tag
     self.scope = copy scope
     isScoped = scope != nil
+    self.privateTarget = privateTarget
   }
 
   /// Resolves the binding now, with its lifetime: a new instance for an ephemeral binding, the
@@ -78,6 +85,12 @@ public struct Provider<Value>: Sendable {
   public func get<each Argument>(
     arguments: repeat each Argument, isolation: isolated (any Actor)? = #isolation
   ) throws(ResolutionError) -> Value {
+    if let privateTarget, _isEmpty(repeat (each Argument).self) {
+      return try point(isolation: isolation).run(Value.self, tag: tag) {
+        container, context throws(ResolutionError) in
+        try container.instance(of: privateTarget, as: Value.self, parent: context, fallbackTag: nil)
+      }
+    }
     if isScoped {
       return try madeInScope().resolve(
         Value.self, tag: tag, arguments: repeat each arguments, isolation: isolation)
@@ -85,6 +98,16 @@ public struct Provider<Value>: Sendable {
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
     return try container.resolve(
       Value.self, tag: tag, arguments: repeat each arguments, isolation: isolation)
+  }
+
+  /// Where a request of this provider enters: its scope, else its container, both open.
+  func point(isolation: (any Actor)?) throws(ResolutionError) -> _RequestPoint {
+    if isScoped {
+      return try madeInScope()._requestPoint(
+        for: Value.self, isolation: isolation, checkingOpen: true)
+    }
+    guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
+    return try container._requestPoint(for: Value.self, isolation: isolation, checkingOpen: true)
   }
 
   /// Resolves the binding now in `scope`: the scope's instance of a scoped binding.
@@ -132,7 +155,7 @@ extension Provider {
     let scope = isScoped ? try madeInScope() : nil
     if let scope { try scope.checkOpen(Value.self) }
     return try _GraphMemory.resolve(
-      Value.self, tag: tag, in: container, scope: scope, memory: graph)
+      Value.self, tag: tag, in: container, scope: scope, memory: graph, target: privateTarget)
   }
 }
 
@@ -154,6 +177,23 @@ extension Provider where Value: Sendable {
   /// - Returns: The instance.
   /// - Throws: ``ResolutionError``, including ``ResolutionError/Code/shutDown``.
   public func getAsync() async throws(ResolutionError) -> Value {
+    if let privateTarget {
+      let point = try point(isolation: nil)
+      let container = point.retainedContainer
+      guard let async = privateTarget.asyncFactory else {
+        return try point.run(Value.self, tag: tag) { container, context throws(ResolutionError) in
+          try container.instance(
+            of: privateTarget, as: Value.self, parent: context, fallbackTag: nil)
+        }
+      }
+      let instance = try await container.awaitInstance(
+        of: async, path: nil, scope: point.requestScope)
+      do {
+        return try UnexpectedValueType.cast(instance, to: Value.self)
+      } catch {
+        throw Container.PendingAsync.mismatch(of: async, instance, in: container, path: nil)
+      }
+    }
     if isScoped { return try await madeInScope().resolveAsync(Value.self, tag: tag) }
     guard let container else { throw .containerReleased(BindingKey(Value.self, boxed: tag)) }
     return try await container.resolveAsync(Value.self, tag: tag)
@@ -165,8 +205,9 @@ extension Provider: DerivedFromContainer {
   static var remembersGraph: Bool { false }
   static var canAwait: Bool { true }
   static func derive(
-    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?
+    from container: Container, tag: BindingTag?, graph: _GraphMemory?, scope: Scope?,
+    privateTarget: AnyBinding?
   ) -> Provider<Value> {
-    Provider(container: container, tag: tag, scope: scope)
+    Provider(container: container, tag: tag, scope: scope, privateTarget: privateTarget)
   }
 }

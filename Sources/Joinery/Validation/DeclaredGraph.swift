@@ -144,13 +144,8 @@ struct DeclaredGraph {
             }
           }
         }
-        // A Provider or Lazy resolves later, outside its consumer's factory: it cannot see a
-        // private binding (refused, with its own report).
-        var deferredPrivate: AnyBinding?
-        if derivable != nil, let kept = served, kept.isPrivate {
-          deferredPrivate = kept
-          served = nil
-        }
+        // A Provider or Lazy of a binding its consumer's module keeps private is served: it
+        // makes that very binding later (`serving` found no other module's private one).
         // In a child container, what an ancestor binds is satisfied there.
         let external =
           served == nil
@@ -162,9 +157,8 @@ struct DeclaredGraph {
             dependency: dependency, target: served?.position, fellBack: fellBack,
             deferral: derivable.map { $0.canAwait ? .awaitable : .synchronousOnly },
             isExternal: external, isOptional: optional != nil,
-            refused: deferredPrivate?.position
-              ?? (served == nil && !external
-                ? visible(dependency.key, from: binding).refused?.position : nil)))
+            refused: served == nil && !external
+              ? visible(dependency.key, from: binding).refused?.position : nil))
       }
     }
     edgeStart.append(edgeList.count)

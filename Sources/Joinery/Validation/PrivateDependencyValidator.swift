@@ -20,19 +20,6 @@ struct PrivateDependencyValidator: BuildValidator {
     let owner = target.module?.name ?? "its assembly"
     let from = consumer.module.map { "\($0.name)'s " } ?? ""
     let wanted = dependency.key
-    if consumer.module === target.module {
-      // Its own module's: refused only because a Provider or Lazy resolves outside the factory.
-      return Diagnostic(
-        .privateDependency, .error, key: consumer.key, bindings: [consumer.info, target.info],
-        message: """
-          \(consumer.key) (\(consumer.location)) takes a Provider or Lazy of \(wanted), which \
-          \(owner) keeps private (\(target.location)): a Provider or Lazy resolves later, \
-          outside \(owner)'s factories, and cannot see a private binding.
-          """,
-        fixes: [
-          "Inject \(wanted.shortName) directly, or drop `private: true` from its binding."
-        ])
-    }
     return Diagnostic(
       .privateDependency, .error, key: consumer.key, bindings: [consumer.info, target.info],
       message: """

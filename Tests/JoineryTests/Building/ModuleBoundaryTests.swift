@@ -174,19 +174,73 @@ struct PrivateBindingTests {
     #expect(container.warnings.isEmpty)
   }
 
-  @Test("A Provider of a private binding is refused at build, with what to do instead")
-  func providerOfPrivate() throws {
+  @Test("A Provider or Lazy of a private binding makes it later, for its own assembly only")
+  func providerOfPrivate() async throws {
+    final class Holder: Sendable {
+      let clients: Provider<Client>
+      let lazyStore: Lazy<Store>
+      init(clients: Provider<Client>, lazyStore: Lazy<Store>) {
+        self.clients = clients
+        self.lazyStore = lazyStore
+      }
+    }
     struct Deferred: Assembly {
       func register(in registrar: inout Registrar) {
+        // The private binding the Provider makes has a private dependency of its own.
+        registrar.bind(Store.self, lifetime: .persistent, private: true) { _ in
+          Store(owner: "deferred")
+        }
+        registrar.bind(Client.self, private: true) { (_: Store) in Client() }
+        registrar.bindAsync(String.self, private: true) { _ in "async and private" }
+        registrar.bind(Holder.self, lifetime: .persistent, to: Holder.init)
+        registrar.bind(Int.self) { (texts: Provider<String>) in
+          _ = texts
+          return 1
+        }
+      }
+    }
+    let container = try ContainerBuilder(Deferred()).build()
+    #expect(container.warnings.isEmpty)
+    let holder = try container.resolve(Holder.self)
+    // Read after the build, outside every factory: the private bindings are made all the same.
+    let first = try holder.clients.get()
+    #expect(try holder.clients.get() !== first)
+    #expect(try holder.lazyStore.get().owner == "deferred")
+    // Nothing outside the assembly reaches them.
+    #expect(throws: ResolutionError.self) { try container.resolve(Client.self) }
+    #expect(throws: ResolutionError.self) { try container.resolve(Provider<Client>.self).get() }
+    // An async private binding, through a Provider made by the assembly's binding.
+    struct AsyncHolder: Assembly {
+      final class Reader: Sendable {
+        let text: Provider<String>
+        init(text: Provider<String>) { self.text = text }
+      }
+      func register(in registrar: inout Registrar) {
+        registrar.bindAsync(String.self, private: true) { _ in "async and private" }
+        registrar.bind(Reader.self, to: Reader.init)
+      }
+    }
+    let asyncContainer = try ContainerBuilder(AsyncHolder()).build()
+    let reader = try asyncContainer.resolve(AsyncHolder.Reader.self)
+    #expect(try await reader.text.getAsync() == "async and private")
+  }
+
+  @Test("A Provider of another assembly's private binding is refused at build")
+  func providerOfOthersPrivate() throws {
+    struct Owner: Assembly {
+      func register(in registrar: inout Registrar) {
         registrar.bind(Client.self, private: true, to: Client.init)
+      }
+    }
+    struct Other: Assembly {
+      func register(in registrar: inout Registrar) {
         registrar.bind(String.self) { (client: Provider<Client>) in "\(client)" }
       }
     }
-    let error = #expect(throws: BuildError.self) { try ContainerBuilder(Deferred()).build() }
+    let error = #expect(throws: BuildError.self) { try ContainerBuilder(Owner(), Other()).build() }
     let finding = try #require(error?.diagnostics.first)
     #expect(finding.code == .privateDependency)
-    #expect(finding.message.contains("takes a Provider or Lazy of Client"))
-    #expect(finding.fixes == ["Inject Client directly, or drop `private: true` from its binding."])
+    #expect(finding.message.contains("depends on Client, which Owner keeps private"))
   }
 
   @Test("A private contribution is in the collection its own assembly sees, not others'")
