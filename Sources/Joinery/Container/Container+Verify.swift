@@ -232,12 +232,14 @@ private final class VerificationRun {
   func report(_ declaredGraph: DependencyGraph) throws(VerificationError) -> VerificationReport {
     let observed = recorder.edges.map {
       DependencyGraph.Edge(
-        from: $0.from, to: $0.to, isObserved: true, isFallback: false, isDeferred: false)
+        from: $0.from, to: $0.to, isObserved: true, isFallback: false, isDeferred: false,
+        fromPrivateTo: $0.fromPrivateTo, toPrivateTo: $0.toPrivateTo)
     }
-    let declared = Set(declaredGraph.edges.map { [$0.from, $0.to] })
+    let declared = Set(declaredGraph.edges.map { [$0.fromNode, $0.toNode] })
     let report = VerificationReport(
       verified: verified, skipped: skipped,
-      graph: declaredGraph.adding(observed.filter { !declared.contains([$0.from, $0.to]) }))
+      graph: declaredGraph.adding(
+        observed.filter { !declared.contains([$0.fromNode, $0.toNode]) }))
     if !failures.isEmpty { throw VerificationError(failures: failures, report: report) }
     return report
   }

@@ -225,6 +225,24 @@ struct PrivateBindingTests {
     #expect(try await reader.text.getAsync() == "async and private")
   }
 
+  @Test("verify() draws the edges an unchecked factory takes to a private binding")
+  func observedEdgeToPrivate() throws {
+    struct Unchecked: Assembly {
+      func register(in registrar: inout Registrar) {
+        registrar.bind(Store.self, private: true) { _ in Store(owner: "unchecked") }
+        registrar.bind(ProfileService.self) { resolver in
+          ProfileService(store: try resolver.resolve(Store.self))
+        }
+      }
+    }
+    let report = try ContainerBuilder(Unchecked()).build().verify()
+    let observed = report.graph.edges.filter(\.isObserved)
+    #expect(observed.map(\.to) == [BindingKey(Store.self)])
+    // Drawn between the two nodes, the private one included.
+    let mermaid = report.graph.mermaid
+    #expect(mermaid.contains("n0 -.-> n1") || mermaid.contains("n1 -.-> n0"))
+  }
+
   @Test("A Provider of another assembly's private binding is refused at build")
   func providerOfOthersPrivate() throws {
     struct Owner: Assembly {
