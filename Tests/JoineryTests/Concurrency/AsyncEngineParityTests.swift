@@ -64,6 +64,20 @@ private func endings(
   return [await two.value, await one.value]
 }
 
+/// The error of resolving `Link` tagged 0, which must fail within `patience`.
+private func failureOfLinkZero(in container: Container) async throws -> ResolutionError {
+  let outcome = try await finishing(within: patience) { () -> ResolutionError? in
+    do throws(ResolutionError) {
+      _ = try await container.resolveAsync(Link.self, tag: 0)
+      return nil
+    } catch {
+      return error
+    }
+  }
+  let finished = try #require(outcome, "still running after \(patience) s")
+  return try #require(finished, "resolved, where it had to fail")
+}
+
 @Suite("The async path keeps the synchronous engine's guarantees")
 struct AsyncEngineParityTests {
   @Test(
@@ -81,16 +95,7 @@ struct AsyncEngineParityTests {
       })
     builder.maximumResolutionDepth = 50
     let container = try builder.buildOrRecord()
-    let outcome = try await finishing(within: patience) { () -> ResolutionError? in
-      do throws(ResolutionError) {
-        _ = try await container.resolveAsync(Link.self, tag: 0)
-        return nil
-      } catch {
-        return error
-      }
-    }
-    let finished = try #require(outcome, "still running after \(patience) s")
-    let error = try #require(finished)
+    let error = try await failureOfLinkZero(in: container)
     // A persistent chain over 200 tags wraps around to tag 0: a cycle at depth 201, but the
     // limit of 50 stops it first.
     #expect(error.code == .depthLimitExceeded)
@@ -114,16 +119,7 @@ struct AsyncEngineParityTests {
         }
       }
     ).buildOrRecord()
-    let outcome = try await finishing(within: patience) { () -> ResolutionError? in
-      do throws(ResolutionError) {
-        _ = try await container.resolveAsync(Link.self, tag: 0)
-        return nil
-      } catch {
-        return error
-      }
-    }
-    let finished = try #require(outcome, "still running after \(patience) s")
-    let error = try #require(finished)
+    let error = try await failureOfLinkZero(in: container)
     #expect(error.code == .cycle)
     let tags = error.path.map { $0.requested.tag }
     // Found where it closes, or (ephemeral, graph) when it comes round again: always the ring.
