@@ -23,7 +23,7 @@ extension Container {
   /// untagged instance the request refused.
   @usableFromInline @inline(never)
   func derivation<T>(
-    of _: T.Type, tag: BindingTag?, allowsFallback: Bool, privatelyFrom module: Module? = nil
+    of _: T.Type, tag: BindingTag?, allowsFallback: Bool
   ) -> Derivation? {
     if T.self == ScopeFactory.self { return tag == nil ? Derivation(wrapper: nil) : nil }
     if T.self == ContainerReference.self {
@@ -49,15 +49,7 @@ extension Container {
           let wrapped = BindingKey(derivable.wrappedType, boxed: tag)
           return (tag != nil && binds(wrapped)) || bindsWithArguments(wrapped)
         }()
-    else {
-      // A binding the requesting module keeps private: the wrapper makes that binding.
-      guard let module,
-        let kept = privateBinding(
-          for: BindingKey(derivable.wrappedType, boxed: tag), allowsFallback: allowsFallback,
-          in: module)
-      else { return nil }
-      return Derivation(wrapper: derivable, privateTarget: kept)
-    }
+    else { return nil }
     return Derivation(wrapper: derivable)
   }
 

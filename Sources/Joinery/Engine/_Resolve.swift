@@ -308,9 +308,13 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    if let derivation = derivation(
-      of: T.self, tag: tag, allowsFallback: matching.allowsFallback,
-      privatelyFrom: privateModule(parent))
+    if let derivation = derivation(of: T.self, tag: tag, allowsFallback: matching.allowsFallback)
+    {
+      return derive(T.self, derivation, tag: tag, parent: parent)
+    }
+    if !privateBindings.isEmpty,
+      let derivation = privateDerivation(
+        of: T.self, tag: tag, allowsFallback: matching.allowsFallback, parent: parent)
     {
       return derive(T.self, derivation, tag: tag, parent: parent)
     }
@@ -635,8 +639,11 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    if let derivation = derivation(
-      of: T.self, tag: nil, allowsFallback: true, privatelyFrom: privateModule(parent))
+    if let derivation = derivation(of: T.self, tag: nil, allowsFallback: true) {
+      return derive(T.self, derivation, tag: nil, parent: parent)
+    }
+    if !privateBindings.isEmpty,
+      let derivation = privateDerivation(of: T.self, tag: nil, allowsFallback: true, parent: parent)
     {
       return derive(T.self, derivation, tag: nil, parent: parent)
     }
@@ -661,9 +668,13 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    return derivation(
-      of: T.self, tag: nil, allowsFallback: true, privatelyFrom: privateModule(parent)
-    ).map { derive(T.self, $0, tag: nil, parent: parent) }
+    if let derivation = derivation(of: T.self, tag: nil, allowsFallback: true) {
+      return derive(T.self, derivation, tag: nil, parent: parent)
+    }
+    guard !privateBindings.isEmpty,
+      let derivation = privateDerivation(of: T.self, tag: nil, allowsFallback: true, parent: parent)
+    else { return nil }
+    return derive(T.self, derivation, tag: nil, parent: parent)
   }
 
   /// The binding of `key` (or, for a tag that may fall back, of its untagged key) that the
@@ -678,10 +689,22 @@ extension Container {
     return privateBinding(for: key, allowsFallback: allowsFallback, in: module)
   }
 
-  /// The module whose private bindings a `Provider` or `Lazy` made for this request may make:
-  /// the requesting factory's, when the container has private bindings.
-  func privateModule(_ parent: borrowing ResolutionContext) -> Module? {
-    privateBindings.isEmpty ? nil : parent.joined().requestingModule
+  /// A `Provider` or `Lazy` of a binding the requesting factory's module keeps private, for a
+  /// `T` ``derivation(of:tag:allowsFallback:)`` found nothing for (private bindings are not in
+  /// the table it asks).
+  @inline(never)
+  func privateDerivation<T>(
+    of _: T.Type, tag: BindingTag?, allowsFallback: Bool, parent: borrowing ResolutionContext
+  ) -> Derivation? {
+    guard let module = parent.joined().requestingModule,
+      // Memoized by the `derivation(of:)` that ran first; the memo may drop an entry.
+      let derivable = derivableTypes.value(for: T.self)
+        ?? (T.self as? any DerivedFromContainer.Type),
+      let kept = privateBinding(
+        for: BindingKey(derivable.wrappedType, boxed: tag), allowsFallback: allowsFallback,
+        in: module)
+    else { return nil }
+    return Derivation(wrapper: derivable, privateTarget: kept)
   }
 
   /// The binding of `key` (or of its untagged key, when `allowsFallback`) that `module` keeps
