@@ -308,8 +308,7 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    if let derivation = derivation(of: T.self, tag: tag, allowsFallback: matching.allowsFallback)
-    {
+    if let derivation = derivation(of: T.self, tag: tag, allowsFallback: matching.allowsFallback) {
       return derive(T.self, derivation, tag: tag, parent: parent)
     }
     if !privateBindings.isEmpty,
