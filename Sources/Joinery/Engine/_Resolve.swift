@@ -308,12 +308,8 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    if let derivation = derivation(of: T.self, tag: tag, allowsFallback: matching.allowsFallback) {
-      return derive(T.self, derivation, tag: tag, parent: parent)
-    }
-    if !privateBindings.isEmpty,
-      let derivation = privateDerivation(
-        of: T.self, tag: tag, allowsFallback: matching.allowsFallback, parent: parent)
+    if let derivation = derivation(
+      of: T.self, tag: tag, allowsFallback: matching.allowsFallback, parent: parent)
     {
       return derive(T.self, derivation, tag: tag, parent: parent)
     }
@@ -638,12 +634,7 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    if let derivation = derivation(of: T.self, tag: nil, allowsFallback: true) {
-      return derive(T.self, derivation, tag: nil, parent: parent)
-    }
-    if !privateBindings.isEmpty,
-      let derivation = privateDerivation(of: T.self, tag: nil, allowsFallback: true, parent: parent)
-    {
+    if let derivation = derivation(of: T.self, tag: nil, allowsFallback: true, parent: parent) {
       return derive(T.self, derivation, tag: nil, parent: parent)
     }
     // `_isOptional` reads the metadata's kind; the conformance lookup only runs for an
@@ -667,13 +658,9 @@ extension Container {
     {
       return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
-    if let derivation = derivation(of: T.self, tag: nil, allowsFallback: true) {
-      return derive(T.self, derivation, tag: nil, parent: parent)
+    return derivation(of: T.self, tag: nil, allowsFallback: true, parent: parent).map {
+      derive(T.self, $0, tag: nil, parent: parent)
     }
-    guard !privateBindings.isEmpty,
-      let derivation = privateDerivation(of: T.self, tag: nil, allowsFallback: true, parent: parent)
-    else { return nil }
-    return derive(T.self, derivation, tag: nil, parent: parent)
   }
 
   /// The binding of `key` (or, for a tag that may fall back, of its untagged key) that the
@@ -686,6 +673,19 @@ extension Container {
   ) -> AnyBinding? {
     guard let module = parent.joined().requestingModule else { return nil }
     return privateBinding(for: key, allowsFallback: allowsFallback, in: module)
+  }
+
+  /// How this container makes a `T` it does not bind (``derivation(of:tag:allowsFallback:)``),
+  /// else a `Provider` or `Lazy` of a binding the requesting factory's module keeps private.
+  @inline(__always)
+  func derivation<T>(
+    of _: T.Type, tag: BindingTag?, allowsFallback: Bool, parent: borrowing ResolutionContext
+  ) -> Derivation? {
+    if let found = derivation(of: T.self, tag: tag, allowsFallback: allowsFallback) {
+      return found
+    }
+    guard !privateBindings.isEmpty else { return nil }
+    return privateDerivation(of: T.self, tag: tag, allowsFallback: allowsFallback, parent: parent)
   }
 
   /// A `Provider` or `Lazy` of a binding the requesting factory's module keeps private, for a
