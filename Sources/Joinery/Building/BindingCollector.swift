@@ -8,6 +8,10 @@ final class BindingCollector {
   init(firstContributionIndex: Int = 0) {
     self.firstContributionIndex = firstContributionIndex
   }
+  /// Whether a binding (not a contribution) was declared `private: true`.
+  var hasPrivate = false
+  /// Whether a binding was declared in ``Registrar/overriding(_:_:)``.
+  var hasTargetedOverride = false
   /// Captive dependencies declared intended, with the reason given.
   var allowedCaptives: [CaptiveKey: String] = [:]
   /// Steps to run after an instance is made (`initCompleted`), by key, in declaration order.

@@ -275,14 +275,15 @@ public struct ContainerBuilder: Sendable {
 
     var findings = collector.findings
     var winners = OverrideResolution.winners(
-      withModules: collector.bindings, parent: parent, findings: &findings)
+      withModules: collector.bindings, hasPrivate: collector.hasPrivate,
+      hasTargetedOverride: collector.hasTargetedOverride, parent: parent, findings: &findings)
     let contributions = OverrideResolution.keptContributions(collector.contributions)
     for contribution in contributions where contribution.isPrivate && contribution.module == nil {
       findings.append(OverrideResolution.privateOutsideAssembly(contribution))
       contribution.isPrivate = false
     }
     // A private binding is found only from its own module's bindings: not by the table.
-    let hasPrivate = winners.contains(where: \.isPrivate)
+    let hasPrivate = collector.hasPrivate && winners.contains(where: \.isPrivate)
     var table = _BindingTable(hasPrivate ? winners.filter { !$0.isPrivate } : winners)
     let privateWinners = hasPrivate ? winners.filter(\.isPrivate) : []
     let privateBindings = Dictionary(grouping: privateWinners, by: \.key)

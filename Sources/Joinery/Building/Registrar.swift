@@ -52,9 +52,15 @@ public struct Registrar: ~Copyable {
   /// Keeps a declared binding, in declaration order, in this register's module.
   mutating func keep(_ binding: AnyBinding) {
     binding.module = module
-    binding.isPrivate = declaresPrivately
-    declaresPrivately = false
-    if let overrideTarget { binding.overrideTarget = overrideTarget }
+    if declaresPrivately {
+      binding.isPrivate = true
+      declaresPrivately = false
+      collector.hasPrivate = true
+    }
+    if let overrideTarget {
+      binding.overrideTarget = overrideTarget
+      collector.hasTargetedOverride = true
+    }
     pending.append(binding)
   }
 
@@ -62,8 +68,10 @@ public struct Registrar: ~Copyable {
   /// only from that module's bindings.
   mutating func keepContribution(_ binding: AnyBinding) {
     binding.module = module
-    binding.isPrivate = declaresPrivately
-    declaresPrivately = false
+    if declaresPrivately {
+      binding.isPrivate = true
+      declaresPrivately = false
+    }
     collector.contribute(binding)
   }
 

@@ -20,15 +20,14 @@ enum OverrideResolution {
   ///
   /// A key bound privately by one module and for everyone elsewhere (or by an ancestor) is a
   /// duplicate: inside that module, a request could not tell which one it means.
+  ///
+  /// `hasPrivate` and `hasTargetedOverride` say whether any binding is private or an override
+  /// of ``Registrar/overriding(_:_:)`` (the collector knows): without either, this is
+  /// ``winners(of:parent:findings:privatelyBound:)``.
   static func winners(
-    withModules bindings: [AnyBinding], parent: Container?, findings: inout [Diagnostic]
+    withModules bindings: [AnyBinding], hasPrivate: Bool, hasTargetedOverride: Bool,
+    parent: Container?, findings: inout [Diagnostic]
   ) -> [AnyBinding] {
-    var hasPrivate = false
-    var hasTargetedOverride = false
-    for binding in bindings {
-      if binding.isPrivate { hasPrivate = true }
-      if binding.isOverride, binding.overrideTarget != nil { hasTargetedOverride = true }
-    }
     guard hasPrivate || hasTargetedOverride else {
       return winners(of: bindings, parent: parent, findings: &findings)
     }
