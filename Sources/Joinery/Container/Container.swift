@@ -1,4 +1,4 @@
-internal import JoineryEngine
+public import JoineryEngine
 
 /// An immutable, thread-safe object graph made by ``ContainerBuilder/build(isolation:)``.
 ///

@@ -134,7 +134,7 @@ extension Container {
       // One untagged parameter this container binds (a chain of single dependencies): found
       // here, in the factory, and built without the loop's frame.
       if single, let lookup = parameters.lookups.first, lookup.tag == nil,
-        let found = unsafe table.untaggedBinding(for: ObjectIdentifier(lookup.type))
+        let found = unsafe table.untaggedMember(for: ObjectIdentifier(lookup.type))
       {
         return unsafe try withGuaranteed(found) { binding throws(ResolutionError) in
           try place(binding, at: lookup.offset, in: tuple, parent: parent, fallbackTag: nil)
@@ -182,7 +182,7 @@ extension Container {
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> Bool {
     guard let tag = lookup.tag else {
-      guard let found = unsafe table.untaggedBinding(for: ObjectIdentifier(lookup.type)) else {
+      guard let found = unsafe table.untaggedMember(for: ObjectIdentifier(lookup.type)) else {
         return false
       }
       unsafe try withGuaranteed(found) { binding throws(ResolutionError) in
@@ -245,7 +245,7 @@ extension Container {
   /// what an async factory's parameter reads without awaiting.
   @usableFromInline
   func builtInstance(of type: Any.Type) -> Any? {
-    guard let found = unsafe table.untaggedBinding(for: ObjectIdentifier(type)) else {
+    guard let found = unsafe table.untaggedMember(for: ObjectIdentifier(type)) else {
       return nil
     }
     return unsafe found._withUnsafeGuaranteedRef { binding -> Any? in

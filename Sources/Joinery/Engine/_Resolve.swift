@@ -222,7 +222,7 @@ extension Container {
   @inlinable @inline(__always)
   func resolve<T>(_ type: T.Type, parent: borrowing ResolutionContext) throws(ResolutionError) -> T
   {
-    guard let found = unsafe table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
+    guard let found = unsafe table.untaggedMember(for: ObjectIdentifier(T.self)) else {
       return try resolveUnbound(T.self, parent: parent)
     }
     // The container keeps its bindings alive: no reference counting on the shared binding.
@@ -358,11 +358,11 @@ extension Container {
     guard let slot = table.slot(for: ObjectIdentifier(type)) else { return nil }
     // A type bound once, untagged, has no entry: its only binding is the untagged one.
     if let entry = unsafe table.entry(at: slot),
-      let binding = unsafe entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
+      let binding = unsafe entry._withUnsafeGuaranteedRef({ $0.member(tag: tag) })
     {
       return _TaggedMatch(binding: binding, container: self, fellBack: false)
     }
-    guard matching.allowsFallback, let untagged = unsafe table.untaggedBinding(at: slot) else {
+    guard matching.allowsFallback, let untagged = unsafe table.untaggedMember(at: slot) else {
       return nil
     }
     return unsafe untagged._withUnsafeGuaranteedRef {
@@ -383,7 +383,7 @@ extension Container {
     while let container = current {
       if let slot = container.table.slot(for: identity),
         let entry = unsafe container.table.entry(at: slot),
-        let binding = unsafe entry._withUnsafeGuaranteedRef({ $0.binding(tag: tag) })
+        let binding = unsafe entry._withUnsafeGuaranteedRef({ $0.member(tag: tag) })
       {
         return _TaggedMatch(binding: binding, container: container, fellBack: false)
       }
@@ -392,7 +392,7 @@ extension Container {
     guard matching.allowsFallback else { return nil }
     current = self
     while let container = current {
-      if let untagged = unsafe container.table.untaggedBinding(for: identity) {
+      if let untagged = unsafe container.table.untaggedMember(for: identity) {
         return unsafe untagged._withUnsafeGuaranteedRef {
           _TaggedMatch(binding: $0, container: container, fellBack: true)
         }
@@ -406,7 +406,7 @@ extension Container {
   func resolveIfBound<T>(
     _ type: T.Type, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T? {
-    if let found = unsafe table.untaggedBinding(for: ObjectIdentifier(T.self)) {
+    if let found = unsafe table.untaggedMember(for: ObjectIdentifier(T.self)) {
       return unsafe try withGuaranteed(found) { binding throws(ResolutionError) -> T in
         try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
@@ -416,7 +416,7 @@ extension Container {
         try owner.resolveIfBound(T.self, parent: parent)
       }
     }
-    guard let entry = table.entry(for: ObjectIdentifier(T.self)) else {
+    guard let entry = table.storedEntry(for: ObjectIdentifier(T.self)) else {
       return try resolveUnboundIfBound(T.self, parent: parent)
     }
     // Bound only with runtime arguments is a mistake to report; only tagged is an absence.
@@ -501,7 +501,7 @@ extension Container {
       let slot = table.slot(for: ObjectIdentifier(T.self)),
       let entry = unsafe table.entry(at: slot),
       let found = unsafe entry._withUnsafeGuaranteedRef({
-        unsafe $0.argumentBinding(
+        unsafe $0.argumentMember(
           tag: tag, signature: ObjectIdentifier(signature),
           allowsFallback: matching.allowsFallback)
       })
@@ -511,7 +511,7 @@ extension Container {
         parent: parent)
     }
     // The signature matched, so the binding was declared with exactly these argument types.
-    return unsafe try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+    return unsafe try withGuaranteed(found.member) { binding throws(ResolutionError) -> T in
       if let recorder { recorder.record(from: parent, to: binding) }
       // An async binding with runtime arguments is awaited with `resolveAsync(_:tag:matching:arguments:)`.
       if binding.isAsync {
@@ -541,7 +541,7 @@ extension Container {
       if let slot = ancestor.table.slot(for: ObjectIdentifier(T.self)),
         let entry = unsafe ancestor.table.entry(at: slot),
         unsafe entry._withUnsafeGuaranteedRef({
-          unsafe $0.argumentBinding(
+          unsafe $0.argumentMember(
             tag: tag, signature: ObjectIdentifier(signature),
             allowsFallback: matching.allowsFallback) != nil
         })
@@ -721,7 +721,7 @@ extension Container {
   func bindsWithArguments(_ type: Any.Type) -> Bool {
     var current: Container? = self
     while let container = current {
-      if let entry = container.table.entry(for: ObjectIdentifier(type)),
+      if let entry = container.table.storedEntry(for: ObjectIdentifier(type)),
         !entry.withArguments.isEmpty
       {
         return true
@@ -751,7 +751,7 @@ extension Container {
     while true {
       let (found, parent) = unsafe current._withUnsafeGuaranteedRef { container in
         unsafe (
-          container.table.untaggedBinding(for: identity) != nil,
+          container.table.untaggedMember(for: identity) != nil,
           container.parentContainer.map { unsafe Unmanaged.passUnretained($0) }
         )
       }
@@ -819,7 +819,7 @@ extension Container {
   /// reads first, with no task and no suspension.
   @inlinable @inline(__always)
   func builtInstance<T>(_: T.Type) -> T? {
-    guard let found = unsafe table.untaggedBinding(for: ObjectIdentifier(T.self)) else {
+    guard let found = unsafe table.untaggedMember(for: ObjectIdentifier(T.self)) else {
       return nil
     }
     return unsafe found._withUnsafeGuaranteedRef { binding -> T? in
@@ -996,11 +996,11 @@ extension Container {
       if let slot = container.table.slot(for: ObjectIdentifier(type)),
         let entry = unsafe container.table.entry(at: slot),
         let found = unsafe entry._withUnsafeGuaranteedRef({
-          unsafe $0.argumentBinding(
+          unsafe $0.argumentMember(
             tag: tag, signature: ObjectIdentifier(signature), allowsFallback: allowsFallback)
         })
       {
-        return unsafe (container, found.binding.takeUnretainedValue())
+        return unsafe (container, found.member.takeUnretainedValue())
       }
       current = container.parentContainer
     }

@@ -216,7 +216,7 @@ struct DeclaredGraph {
 
   /// The bindings of one type, for near misses.
   func bindings(ofType type: Any.Type) -> [AnyBinding] {
-    table.entry(for: ObjectIdentifier(type))?.allBindings ?? []
+    table.entry(for: ObjectIdentifier(type))?.allMembers ?? []
   }
 
   /// The binding of exactly `key` here, or else in the nearest ancestor that binds it.
@@ -256,7 +256,7 @@ struct DeclaredGraph {
     var found = bindings(ofType: type)
     var current = parent
     while let container = current {
-      found += container.table.entry(for: ObjectIdentifier(type))?.allBindings ?? []
+      found += container.table.entry(for: ObjectIdentifier(type))?.allMembers ?? []
       current = container.parentContainer
     }
     return found

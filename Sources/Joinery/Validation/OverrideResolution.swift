@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// Decides which binding wins for each key, whatever order the registers were added in:
 /// an override beats the regular binding; two regular bindings, or two overrides, of one key are
 /// a duplicate.
@@ -109,7 +111,7 @@ enum OverrideResolution {
   ) -> [AnyBinding] {
     var winners: [AnyBinding] = []
     winners.reserveCapacity(bindings.count)
-    let groups = TypeGroups(bindings)
+    let groups = _TypeGroups(count: bindings.count) { UInt(bitPattern: bindings[$0].tableType) }
     for start in groups.starts {
       if groups.isAlone(start) {
         alone(

@@ -46,7 +46,7 @@ struct InternalChecksTests {
   func tableContract() throws {
     for count in [0, 1, 7, 100] {
       let container = try ContainerBuilder(Tagged(count: count)).build()
-      container.table._checkInvariants(bindingCount: count == 0 ? 2 : 3)
+      container.table._checkInvariants(typeCount: count == 0 ? 2 : 3)
       #expect(container.table.binding(for: BindingKey(String.self)) != nil)
     }
   }
