@@ -29,6 +29,9 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// Whether this is a synchronous ``FactoryBinding`` with the transient lifetime, whose
   /// resolve tries the weakly kept instance first.
   @usableFromInline let isWeaklyShared: Bool
+  /// Whether the factory is `async` (resolved only with `resolveAsync`): stored, so that the
+  /// synchronous engine's check is a load, not a dynamically dispatched call.
+  @usableFromInline let isAsync: Bool
   /// Whether the lifetime is its register's default rather than written at the binding: a
   /// written one is a choice `build()` does not question (``CaptiveDependencyValidator``).
   var inheritsLifetime = false
@@ -180,10 +183,11 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, layout: _ValueLayout, isWeaklyShared: Bool = false,
-    factoryStrategy: LifetimeKind.Type? = nil
+    factoryStrategy: LifetimeKind.Type? = nil, isAsync: Bool = false
   ) {
     self.key = key
     self.isWeaklyShared = isWeaklyShared
+    self.isAsync = isAsync
     self.factoryStrategy = factoryStrategy
     self.lifetime = lifetime
     self.location = location
@@ -201,6 +205,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   init(copying other: AnyBinding) {
     key = other.key
     isWeaklyShared = other.isWeaklyShared
+    isAsync = other.isAsync
     factoryStrategy = other.factoryStrategy
     lifetime = other.lifetime
     location = other.location
@@ -254,9 +259,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
 
   /// Whether the binding holds a shared instance now (``Container/hasInstance(of:tag:)``).
   var holdsInstance: Bool { isReady }
-
-  /// Whether the factory is `async` (resolved only with `resolveAsync`).
-  @usableFromInline var isAsync: Bool { false }
 
   /// This binding if its factory is `async`.
   var asyncFactory: FactoryBinding? { nil }

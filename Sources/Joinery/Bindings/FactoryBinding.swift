@@ -80,7 +80,8 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     cell = Protected(LifetimeCell())
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout)
+      isOverride: isOverride, layout: layout,
+      isAsync: asyncMaker != nil || asyncArgumentMaker != nil)
   }
 
   deinit {
@@ -103,8 +104,6 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     cell = other.cell == nil ? nil : Protected(LifetimeCell())
     super.init(copying: other)
   }
-
-  override var isAsync: Bool { asyncMaker != nil || asyncArgumentMaker != nil }
 
   override var asyncFactory: FactoryBinding? { isAsync ? self : nil }
 
