@@ -35,3 +35,32 @@ package func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T
 }
 
 extension _Unretained: Sendable where Object: Sendable {}
+
+/// A value of some `Hashable & Sendable` type, borrowed from the caller's frame by address: what
+/// a request asked with, kept by reference so that the common path copies nothing.
+///
+/// Valid only while the caller's frame holds the value: a resolution keeps it in the frames it
+/// makes below that caller, never beyond.
+@safe
+@usableFromInline package struct _BorrowedTag {
+  @usableFromInline let value: UnsafeRawPointer
+  /// The value's type; always also `Sendable`, as every tag API requires.
+  @usableFromInline package let type: any (Hashable & Sendable).Type
+
+  /// A handle on the value at `value`, of type `type`, which the caller keeps alive.
+  @unsafe @inlinable
+  package init(value: UnsafeRawPointer, type: any (Hashable & Sendable).Type) {
+    unsafe self.value = unsafe value
+    self.type = type
+  }
+
+  /// A copy of the value, which outlives the request.
+  package var copy: any Hashable & Sendable { unsafe type._load(from: value) }
+}
+
+extension Hashable where Self: Sendable {
+  /// Copies the value at `pointer`.
+  fileprivate static func _load(from pointer: UnsafeRawPointer) -> any Hashable & Sendable {
+    unsafe pointer.load(as: Self.self)
+  }
+}

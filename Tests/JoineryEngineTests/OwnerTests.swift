@@ -43,4 +43,17 @@ struct OwnerTests {
     #expect(there != 0)
     #expect(there != here)
   }
+
+  @Test("A borrowed tag copies the caller's value out, of its own type, to outlive the request")
+  func borrowedTag() {
+    struct Region: Hashable, Sendable { let code: String }
+    let copy = withUnsafePointer(to: Region(code: "eu")) { pointer in
+      unsafe _BorrowedTag(value: UnsafeRawPointer(pointer), type: Region.self).copy
+    }
+    #expect(copy as? Region == Region(code: "eu"))
+    let type = withUnsafePointer(to: 42) { pointer in
+      unsafe _BorrowedTag(value: UnsafeRawPointer(pointer), type: Int.self).type
+    }
+    #expect(ObjectIdentifier(type) == ObjectIdentifier(Int.self))
+  }
 }

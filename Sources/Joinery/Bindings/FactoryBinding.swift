@@ -1,5 +1,21 @@
 public import JoineryEngine
 
+/// Builds an instance of the bound type into the slot, from a resolver and the request's
+/// runtime arguments (``_Arguments/none`` for a binding that takes none, which never reads them).
+@usableFromInline typealias Maker =
+  @Sendable (borrowing Resolver, borrowing _Arguments, borrowing _InstanceSlot) throws -> Void
+
+/// The tag a request asked with, when the untagged binding served it (a fallback).
+///
+/// The engine's ``_BorrowedTag``: a reference to the caller's value, so that the common path
+/// allocates nothing. It becomes a ``BindingTag`` only when an error report needs it.
+@usableFromInline typealias RequestedTag = _BorrowedTag
+
+extension _BorrowedTag {
+  /// The tag as a value that outlives the request.
+  var tag: BindingTag { BindingTag(box: AnyTagBox(copy)) }
+}
+
 /// A binding made by a factory: a synchronous one (closure, initializer or instance, with or
 /// without runtime arguments) or an `async` one, for every lifetime. Its lifetime's kind
 /// (``LifetimeKind``) finds or makes the instance, synchronously

@@ -147,7 +147,7 @@ extension Container {
     at address: UnsafeMutableRawPointer, of _: T.Type, for binding: AnyBinding
   ) -> _InstanceSlot {
     if _isSingleReference(T.self) { return unsafe _InstanceSlot(reference: address, type: T.self) }
-    return unsafe binding.slot(at: address)
+    return unsafe binding.layout.slot(at: address)
   }
 
   /// Writes the instance for one request of `binding` into `slot`: a transient binding's

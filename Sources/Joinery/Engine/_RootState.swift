@@ -545,7 +545,7 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
           // The class instance is the value: its reference is copied as it is.
           unsafe withUnsafeMutablePointer(to: &object) { pointer in
             unsafe root.pointee.storeGraphInstance(
-              copyOf: binding.slot(at: UnsafeMutableRawPointer(pointer)), for: binding)
+              copyOf: binding.layout.slot(at: UnsafeMutableRawPointer(pointer)), for: binding)
           }
           return
         }
