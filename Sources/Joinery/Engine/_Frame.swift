@@ -175,12 +175,6 @@ extension _Frame {
     unsafe self.root = root
     self.container = _Unretained(container)
   }
-
-  /// The frame this thread's resolution runs in, for a request that has none at hand.
-  @inline(__always)
-  static func effective(_ parent: UnsafePointer<_Frame>?) -> UnsafePointer<_Frame>? {
-    unsafe parent ?? _ThreadState.runningFrame
-  }
 }
 
 /// Where a request enters the engine, as a ``Resolving`` receiver gives it: the container (not
