@@ -6,6 +6,10 @@
 #   bash Benchmarks/instructions.sh "ephemeral single object" Joinery 20000
 #   bash Benchmarks/instructions.sh "build 1000 bindings" Joinery 20 --padded
 #   bash Benchmarks/instructions.sh "request scope: make, resolve a handler over 2 scoped objects, close" "Joinery scope" 2000 --all-threads
+# The growth rows run on the concurrency pool and do a large fixed amount of work per
+# operation: count them with N = 1 and --all-threads (the main thread alone reads about 0):
+#   bash Benchmarks/instructions.sh "16,000 scoped resolves per operation, by scope size" "8000 bindings × 1 scopes" 1 --all-threads
+#   bash Benchmarks/instructions.sh "8,000 async chain levels per operation" "depth 8000 × 1" 1 --all-threads
 #
 # Runs the stripped release benchmark with `--profile ROW VARIANT N` and with 2N, and prints
 # the difference divided by N: setup cancels out. Counts the main thread only unless
@@ -15,7 +19,7 @@
 # with them a build row by up to 2 %. Run it on an idle machine: other load changes the
 # interleaving of the runtime's threads, and with it the main thread's count.
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n '5,8p' "$0"; exit 2; }
+[ $# -ge 3 ] || { sed -n '5,12p' "$0"; exit 2; }
 cd "$(dirname "$0")"
 row=$1 variant=$2 count=$3
 shift 3
