@@ -45,9 +45,13 @@ extension _Frame {
   static func steps(to frame: UnsafePointer<_Frame>?, appending last: ResolutionStep?)
     -> [ResolutionStep]
   {
+    // A top-level request (the common failed one) has no chain to walk.
+    guard let frame = unsafe frame, unsafe frame.pointee.depth > 0 else {
+      return last.map { [$0] } ?? []
+    }
     var steps: [ResolutionStep] = []
-    unsafe steps.reserveCapacity((frame?.pointee.depth ?? 0) + (last == nil ? 0 : 1))
-    var current = unsafe frame
+    unsafe steps.reserveCapacity(frame.pointee.depth + (last == nil ? 0 : 1))
+    var current = unsafe Optional(frame)
     // A depth-0 frame only marks where a main-actor resolution started.
     while let pointer = unsafe current, unsafe pointer.pointee.depth > 0 {
       unsafe steps.append(pointer.pointee.step)
