@@ -19,7 +19,7 @@ struct _Frame {
   /// `@Injected` property declared in it), even when another container's factory asked for it.
   ///
   /// Not retained: the request that reached it holds the container.
-  let container: _Unretained<Container>
+  @usableFromInline let container: _Unretained<Container>
 
   /// The binding being built (the link's owner; the container keeps it).
   var binding: AnyBinding { unsafe link.owner.object(as: AnyBinding.self) }
@@ -179,6 +179,28 @@ extension _Frame {
     unsafe self.root = root
     self.container = _Unretained(container)
   }
+}
+
+/// A factory's frame, as its ``Resolver`` holds it: the chain a request through the resolver
+/// continues, and the container that runs the factory.
+///
+/// One word, so that lending a resolver to a factory writes one word; the frame outlives the
+/// factory call, which is all a resolver may live.
+@safe
+@usableFromInline
+struct _FrameReference {
+  @usableFromInline let pointer: UnsafePointer<_Frame>
+
+  @inlinable @inline(__always)
+  init(_ pointer: UnsafePointer<_Frame>) { unsafe self.pointer = unsafe pointer }
+
+  /// The chain a request through the resolver continues.
+  @inlinable @inline(__always)
+  var context: ResolutionContext { unsafe ResolutionContext(frame: pointer) }
+
+  /// The container whose factory runs in the frame (not retained).
+  @inlinable @inline(__always)
+  var container: _Unretained<Container> { unsafe pointer.pointee.container }
 }
 
 /// Where a request enters the engine, as a ``Resolving`` receiver gives it: the container (not
@@ -573,11 +595,15 @@ struct ResolutionContext: ~Copyable {
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
     let frame = unsafe self.frame.unsafelyUnwrapped
+    // The resolver lent to the factory reads its container from the frame.
+    _internalCheck(
+      unsafe frame.pointee.container.reference.toOpaque()
+        == Unmanaged.passUnretained(container).toOpaque(),
+      "\(binding.key) made in another container than its frame's")
     do {
       unsafe try _ThreadState.running(frameAt: frame) { () throws in
         unsafe try maker(
-          Resolver(container: container, context: ResolutionContext(frame: frame)), arguments,
-          slot)
+          Resolver(frame: _FrameReference(frame)), arguments, slot)
       }
     } catch {
       throw binding.failure(error, frame: self, in: container)
@@ -651,7 +677,7 @@ struct ResolutionContext: ~Copyable {
     ) { context throws(ResolutionError) -> R in
       let frame = unsafe context.frame.unsafelyUnwrapped
       return unsafe try _ThreadState.running(frameAt: frame) { () throws(ResolutionError) -> R in
-        unsafe try body(Resolver(container: container, context: ResolutionContext(frame: frame)))
+        unsafe try body(Resolver(frame: _FrameReference(frame)))
       }
     }
   }

@@ -181,8 +181,7 @@ struct _RootState {
         do {
           unsafe try _ThreadState.running(frameAt: pointer) { () throws in
             unsafe try completion(
-              Resolver(container: item.container, context: ResolutionContext(frame: pointer)),
-              item.instance)
+              Resolver(frame: _FrameReference(pointer)), item.instance)
           }
         } catch let error as ResolutionError {
           throw error

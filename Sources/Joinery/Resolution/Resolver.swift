@@ -1,4 +1,4 @@
-public import JoineryEngine
+internal import JoineryEngine
 
 /// What a factory uses to resolve its own dependencies.
 ///
@@ -19,23 +19,24 @@ public import JoineryEngine
 /// > the factory: only the resolver carries the chain, so only it can name the path in an error
 /// > and detect a cycle before it recurses.
 public struct Resolver: ~Copyable {
-  /// Not retained: the container outlives every factory call it lends a resolver to.
+  /// The frame of the factory this resolver is lent to: its chain, and the container that
+  /// runs the factory (not retained: it outlives every factory call it lends a resolver to).
   ///
-  /// Used through `withContainer` so that a resolve does not touch the container's reference count,
-  /// which threads resolving at once would otherwise contend for.
-  @usableFromInline let containerReference: _Unretained<Container>
-  /// The chain of the factory this resolver is lent to.
-  @usableFromInline let context: ResolutionContext
+  /// One word, written once per factory call; the container is read from the frame only by a
+  /// request, through `withContainer`, so that a resolve does not touch the container's
+  /// reference count, which threads resolving at once would otherwise contend for.
+  @usableFromInline let frame: _FrameReference
+
+  @inlinable
+  init(frame: _FrameReference) { self.frame = frame }
 }
 
 // Its resolve forms are ``Resolving``'s, shared with the container and scopes.
 
 extension Resolver {
+  /// The chain of the factory this resolver is lent to.
   @inlinable
-  init(container: Container, context: consuming ResolutionContext) {
-    containerReference = _Unretained(container)
-    self.context = context
-  }
+  var context: ResolutionContext { frame.context }
 
   /// A parameter of an assisted initializer: the next runtime argument while there is one,
   /// then a resolved dependency.
@@ -51,7 +52,7 @@ extension Resolver {
   func withContainer<R>(
     _ body: (Container) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withGuaranteed(containerReference, body)
+    try withGuaranteed(frame.container, body)
   }
 
   /// Calls `body` with the container that lent this resolver and the chain a request through
@@ -60,7 +61,7 @@ extension Resolver {
   func withContext<R>(
     _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withGuaranteed(containerReference) { container throws(ResolutionError) -> R in
+    try withGuaranteed(frame.container) { container throws(ResolutionError) -> R in
       try body(container, context)
     }
   }

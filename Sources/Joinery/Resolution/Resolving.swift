@@ -293,7 +293,7 @@ extension Resolver: Resolving {
   public func _requestPoint<T>(
     for _: T.Type, isolation _: (any Actor)?, checkingOpen _: Bool
   ) throws(ResolutionError) -> _RequestPoint {
-    _RequestPoint(containerReference, continuing: context)
+    _RequestPoint(frame.container, continuing: context)
   }
 
 }
