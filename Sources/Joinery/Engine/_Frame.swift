@@ -192,7 +192,7 @@ struct _FrameReference {
   @usableFromInline let pointer: UnsafePointer<_Frame>
 
   @inlinable @inline(__always)
-  init(_ pointer: UnsafePointer<_Frame>) { unsafe self.pointer = unsafe pointer }
+  init(_ pointer: UnsafePointer<_Frame>) { unsafe self.pointer = pointer }
 
   /// The chain a request through the resolver continues.
   @inlinable @inline(__always)
@@ -229,9 +229,9 @@ public struct _RequestPoint {
     container: Container, scope: Scope?, isolation: (any Actor)?, path: AsyncPath? = nil,
     owner: AnyObject? = nil
   ) {
-    unsafe self.container = unsafe Unmanaged.passUnretained(container)
+    unsafe self.container = Unmanaged.passUnretained(container)
     unsafe frame = nil
-    unsafe self.scope = unsafe scope.map { unsafe Unmanaged.passUnretained($0) }
+    unsafe self.scope = scope.map { unsafe Unmanaged.passUnretained($0) }
     callerIsolation = isolation.map(ObjectIdentifier.init)
     self.path = path
     self.owner = owner
@@ -246,9 +246,9 @@ public struct _RequestPoint {
   /// A request that continues `context`'s chain.
   @inlinable @inline(__always)
   init(_ container: Unmanaged<Container>, continuing context: borrowing ResolutionContext) {
-    unsafe self.container = unsafe container
-    unsafe frame = unsafe context.frame
-    unsafe scope = unsafe context.requestScope
+    unsafe self.container = container
+    unsafe frame = context.frame
+    unsafe scope = context.requestScope
     callerIsolation = context.callerIsolation
     path = nil
     owner = nil
@@ -369,7 +369,7 @@ struct ResolutionContext: ~Copyable {
 
   @inlinable
   init(frame: UnsafePointer<_Frame>?) {
-    unsafe self.frame = unsafe frame
+    unsafe self.frame = frame
     unsafe requestScope = nil
     callerIsolation = nil
   }
@@ -379,8 +379,8 @@ struct ResolutionContext: ~Copyable {
     frame: UnsafePointer<_Frame>?, scope: Unmanaged<Scope>?,
     callerIsolation: ObjectIdentifier? = nil
   ) {
-    unsafe self.frame = unsafe frame
-    unsafe requestScope = unsafe scope
+    unsafe self.frame = frame
+    unsafe requestScope = scope
     self.callerIsolation = callerIsolation
   }
 
@@ -485,7 +485,7 @@ struct ResolutionContext: ~Copyable {
     while let pointer = unsafe current, unsafe pointer.pointee.depth > 0 {
       let binding = unsafe pointer.pointee.binding
       if binding.lifetime.reach >= .scope { bindings.append(binding) }
-      unsafe current = unsafe pointer.pointee.parent
+      unsafe current = pointer.pointee.parent
     }
     if let frame = unsafe frame { unsafe bindings += frame.pointee.root.pointee.heldBindings }
     return bindings
@@ -510,7 +510,7 @@ struct ResolutionContext: ~Copyable {
         bestEndurance = endurance
         if binding.lifetime.strategy.isPermanent { break }
       }
-      unsafe current = unsafe pointer.pointee.parent
+      unsafe current = pointer.pointee.parent
     }
     return best
   }
@@ -615,7 +615,7 @@ struct ResolutionContext: ~Copyable {
     // The top-level instance of a resolution whose steps will run: made last, in the caller's
     // memory, which a failing step must not leave initialized.
     if unsafe frame.pointee.parent == nil, unsafe frame.pointee.root.pointee.completions != nil {
-      unsafe frame.pointee.root.pointee.callerInstance = unsafe (
+      unsafe frame.pointee.root.pointee.callerInstance = (
         slot.address, Unmanaged.passUnretained(binding)
       )
     }

@@ -18,8 +18,8 @@ struct _TaggedMatch {
 
   @inlinable
   init(binding: AnyBinding, container: Container, fellBack: Bool) {
-    unsafe self.binding = unsafe Unmanaged.passUnretained(binding)
-    unsafe self.container = unsafe Unmanaged.passUnretained(container)
+    unsafe self.binding = Unmanaged.passUnretained(binding)
+    unsafe self.container = Unmanaged.passUnretained(container)
     self.fellBack = fellBack
   }
 }
@@ -33,7 +33,7 @@ struct _TaggedMatch {
 struct _TagBoxReference: Hashable, Sendable {
   @usableFromInline let box: Unmanaged<AnyTagBox>
 
-  @inlinable init(_ box: Unmanaged<AnyTagBox>) { unsafe self.box = unsafe box }
+  @inlinable init(_ box: Unmanaged<AnyTagBox>) { unsafe self.box = box }
 
   @inlinable static func == (lhs: Self, rhs: Self) -> Bool {
     unsafe lhs.box.toOpaque() == rhs.box.toOpaque()
@@ -757,7 +757,7 @@ extension Container {
       }
       if found { return unsafe current }
       guard let parent = unsafe parent else { return nil }
-      unsafe current = unsafe parent
+      unsafe current = parent
     }
   }
 

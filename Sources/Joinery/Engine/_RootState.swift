@@ -145,10 +145,10 @@ struct _RootState {
   {
     let queue: Unmanaged<_PendingCompletions>
     if let completions = unsafe completions {
-      unsafe queue = unsafe completions
+      unsafe queue = completions
     } else {
-      unsafe queue = unsafe Unmanaged.passRetained(_PendingCompletions())
-      unsafe completions = unsafe queue
+      unsafe queue = Unmanaged.passRetained(_PendingCompletions())
+      unsafe completions = queue
     }
     unsafe queue._withUnsafeGuaranteedRef {
       $0.items.append(
@@ -577,14 +577,14 @@ extension _RootState {
       return adopted
     }
     let made = _GraphMemory()
-    unsafe memory = unsafe Unmanaged.passRetained(made)
+    unsafe memory = Unmanaged.passRetained(made)
     return made
   }
 
   /// Makes `memory` this resolution's: its `graph` instances are remembered there when it ends.
   mutating func adopt(_ memory: _GraphMemory) {
     unsafe self.memory?.release()
-    unsafe self.memory = unsafe Unmanaged.passRetained(memory)
+    unsafe self.memory = Unmanaged.passRetained(memory)
   }
 
   /// Remembers the `graph` instances in the memory, if a `Lazy` asked for one, and lets it go.
