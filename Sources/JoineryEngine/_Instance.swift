@@ -109,13 +109,13 @@
 
   /// Initializes the slot with a copy of the instance `storage` holds.
   @inlinable @inline(__always)
-  package func initialize(copying storage: _InstanceStorage) {
+  package func initialize(copying storage: borrowing _InstanceStorage) {
     unsafe copier(UnsafeRawPointer(storage.address.unsafelyUnwrapped), address)
   }
 
   /// Initializes `storage` (allocated, uninitialized) with a copy of the slot's instance.
   @inlinable @inline(__always)
-  package func copy(into storage: _InstanceStorage) {
+  package func copy(into storage: borrowing _InstanceStorage) {
     unsafe copier(UnsafeRawPointer(address), storage.address.unsafelyUnwrapped)
   }
 
@@ -152,7 +152,7 @@
   /// Copies the instance's bits into `storage` without copying (retaining) what they refer to:
   /// for a transient binding, whose bits are never destroyed.
   @inlinable
-  package func copyBits(into storage: _InstanceStorage, _ layout: _ValueLayout) {
+  package func copyBits(into storage: borrowing _InstanceStorage, _ layout: _ValueLayout) {
     unsafe storage.address.unsafelyUnwrapped.copyMemory(from: address, byteCount: layout.size)
   }
 
@@ -160,7 +160,7 @@
   /// took (`object`) instead of retaining again: the transient fast path.
   @inlinable
   package func takeBits(
-    of storage: _InstanceStorage, _ layout: _ValueLayout, handingOver object: AnyObject
+    of storage: borrowing _InstanceStorage, _ layout: _ValueLayout, handingOver object: AnyObject
   ) {
     #if JOINERY_INTERNAL_CHECKS
       _internalCheck(
@@ -185,7 +185,7 @@
 /// operations check that they are given that type (and that it is allocated).
 @safe
 @frozen
-@usableFromInline package struct _InstanceStorage {
+@usableFromInline package struct _InstanceStorage: ~Copyable {
   /// The memory; `nil` until allocated.
   @usableFromInline package var address: UnsafeMutableRawPointer?
   #if JOINERY_INTERNAL_CHECKS
@@ -301,7 +301,7 @@ package func _isSingleReference<T>(_: T.Type, recorded: Bool) -> Bool {
 /// Destroys the instance a slot was initialized with, after the slot's lending has ended: kept
 /// by a resolution whose `initCompleted` steps may still fail.
 @safe
-@usableFromInline package struct _InstanceCleanup {
+@usableFromInline package struct _InstanceCleanup: ~Copyable {
   @usableFromInline let address: UnsafeMutableRawPointer
   @usableFromInline let layout: _ValueLayout
 
@@ -311,9 +311,9 @@ package func _isSingleReference<T>(_: T.Type, recorded: Bool) -> Bool {
     self.layout = layout
   }
 
-  /// Deinitializes the instance.
+  /// Deinitializes the instance; the cleanup is used up.
   @inlinable
-  package func destroy() { unsafe layout.destroy(address) }
+  package consuming func destroy() { unsafe layout.destroy(address) }
 }
 
 /// One request's runtime arguments: a tuple of exactly the bound argument types.
@@ -351,7 +351,7 @@ package func _isSingleReference<T>(_: T.Type, recorded: Bool) -> Bool {
 /// what an assisted binding passes to the leading parameters of its initializer.
 @safe
 @usableFromInline
-package struct _ArgumentCursor {
+package struct _ArgumentCursor: ~Copyable {
   @usableFromInline let address: UnsafeRawPointer
   /// The offset of each argument in the tuple, in order.
   @usableFromInline let offsets: [Int]

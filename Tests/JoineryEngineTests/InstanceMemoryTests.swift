@@ -33,7 +33,8 @@ struct InstanceMemoryTests {
   func storageRoundTrip() {
     let layout = _ValueLayout(of: String.self)
     var storage = _InstanceStorage()
-    #expect(!storage.isAllocated)
+    let allocatedAtFirst = storage.isAllocated
+    #expect(!allocatedAtFirst)
     storage.allocate(layout)
     storage.initialize(to: String(repeating: "x", count: 100))
     var buffer = _InstanceBuffer()
@@ -45,7 +46,8 @@ struct InstanceMemoryTests {
     #expect(storage.loadAny(layout) as? String == String(repeating: "x", count: 100))
     storage.destroy(layout)
     storage.deallocate()
-    #expect(!storage.isAllocated)
+    let allocatedAtEnd = storage.isAllocated
+    #expect(!allocatedAtEnd)
   }
 
   @Test("An object in storage lives until the storage destroys it; object(in:) finds it")

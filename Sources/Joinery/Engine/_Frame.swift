@@ -634,7 +634,7 @@ struct ResolutionContext: ~Copyable {
   @inline(__always)
   static func outermost<R>(
     _ parent: borrowing ResolutionContext, in container: Container,
-    initializing out: _InstanceCleanup? = nil,
+    initializing out: consuming _InstanceCleanup? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard container.hasCompletions, unsafe parent.frame == nil,
@@ -649,7 +649,7 @@ struct ResolutionContext: ~Copyable {
   @inline(never)
   private static func markedDestroyingOnFailure<R>(
     _ container: Container, scope: Unmanaged<Scope>?,
-    out: _InstanceCleanup?,
+    out: consuming _InstanceCleanup?,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var initialized = false
@@ -660,7 +660,7 @@ struct ResolutionContext: ~Copyable {
         return result
       }
     } catch {
-      if initialized, let out { out.destroy() }
+      if initialized, let out = out.take() { out.destroy() }
       throw error
     }
   }
