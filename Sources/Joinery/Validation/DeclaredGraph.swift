@@ -18,7 +18,7 @@ struct DeclaredGraph {
   struct Edge {
     let dependency: DeclaredDependency
     /// The position of the binding that serves it, or `nil` when nothing does.
-    let target: Int?
+    var target: Int? { storedTarget < 0 ? nil : Int(storedTarget) }
     /// Whether a tagged dependency is served by the untagged binding.
     let fellBack: Bool
     /// How the dependency is resolved later, when taken as a `Provider` or `Lazy`.
@@ -34,7 +34,24 @@ struct DeclaredGraph {
     let isOptional: Bool
     /// The position of a binding another module keeps private that would serve it: the
     /// dependency is refused, not missing.
-    let refused: Int?
+    var refused: Int? { storedRefused < 0 ? nil : Int(storedRefused) }
+    // Positions as 32 bits, -1 for none: every declared dependency is an edge, and a smaller
+    // edge is cheaper to append.
+    private let storedTarget: Int32
+    private let storedRefused: Int32
+
+    init(
+      dependency: DeclaredDependency, target: Int?, fellBack: Bool, deferral: Deferral?,
+      isExternal: Bool, isOptional: Bool, refused: Int?
+    ) {
+      self.dependency = dependency
+      storedTarget = target.map { Int32($0) } ?? -1
+      self.fellBack = fellBack
+      self.deferral = deferral
+      self.isExternal = isExternal
+      self.isOptional = isOptional
+      storedRefused = refused.map { Int32($0) } ?? -1
+    }
   }
 
   /// How a deferred dependency is made later (a byte: edges are many, and copied as they grow).
@@ -157,7 +174,7 @@ struct DeclaredGraph {
             dependency: dependency, target: served?.position, fellBack: fellBack,
             deferral: derivable.map { $0.canAwait ? .awaitable : .synchronousOnly },
             isExternal: external, isOptional: optional != nil,
-            refused: served == nil && !external
+            refused: served == nil && !external && !privateBindings.isEmpty
               ? visible(dependency.key, from: binding).refused?.position : nil))
       }
     }
