@@ -202,7 +202,10 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// It has no instance, no gate, and no place in a container. The declaration's extras are
   /// shared, not copied (a scope makes a copy of each scoped binding it resolves), and copied
   /// on write.
-  init(copying other: AnyBinding) {
+  ///
+  /// `keepingDependencies: false` leaves out the declared dependencies, which only `build()`'s
+  /// checks and the graph read: for a scope's copy, made per scope and never checked.
+  init(copying other: AnyBinding, keepingDependencies: Bool = true) {
     key = other.key
     isWeaklyShared = other.isWeaklyShared
     isAsync = other.isAsync
@@ -215,7 +218,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     isPrivate = other.isPrivate
     module = other.module
     layout = other.layout
-    dependencies = other.dependencies
+    if keepingDependencies { dependencies = other.dependencies }
     extras = other.extras
     _checkAtomicWordsLayout(&atomicWords)
   }

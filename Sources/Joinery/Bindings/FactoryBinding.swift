@@ -107,18 +107,16 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     }
   }
 
-  override func fresh() -> AnyBinding { freshCopy() }
-
   /// A binding with this one's declaration and no instance.
-  private func freshCopy() -> FactoryBinding { FactoryBinding(copying: self) }
+  override func fresh() -> AnyBinding { FactoryBinding(copying: self) }
 
-  private init(copying other: FactoryBinding) {
+  private init(copying other: FactoryBinding, keepingDependencies: Bool = true) {
     maker = other.maker
     asyncMaker = other.asyncMaker
     asyncArgumentMaker = other.asyncArgumentMaker
     parameters = other.parameters
     cell = other.cell == nil ? nil : Protected(LifetimeCell())
-    super.init(copying: other)
+    super.init(copying: other, keepingDependencies: keepingDependencies)
   }
 
   override var asyncFactory: FactoryBinding? { isAsync ? self : nil }
@@ -162,7 +160,7 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// A copy of this scoped binding that keeps one scope's instance, as a persistent binding
   /// keeps the container's: made exactly once, with the same cycle and deadlock checks.
   func scopeCell() -> FactoryBinding {
-    freshCopy()
+    FactoryBinding(copying: self, keepingDependencies: false)
   }
 
   /// Whether resolving needs runtime arguments: the key names their tuple type.

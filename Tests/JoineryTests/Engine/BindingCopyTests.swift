@@ -21,16 +21,21 @@ struct BindingCopyTests {
     return binding
   }
 
-  @Test("A copy keeps the declaration: metadata, flags, dependencies")
-  func copyKeepsDeclaration() {
+  @Test("A copy keeps the declaration: metadata, flags; verify()'s copy its dependencies too")
+  func copyKeepsDeclaration() throws {
     let original = Self.binding()
     original.dependencies = []
     let copy = original.scopeCell()
     #expect(copy !== original)
     #expect(copy.metadata as? String == "audit")
     #expect(copy.isMainActor)
-    #expect(copy.dependencies?.isEmpty == true)
     #expect(copy.info.location == original.info.location)
+    // A scope's copy is never checked: it leaves the declared dependencies out.
+    #expect(copy.dependencies == nil)
+    // verify()'s throwaway container is checked and graphed like the real one.
+    let checked = try #require(original.fresh() as? FactoryBinding)
+    #expect(checked.dependencies?.isEmpty == true)
+    #expect(checked.metadata as? String == "audit")
   }
 
   @Test("Writing a copy's declaration leaves the original's alone, and the other way round")
