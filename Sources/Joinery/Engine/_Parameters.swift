@@ -27,12 +27,15 @@ final class _Parameters: Sendable {
   /// What the uncommon paths need.
   @usableFromInline
   struct Paths: Sendable {
-    /// The generic path: resolves the parameter as any other request, into its place.
+    /// The generic path: resolves the parameter as any other request, into its place, and
+    /// returns the error if it fails.
     ///
-    /// It throws only ``ResolutionError``; the type says `throws`, as a stored closure type
-    /// with a typed error needs runtime support newer than the deployment floor.
+    /// It returns the error rather than throwing it: a stored closure type with a typed error
+    /// needs runtime support newer than the deployment floor, and an untyped one would need a
+    /// cast back to ``ResolutionError``.
     @usableFromInline let resolve:
-      @Sendable (Container, borrowing ResolutionContext, borrowing _TupleBuffer) throws -> Void
+      @Sendable (Container, borrowing ResolutionContext, borrowing _TupleBuffer) ->
+        ResolutionError?
     /// The parameter's layout, to deinitialize it when a later one fails.
     @usableFromInline let layout: _ValueLayout
   }
@@ -73,9 +76,14 @@ final class _Parameters: Sendable {
     let lookup = Lookup(
       type: Value.self, tag: tag, matching: dependency.matching, offset: start)
     let paths = Paths(
-      resolve: { container, context, tuple throws(ResolutionError) in
-        tuple.slot(at: start, of: Value.self).initialize(
-          to: try container.resolve(Value.self, dependency: dependency, parent: context))
+      resolve: { container, context, tuple in
+        do throws(ResolutionError) {
+          tuple.slot(at: start, of: Value.self).initialize(
+            to: try container.resolve(Value.self, dependency: dependency, parent: context))
+          return nil
+        } catch {
+          return error
+        }
       },
       layout: _ValueLayout(of: Value.self))
     return (lookup, paths, start + MemoryLayout<Value>.size)
@@ -156,12 +164,7 @@ extension Container {
       for index in lookups.indices {
         do throws(ResolutionError) {
           if unsafe try !place(lookups[index], in: tuple, parent: parent) {
-            do {
-              try parameters.paths[index].resolve(self, parent, tuple)
-            } catch {
-              // The generic path throws only `ResolutionError`.
-              throw error as! ResolutionError
-            }
+            if let error = parameters.paths[index].resolve(self, parent, tuple) { throw error }
           }
         } catch {
           for done in 0..<index {

@@ -127,6 +127,36 @@ struct AutowiredParameterTests {
     #expect(tracked.counter === (try parent.resolve(LiveCount.self)))
   }
 
+  @Test("A parent's parameter that fails reaches the caller as the error it is, with its path")
+  func parentParameterFails() throws {
+    // A parameter the child does not bind is resolved as any other request (the generic path),
+    // here in the parent, whose factory throws.
+    let counter = LiveCount()
+    let parent = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(FailingPart.self) { _ in throw ParameterBroken() }
+      }
+    ).build()
+    let child = try parent.makeChild([
+      Bindings { registrar in
+        registrar.bind(LiveCount.self, instance: counter)
+        registrar.bind(MadeFirst.self, to: MadeFirst.init(counter:))
+        registrar.bind(NeedsTwoParts.self, to: NeedsTwoParts.init(tracked:failing:))
+      }
+    ])
+
+    let error = try #require(throws: ResolutionError.self) {
+      try child.resolve(NeedsTwoParts.self)
+    }
+    #expect(error.code == .factoryFailed)
+    #expect(error.underlyingError is ParameterBroken)
+    #expect(
+      error.path.map { ObjectIdentifier($0.requested.type) }
+        == [ObjectIdentifier(NeedsTwoParts.self), ObjectIdentifier(FailingPart.self)])
+    // The `MadeFirst` made for the first parameter was released, not leaked.
+    #expect(counter.value == 0)
+  }
+
   @Test("A parameter that fails releases the ones made before it")
   func failureReleasesEarlierParameters() throws {
     let counter = LiveCount()
