@@ -595,11 +595,9 @@ struct ResolutionContext: ~Copyable {
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
     let frame = unsafe self.frame.unsafelyUnwrapped
-    // The resolver lent to the factory reads its container from the frame.
-    _internalCheck(
-      unsafe frame.pointee.container.reference.toOpaque()
-        == Unmanaged.passUnretained(container).toOpaque(),
-      "\(binding.key) made in another container than its frame's")
+    #if JOINERY_INTERNAL_CHECKS
+      unsafe Self.checkContainer(of: frame, is: container, for: binding)
+    #endif
     do {
       unsafe try _ThreadState.running(frameAt: frame) { () throws in
         unsafe try maker(
@@ -620,6 +618,21 @@ struct ResolutionContext: ~Copyable {
       )
     }
   }
+
+  #if JOINERY_INTERNAL_CHECKS
+    /// Checks that `frame` records `container`, which the resolver lent to the factory reads
+    /// from it. Out of line: its stack is gone before the factory runs, so a deep chain in a
+    /// debug build does not keep it at every level.
+    @inline(never)
+    static func checkContainer(
+      of frame: UnsafePointer<_Frame>, is container: Container, for binding: AnyBinding
+    ) {
+      _internalCheck(
+        unsafe frame.pointee.container.reference.toOpaque()
+          == Unmanaged.passUnretained(container).toOpaque(),
+        "\(binding.key) made in another container than its frame's")
+    }
+  #endif
 
   /// Runs `body` for an outermost request in a resolution of its own, marked by a depth-0
   /// frame, when `container` has `initCompleted` steps: the steps then run when that
