@@ -596,7 +596,7 @@ struct ResolutionContext: ~Copyable {
   ) throws(ResolutionError) {
     let frame = unsafe self.frame.unsafelyUnwrapped
     #if JOINERY_INTERNAL_CHECKS
-      unsafe Self.checkContainer(of: frame, is: container, for: binding)
+      checkContainer(is: container, for: binding)
     #endif
     do {
       unsafe try _ThreadState.running(frameAt: frame) { () throws in
@@ -620,15 +620,15 @@ struct ResolutionContext: ~Copyable {
   }
 
   #if JOINERY_INTERNAL_CHECKS
-    /// Checks that `frame` records `container`, which the resolver lent to the factory reads
-    /// from it. Out of line: its stack is gone before the factory runs, so a deep chain in a
-    /// debug build does not keep it at every level.
+    /// Checks that the innermost frame records `container`.
+    ///
+    /// The resolver lent to the factory reads the container from the frame. Out of line: its
+    /// stack is gone before the factory runs, so a deep chain in a debug build does not keep it
+    /// at every level.
     @inline(never)
-    static func checkContainer(
-      of frame: UnsafePointer<_Frame>, is container: Container, for binding: AnyBinding
-    ) {
+    func checkContainer(is container: Container, for binding: AnyBinding) {
       _internalCheck(
-        unsafe frame.pointee.container.reference.toOpaque()
+        unsafe frame.unsafelyUnwrapped.pointee.container.reference.toOpaque()
           == Unmanaged.passUnretained(container).toOpaque(),
         "\(binding.key) made in another container than its frame's")
     }
