@@ -395,9 +395,7 @@ struct ResolutionContext: ~Copyable {
   /// The key of the binding whose factory made this request, or `nil` for a request made
   /// outside any factory (``Resolver/consumer``).
   var consumer: BindingKey? {
-    guard let frame = unsafe frame, let parent = unsafe frame.pointee.parent,
-      unsafe parent.pointee.depth > 0
-    else {
+    guard let parent = unsafe frame?.pointee.parent, unsafe parent.pointee.depth > 0 else {
       return nil
     }
     return unsafe parent.pointee.step.requested
@@ -437,8 +435,7 @@ struct ResolutionContext: ~Copyable {
   /// The scope scoped bindings are resolved in: the request's, or its chain's; `nil` outside
   /// any scope.
   var scope: Scope? {
-    if let requestScope = unsafe requestScope { return unsafe requestScope.takeUnretainedValue() }
-    return unsafe frame?.pointee.root.pointee.scope?.takeUnretainedValue()
+    unsafe (requestScope ?? frame?.pointee.root.pointee.scope)?.takeUnretainedValue()
   }
 
   /// Whether the request is made inside a factory (the chain has a frame).
@@ -612,7 +609,7 @@ struct ResolutionContext: ~Copyable {
     }
     // The top-level instance of a resolution whose steps will run: made last, in the caller's
     // memory, which a failing step must not leave initialized.
-    if unsafe frame.pointee.parent == nil, unsafe frame.pointee.root.pointee.completions != nil {
+    if unsafe frame.pointee.parent == nil && frame.pointee.root.pointee.completions != nil {
       unsafe frame.pointee.root.pointee.callerInstance = (
         slot.address, Unmanaged.passUnretained(binding)
       )

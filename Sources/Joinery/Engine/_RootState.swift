@@ -69,10 +69,13 @@ struct _RootState {
       graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
       callerIsolation: callerIsolation,
       scope: scope)
+    #if JOINERY_INTERNAL_CHECKS
+      let running = unsafe Int(bitPattern: _ThreadState.runningFrameAddress)
+    #endif
     defer {
       root.endMemory()
       #if JOINERY_INTERNAL_CHECKS
-        root.graph._checkInvariants()
+        root._checkInvariants(runningBefore: running)
       #endif
       root.graph.end()
       unsafe root.completions?.release()
@@ -102,6 +105,27 @@ struct _RootState {
       return result
     }
   }
+
+  #if JOINERY_INTERNAL_CHECKS
+    /// Checks the contract of a resolution that has just ended (see `_internalCheck`): its
+    /// `graph` instances are consistent, every creation it held was published or abandoned
+    /// (its gate released), a caller's instance is recorded only with steps pending, its `Lazy`
+    /// memory was let go, and the thread runs the frame it ran before the resolution started.
+    ///
+    /// Out of line, so that a debug build's stack per level does not grow.
+    @inline(never)
+    func _checkInvariants(runningBefore: Int) {
+      graph._checkInvariants()
+      _internalCheck(unsafe memory == nil, "a resolution ended holding its graph memory")
+      _internalCheck(
+        unsafe callerInstance == nil || completions != nil,
+        "a caller's instance recorded without pending steps")
+      _internalCheck(heldBindings.isEmpty, "a resolution ended holding unpublished creations")
+      _internalCheck(
+        unsafe Int(bitPattern: _ThreadState.runningFrameAddress) == runningBefore,
+        "a resolution ended with another frame running on its thread")
+    }
+  #endif
 
   /// Whether shared instances made now must wait for the end of this resolution to be
   /// published: once an `initCompleted` step is pending, anything made may hold an instance
@@ -604,7 +628,7 @@ extension _RootState {
   /// Calls `body` with each `graph` instance's binding and memory.
   func forEachGraphInstance(_ body: (AnyBinding, UnsafeMutableRawPointer) -> Void) {
     unsafe graph.forEachInstance { owner, instance in
-      unsafe body(unsafe owner.object(as: AnyBinding.self), instance)
+      unsafe body(owner.object(as: AnyBinding.self), instance)
     }
   }
 }
