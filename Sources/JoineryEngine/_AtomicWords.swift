@@ -8,7 +8,7 @@ public import JoineryPlatform
 /// The words are found as the swift-atomics package finds its managed atomics: at the start of
 /// the instance's stored properties (`_getUnsafePointerToStoredProperties`). A root class lays
 /// its stored properties out in declaration order, so the conforming root class must declare
-/// the words first; ``_checkAtomicWordsLayout(_:)`` verifies it in debug builds. Subclasses add
+/// the words first; ``_checkAtomicWordsLayout(_:at:)`` verifies it in debug builds. Subclasses add
 /// their properties after them.
 @usableFromInline package protocol _AtomicWordsHolder: AnyObject {}
 
@@ -138,11 +138,11 @@ extension _AtomicWordsHolder {
   /// Inlinable, so that it is specialized and, outside debug builds, compiles to nothing: a
   /// generic call here cost every binding a container builds 207 instructions (release).
   @inlinable
-  package func _checkAtomicWordsLayout<Words>(_ words: inout Words) {
+  package func _checkAtomicWordsLayout<Words>(_ words: inout Words, at index: Int = 0) {
     unsafe withUnsafeMutablePointer(to: &words) { words in
       unsafe assert(
-        UnsafeMutableRawPointer(words) == _getUnsafePointerToStoredProperties(self),
-        "\(Self.self) must declare its atomic words as its first stored property")
+        UnsafeMutableRawPointer(words) == UnsafeMutableRawPointer(_atomicWord(index)),
+        "\(Self.self) must declare its words \(index == 0 ? "first" : "at word \(index)")")
     }
   }
 }

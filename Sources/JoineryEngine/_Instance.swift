@@ -176,7 +176,9 @@
   }
 }
 
-/// Memory a binding keeps one instance in, allocated on first use.
+/// Memory a binding keeps one instance in, allocated on first use: in the binding object's own
+/// words when the instance fits there (``_AtomicWordsHolder/_allocate(_:_:inlineAt:)``), else
+/// on the heap.
 ///
 /// Whether it holds an
 /// initialized instance is the binding's to track; the binding frees it in its `deinit`.
@@ -268,6 +270,50 @@
   package mutating func deallocate() {
     unsafe address?.deallocate()
     unsafe address = nil
+  }
+}
+
+extension _AtomicWordsHolder {
+  /// How many words a holder keeps for an instance inline: a class instance (one reference)
+  /// fits, as does a small value such as an `Int`; an existential or a `String` does not.
+  ///
+  /// One word costs every binding 8 bytes and serves the common case: persistent and scoped
+  /// services are mostly classes.
+  @inlinable
+  package static var inlineInstanceWords: Int { 1 }
+
+  /// Allocates `storage` for `layout` unless it was: in this holder's words from `index` on
+  /// (``inlineInstanceWords`` of them, declared as a stored property there and checked with
+  /// ``_checkAtomicWordsLayout(_:at:)``) when an instance fits, else on the heap.
+  ///
+  /// The inline words save a heap allocation and its release for most shared instances: a
+  /// scope's two scoped instances, every persistent class instance. An object never moves, so
+  /// the address stays good for the holder's life.
+  @inlinable
+  package func _allocate(
+    _ storage: inout _InstanceStorage, _ layout: _ValueLayout, inlineAt index: Int
+  ) {
+    guard !storage.isAllocated else { return }
+    guard layout.size <= Self.inlineInstanceWords * MemoryLayout<UInt>.size,
+      layout.alignment <= MemoryLayout<UInt>.alignment
+    else {
+      return storage.allocate(layout)
+    }
+    unsafe storage.address = UnsafeMutableRawPointer(_atomicWord(index))
+    #if JOINERY_INTERNAL_CHECKS
+      storage.checkedType = layout.type
+    #endif
+  }
+
+  /// Frees `storage`, allocated with ``_allocate(_:_:inlineAt:)`` (the instance, if any, must be
+  /// destroyed first).
+  @inlinable
+  package func _deallocate(_ storage: inout _InstanceStorage, inlineAt index: Int) {
+    if unsafe storage.address == UnsafeMutableRawPointer(_atomicWord(index)) {
+      unsafe storage.address = nil
+    } else {
+      storage.deallocate()
+    }
   }
 }
 

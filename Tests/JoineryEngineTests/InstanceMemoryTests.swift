@@ -50,6 +50,56 @@ struct InstanceMemoryTests {
     #expect(!allocatedAtEnd)
   }
 
+  /// A holder as a binding is: its atomic word, then the words an instance may be kept in.
+  final class Holder: _AtomicWordsHolder, @unchecked Sendable {
+    var atomicWords: UInt = 0
+    var inline: UInt = 0
+    var storage = _InstanceStorage()
+    init() {
+      _checkAtomicWordsLayout(&atomicWords)
+      _checkAtomicWordsLayout(&inline, at: 1)
+    }
+    var inlineAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(_atomicWord(1)) }
+  }
+
+  @Test(
+    "An instance of one word is kept in its holder's word, a wider one on the heap",
+    arguments: [
+      (_ValueLayout(of: Object.self), true), (_ValueLayout(of: Int.self), true),
+      (_ValueLayout(of: String.self), false), (_ValueLayout(of: (any Named).self), false),
+      (_ValueLayout(of: (any Sendable).self), false), (_ValueLayout(of: Wide.self), false),
+    ])
+  func inlineWords(layout: _ValueLayout, fitsInline: Bool) {
+    let holder = Holder()
+    holder._allocate(&holder.storage, layout, inlineAt: 1)
+    #expect((holder.storage.address == holder.inlineAddress) == fitsInline)
+    // A second allocation keeps the memory it has.
+    let first = holder.storage.address
+    holder._allocate(&holder.storage, layout, inlineAt: 1)
+    #expect(holder.storage.address == first)
+    holder._deallocate(&holder.storage, inlineAt: 1)
+    let allocatedAtEnd = holder.storage.isAllocated
+    #expect(!allocatedAtEnd)
+  }
+
+  @Test("An object kept in its holder's word lives until the storage destroys it")
+  func inlineObjectLifetime() {
+    weak var released: Object?
+    let layout = _ValueLayout(of: Object.self)
+    let holder = Holder()
+    holder._allocate(&holder.storage, layout, inlineAt: 1)
+    do {
+      let object = Object("kept")
+      released = object
+      holder.storage.initialize(to: object)
+    }
+    #expect(released != nil)
+    #expect(holder.storage.load(as: Object.self).name == "kept")
+    holder.storage.destroy(layout)
+    holder._deallocate(&holder.storage, inlineAt: 1)
+    #expect(released == nil)
+  }
+
   @Test("An object in storage lives until the storage destroys it; object(in:) finds it")
   func objectLifetime() {
     weak var released: Object?

@@ -19,6 +19,11 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   ///
   /// First, as the protocol requires.
   @usableFromInline final var atomicWords: UInt = 0
+  /// Where `storage` keeps an instance that fits in one word: a class instance, a small value.
+  ///
+  /// Written only through `storage` (``_AtomicWordsHolder/_allocate(_:_:inlineAt:)``), it saves
+  /// the instance a heap allocation. Second, at word 1.
+  private final var inlineInstance: UInt = 0
   // Stored properties are laid out in declaration order; this one leaves no padding between
   // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
@@ -195,6 +200,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     self.isOverride = isOverride
     self.layout = layout
     _checkAtomicWordsLayout(&atomicWords)
+    _checkAtomicWordsLayout(&inlineInstance, at: 1)
   }
 
   /// A binding with `other`'s declaration and none of its state.
@@ -221,12 +227,13 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     if keepingDependencies { dependencies = other.dependencies }
     extras = other.extras
     _checkAtomicWordsLayout(&atomicWords)
+    _checkAtomicWordsLayout(&inlineInstance, at: 1)
   }
 
   deinit {
     if storage.isAllocated {
       if isReady { storage.destroy(layout) }
-      storage.deallocate()
+      _deallocate(&storage, inlineAt: 1)
     }
     _releaseLazyLock(0)
   }
@@ -284,7 +291,7 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   }
 
   /// Memory for one instance, allocated on first use.
-  final func allocateStorage() { storage.allocate(layout) }
+  final func allocateStorage() { _allocate(&storage, layout, inlineAt: 1) }
 }
 
 extension AnyBinding {
