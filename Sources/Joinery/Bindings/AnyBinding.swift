@@ -129,6 +129,22 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
+  /// An async factory binding's factory of the resolver alone (``FactoryBinding/makeAsync(_:)``).
+  var asyncMaker: FactoryBinding.AsyncMaker? { extras?.asyncMaker }
+
+  /// An async factory binding's factory of the resolver and the request's runtime arguments.
+  var asyncArgumentMaker: FactoryBinding.AsyncArgumentMaker? { extras?.asyncArgumentMaker }
+
+  /// Keeps an async binding's factories, as it is made.
+  func setAsyncMakers(
+    _ maker: FactoryBinding.AsyncMaker?,
+    withArguments argumentMaker: FactoryBinding.AsyncArgumentMaker?
+  ) {
+    let extras = writableExtras
+    extras.asyncMaker = maker
+    extras.asyncArgumentMaker = argumentMaker
+  }
+
   /// What runs on a new instance at the end of the resolution that made it.
   var completion: Completion? {
     get { extras?.completion }

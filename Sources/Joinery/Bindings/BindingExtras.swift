@@ -20,6 +20,11 @@ final class BindingExtras {
   var forwardedTo: BindingKey?
   /// For an override declared in `Registrar.overriding(_:_:)`, the assembly it overrides in.
   var overrideTarget: Any.Type?
+  /// An async binding's factory (``FactoryBinding/makeAsync(_:)``): kept here, since most
+  /// bindings are synchronous, so that their binding objects do not carry its words.
+  var asyncMaker: FactoryBinding.AsyncMaker?
+  /// An async binding's factory with runtime arguments.
+  var asyncArgumentMaker: FactoryBinding.AsyncArgumentMaker?
 
   /// A copy that later writes do not share.
   func copy() -> BindingExtras {
@@ -33,6 +38,8 @@ final class BindingExtras {
     copy.completion = completion
     copy.forwardedTo = forwardedTo
     copy.overrideTarget = overrideTarget
+    copy.asyncMaker = asyncMaker
+    copy.asyncArgumentMaker = asyncArgumentMaker
     return copy
   }
 }

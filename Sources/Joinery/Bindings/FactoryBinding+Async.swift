@@ -32,7 +32,9 @@ extension FactoryBinding {
   /// creation.
   @inline(__always)
   func makeAsync(_ resolver: AsyncResolver) async throws -> any Sendable {
-    guard let asyncMaker else { throw UnexpectedValueType(expected: Void.self, found: Any.self) }
+    guard let asyncMaker else {
+      throw UnexpectedValueType(expected: Void.self, found: Any.self)
+    }
     return try await asyncMaker(resolver)
   }
 

@@ -43,18 +43,14 @@ extension _BorrowedTag {
 // for an async persistent instance) and published by `isReady`.
 @usableFromInline
 final class FactoryBinding: AnyBinding, @unchecked Sendable {
-  /// The synchronous factory; for an async binding, one that is never called (a synchronous
-  /// resolve throws ``ResolutionError/Code/asyncBinding`` first).
-  let maker: Maker
-  /// The `async` factory of the resolver alone; `nil` for a synchronous binding or one with
-  /// runtime arguments.
-  let asyncMaker: AsyncMaker?
-  /// The `async` factory of a binding with runtime arguments: of the resolver and the
-  /// request's arguments (a tuple of the bound argument types).
+  /// The synchronous factory; for an async binding, one that is never called.
   ///
-  /// The arguments are `Any`: the bound argument types are `Sendable` (the `bindAsync` forms
-  /// require it), and a request passes values of exactly those types, in the request's task.
-  let asyncArgumentMaker: AsyncArgumentMaker?
+  /// A synchronous resolve of an async binding throws ``ResolutionError/Code/asyncBinding``
+  /// first. An async binding's factories are kept with its extras (``AnyBinding/asyncMaker``): the `async` factory of the resolver
+  /// alone, or, for a binding with runtime arguments, of the resolver and the request's
+  /// arguments (a tuple of the bound argument types, as `Any`: the `bindAsync` forms require
+  /// them `Sendable`, and a request passes values of exactly those types, in its task).
+  let maker: Maker
   /// How an autowired initializer's parameters are resolved (``Resolver/call(_:)``); `nil` for
   /// every other factory.
   @usableFromInline let parameters: _Parameters?
@@ -73,8 +69,6 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     maker: @escaping Maker
   ) {
     self.maker = maker
-    asyncMaker = nil
-    asyncArgumentMaker = nil
     self.parameters = parameters
     cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil
     super.init(
@@ -90,14 +84,13 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     asyncArgumentMaker: AsyncArgumentMaker? = nil
   ) {
     maker = { _, _, _ in }
-    self.asyncMaker = asyncMaker
-    self.asyncArgumentMaker = asyncArgumentMaker
     parameters = nil
     cell = Protected(LifetimeCell())
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, layout: layout,
       isAsync: asyncMaker != nil || asyncArgumentMaker != nil)
+    setAsyncMakers(asyncMaker, withArguments: asyncArgumentMaker)
   }
 
   deinit {
@@ -112,8 +105,6 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
 
   private init(copying other: FactoryBinding, keepingDependencies: Bool = true) {
     maker = other.maker
-    asyncMaker = other.asyncMaker
-    asyncArgumentMaker = other.asyncArgumentMaker
     parameters = other.parameters
     cell = other.cell == nil ? nil : Protected(LifetimeCell())
     super.init(copying: other, keepingDependencies: keepingDependencies)
