@@ -46,10 +46,11 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// The synchronous factory; for an async binding, one that is never called.
   ///
   /// A synchronous resolve of an async binding throws ``ResolutionError/Code/asyncBinding``
-  /// first. An async binding's factories are kept with its extras (``AnyBinding/asyncMaker``): the `async` factory of the resolver
-  /// alone, or, for a binding with runtime arguments, of the resolver and the request's
-  /// arguments (a tuple of the bound argument types, as `Any`: the `bindAsync` forms require
-  /// them `Sendable`, and a request passes values of exactly those types, in its task).
+  /// first. An async binding's factories are kept with its extras (``AnyBinding/asyncMaker``):
+  /// the `async` factory of the resolver alone, or, for a binding with runtime arguments, of
+  /// the resolver and the request's arguments (a tuple of the bound argument types, as `Any`:
+  /// the `bindAsync` forms require them `Sendable`, and a request passes values of exactly
+  /// those types, in its task).
   let maker: Maker
   /// How an autowired initializer's parameters are resolved (``Resolver/call(_:)``); `nil` for
   /// every other factory.
