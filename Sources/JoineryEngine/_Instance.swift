@@ -207,15 +207,21 @@
   @inlinable
   package var isAllocated: Bool { unsafe address != nil }
 
-  /// Allocates the memory for `layout` unless it was.
+  /// Allocates the memory for `layout` unless it was: the word at `inline`, if given, when an
+  /// instance fits in one word, else a heap block.
   @inlinable
-  package mutating func allocate(_ layout: _ValueLayout) {
-    if unsafe address == nil {
+  package mutating func allocate(_ layout: _ValueLayout, inline: UnsafeMutableRawPointer? = nil) {
+    guard unsafe address == nil else { return }
+    if let inline = unsafe inline, layout.size <= MemoryLayout<UInt>.size,
+      layout.alignment <= MemoryLayout<UInt>.alignment
+    {
+      unsafe address = inline
+    } else {
       unsafe address = .allocate(byteCount: layout.size, alignment: layout.alignment)
-      #if JOINERY_INTERNAL_CHECKS
-        checkedType = layout.type
-      #endif
     }
+    #if JOINERY_INTERNAL_CHECKS
+      checkedType = layout.type
+    #endif
   }
 
   /// Checks that the memory is allocated for `T` (internal checks only).
@@ -265,55 +271,36 @@
   @inlinable
   package func destroy(_ layout: _ValueLayout) { unsafe layout.destroy(address.unsafelyUnwrapped) }
 
-  /// Frees the memory (the instance, if any, must be destroyed first).
+  /// Frees the memory (the instance, if any, must be destroyed first); the word at `inline`, the
+  /// one ``allocate(_:inline:)`` may have used, is not freed.
   @inlinable
-  package mutating func deallocate() {
-    unsafe address?.deallocate()
+  package mutating func deallocate(inline: UnsafeMutableRawPointer? = nil) {
+    if unsafe address != inline { unsafe address?.deallocate() }
     unsafe address = nil
   }
 }
 
 extension _AtomicWordsHolder {
-  /// How many words a holder keeps for an instance inline: a class instance (one reference)
-  /// fits, as does a small value such as an `Int`; an existential or a `String` does not.
+  /// Allocates `storage` for `layout` unless it was: in this holder's word `index` (declared as
+  /// a stored property there and checked with ``_checkAtomicWordsLayout(_:at:)``) when an
+  /// instance fits in one word, as a class instance does, else on the heap.
   ///
-  /// One word costs every binding 8 bytes and serves the common case: persistent and scoped
-  /// services are mostly classes.
-  @inlinable
-  package static var inlineInstanceWords: Int { 1 }
-
-  /// Allocates `storage` for `layout` unless it was: in this holder's words from `index` on
-  /// (``inlineInstanceWords`` of them, declared as a stored property there and checked with
-  /// ``_checkAtomicWordsLayout(_:at:)``) when an instance fits, else on the heap.
-  ///
-  /// The inline words save a heap allocation and its release for most shared instances: a
-  /// scope's two scoped instances, every persistent class instance. An object never moves, so
-  /// the address stays good for the holder's life.
+  /// The word saves a heap allocation and its release for most shared instances: a scope's
+  /// scoped instances, every persistent class instance. An object never moves, so the address
+  /// stays good for the holder's life. One word, not more: persistent and scoped services are
+  /// mostly classes, and every binding pays for the word.
   @inlinable
   package func _allocate(
     _ storage: inout _InstanceStorage, _ layout: _ValueLayout, inlineAt index: Int
   ) {
-    guard !storage.isAllocated else { return }
-    guard layout.size <= Self.inlineInstanceWords * MemoryLayout<UInt>.size,
-      layout.alignment <= MemoryLayout<UInt>.alignment
-    else {
-      return storage.allocate(layout)
-    }
-    unsafe storage.address = UnsafeMutableRawPointer(_atomicWord(index))
-    #if JOINERY_INTERNAL_CHECKS
-      storage.checkedType = layout.type
-    #endif
+    unsafe storage.allocate(layout, inline: UnsafeMutableRawPointer(_atomicWord(index)))
   }
 
   /// Frees `storage`, allocated with ``_allocate(_:_:inlineAt:)`` (the instance, if any, must be
   /// destroyed first).
   @inlinable
   package func _deallocate(_ storage: inout _InstanceStorage, inlineAt index: Int) {
-    if unsafe storage.address == UnsafeMutableRawPointer(_atomicWord(index)) {
-      unsafe storage.address = nil
-    } else {
-      storage.deallocate()
-    }
+    unsafe storage.deallocate(inline: UnsafeMutableRawPointer(_atomicWord(index)))
   }
 }
 
