@@ -170,46 +170,80 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     }
   }
 
-  // MARK: Persistent
+  // MARK: Kept instances
 
-  /// Creates a persistent instance unless it exists; used by resolves and by eager creation,
-  /// and for a scope's instance (``scopeCell()``), whose disposal goes to the scope's list.
+  /// Makes the instance a persistent or cached binding keeps unless it has one, and copies it
+  /// into `out`: the one synchronous creation of a kept instance, also used for a scope's
+  /// instance (in its ``scopeCell()``, whose disposal goes to the scope's list, `disposals`).
+  ///
+  /// Under the binding's creation gate, which makes the instance exactly once. A persistent
+  /// instance is published by `isReady`; a cached one by the cache group's generation it was
+  /// made in, and one made in an earlier generation is dropped (and disposed) first. Inside a
+  /// resolution with `initCompleted` steps, the instance is published only once they ran.
   @inline(never)
-  func create(
-    in container: Container, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?,
+  func createKept(
+    into out: borrowing _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?,
     disposals: DisposalList? = nil
   ) throws(ResolutionError) {
-    try ResolutionContext.outermost(parent, in: container) { parent throws(ResolutionError) in
+    try ResolutionContext.outermost(
+      parent, in: container, initializing: out.cleanup(layout)
+    ) { parent throws(ResolutionError) in
       let parent = parent.joined()
       // Made earlier in this resolution, whose steps have yet to run: in `storage` already.
-      if parent.holdsPublications, parent.heldCreation(of: self).isHeld { return }
+      if parent.holdsPublications, parent.heldCreation(of: self).isHeld {
+        out.initialize(copying: storage)
+        return
+      }
       try parent.check(self, fallbackTag: fallbackTag, in: container)
-      // Shared instances are not made after shutdown (their disposal would never run).
+      // A cached instance is dropped by a reset: a longer-lived creation must not keep it.
+      if cell != nil { try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container) }
+      // Kept instances are not made after shutdown (their disposal would never run).
       if container.disposals.isClosed {
         throw .shutDown(key, scopeClosed: false, parent: parent, in: container)
       }
       try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
         () throws(ResolutionError) -> Bool in
-        if isReady { return false }
+        // A persistent binding has no generations: only a cached one reads them.
+        let generation = cell == nil ? (made: 0, current: 0) : cachedGenerations()
+        if cell == nil ? isReady : generation.made == generation.current {
+          out.initialize(copying: storage)
+          return false
+        }
+        allocateStorage()
+        if generation.made != 0 { dropReplacedInstance(in: container) }
         let list = disposals ?? container.disposals
         let tracked = try beginTrackedCreation(
           in: list, scopeClosed: disposals != nil, parent: parent, in: container)
         var handedOver = false
         defer { if tracked, !handedOver { list.endCreation() } }
-        allocateStorage()
         try make(
           maker, into: storage.slot(layout), in: container, parent: parent,
           fallbackTag: fallbackTag)
         guard parent.holdsPublications else {
-          publishReady()
+          publishKept(generation: generation.current)
           recordDisposal(in: list)
           try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
+          out.initialize(copying: storage)
           return false
         }
-        holdPublication(in: parent, list: list, tracked: tracked) { self.publishReady() }
+        out.initialize(copying: storage)
+        holdPublication(in: parent, list: list, tracked: tracked) {
+          self.publishKept(generation: generation.current)
+        }
         handedOver = true
         return true
       }
+    }
+  }
+
+  /// Publishes the instance just made in `storage`: a persistent one by `isReady`, a cached one
+  /// by the group `generation` it was made in.
+  private func publishKept(generation: UInt) {
+    if let cell {
+      cell.withLock { $0.generation = generation }
+    } else {
+      publishReady()
     }
   }
 

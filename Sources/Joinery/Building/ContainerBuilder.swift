@@ -379,12 +379,18 @@ public struct ContainerBuilder: Sendable {
       $0.lifetime.isEager && $0.forwardTargetKey == nil && !$0.isAsync
     }
     for binding in eager.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
-      do throws(ResolutionError) {
-        try (binding as? FactoryBinding)?.create(
-          in: container, parent: .topLevel(isolation), fallbackTag: nil)
-      } catch {
-        findings.append(Self.eagerCreationFailed(binding, error))
+      // Resolved once, as a first request would: the binding keeps what it made.
+      let failure = _withTemporaryInstance(binding.layout) { slot -> ResolutionError? in
+        do throws(ResolutionError) {
+          try binding.resolve(
+            into: slot, in: container, parent: .topLevel(isolation), fallbackTag: nil)
+          slot.destroy(binding.layout)
+          return nil
+        } catch {
+          return error
+        }
       }
+      if let failure { findings.append(Self.eagerCreationFailed(binding, failure)) }
     }
     return (container, findings)
   }

@@ -72,11 +72,12 @@ public final class Scope: Sendable {
       throw .shutDown(binding.key, scopeClosed: true, parent: parent.joined(), in: container)
     }
     let cell = disposals.cell(for: ObjectIdentifier(binding)) { binding.scopeCell() }
-    if !cell.isReady {
-      try cell.create(
-        in: container, parent: parent, fallbackTag: fallbackTag, disposals: disposals)
+    if cell.isReady {
+      out.initialize(copying: cell.storage)
+    } else {
+      try cell.createKept(
+        into: out, in: container, parent: parent, fallbackTag: fallbackTag, disposals: disposals)
     }
-    out.initialize(copying: cell.storage)
   }
 
   /// Whether this scope has made (or was given) the instance of the scoped binding for `key`.

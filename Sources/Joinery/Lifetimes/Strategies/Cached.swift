@@ -17,7 +17,7 @@ final class CachedLifetime: LifetimeKind {
     _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    try binding.resolveCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+    try binding.createKept(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
   override class func holdsInstance(_ binding: FactoryBinding) -> Bool {
@@ -34,64 +34,6 @@ final class CachedLifetime: LifetimeKind {
 }
 
 extension FactoryBinding {
-  @inline(never)
-  func resolveCached(
-    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
-    fallbackTag: RequestedTag?
-  ) throws(ResolutionError) {
-    try ResolutionContext.outermost(
-      parent, in: container, initializing: out.cleanup(layout)
-    ) { parent throws(ResolutionError) in
-      try createCached(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
-    }
-  }
-
-  private func createCached(
-    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
-    fallbackTag: RequestedTag?
-  ) throws(ResolutionError) {
-    let parent = parent.joined()
-    if parent.holdsPublications, parent.heldCreation(of: self).isHeld {
-      out.initialize(copying: storage)
-      return
-    }
-    try parent.check(self, fallbackTag: fallbackTag, in: container)
-    try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
-    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
-      () throws(ResolutionError) -> Bool in
-      let (made, current) = cachedGenerations()
-      allocateStorage()
-      if made != 0 {
-        if made == current {
-          out.initialize(copying: storage)
-          return false
-        }
-        dropReplacedInstance(in: container)
-      }
-      let list = container.disposals
-      let tracked = try beginTrackedCreation(
-        in: list, scopeClosed: false, parent: parent, in: container)
-      var handedOver = false
-      defer { if tracked, !handedOver { list.endCreation() } }
-      try make(
-        maker, into: storage.slot(layout), in: container, parent: parent,
-        fallbackTag: fallbackTag)
-      guard parent.holdsPublications else {
-        cell?.withLock { $0.generation = current }
-        recordDisposal(in: list)
-        try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
-        out.initialize(copying: storage)
-        return false
-      }
-      out.initialize(copying: storage)
-      holdPublication(in: parent, list: list, tracked: tracked) {
-        self.cell?.withLock { $0.generation = current }
-      }
-      handedOver = true
-      return true
-    }
-  }
-
   /// The generation the cached instance was made in (0 for none) and the group's current one.
   func cachedGenerations() -> (made: UInt, current: UInt) {
     cell?.withLock { ($0.generation, $0.group?.generation ?? 1) } ?? (0, 1)
@@ -125,7 +67,7 @@ extension FactoryBinding {
   /// Destroys the cached instance a newer one replaces, and disposes it in a task of its own
   /// (``Container/shutdown()`` waits for it), unless a reset took its disposal; called holding
   /// the creation gate.
-  private func dropReplacedInstance(in container: Container) {
+  func dropReplacedInstance(in container: Container) {
     dropInstance()
     guard disposer != nil else { return }
     cell?.withLock({ $0.group })?.disposeReplaced(madeBy: self, in: container)
