@@ -36,6 +36,7 @@ import collections, re, sys
 path, count, verbose = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "-v"
 files = collections.Counter()
 functions = collections.defaultdict(list)
+helpers = collections.Counter()
 for line in open(path):
     match = re.match(r"^\s*([0-9,]+)\s+\(\s*[0-9.]+%\)\s+(.*)$", line)
     if not match:
@@ -44,8 +45,15 @@ for line in open(path):
     source = re.search(r"(Sources/(Joinery|JoineryEngine)/[^ :]+\.swift)", match.group(2))
     if cost < 0.5 or not source:
         continue
+    name = match.group(2).split(":", 1)[-1]
+    # Only the library's own functions make a file part of the path: a compiler-made helper
+    # (a metadata cache, an outlined copy) or a standard library specialization is attributed to
+    # whichever file the compiler first emitted it in.
+    if not re.match(r"\$s(7Joinery|13JoineryEngine)", name):
+        helpers[source.group(1)] += cost
+        continue
     files[source.group(1)] += cost
-    functions[source.group(1)].append((cost, match.group(2).split(":", 1)[-1][:100]))
+    functions[source.group(1)].append((cost, name[:100]))
 for file, cost in files.most_common():
     print(f"{cost:9.0f}  {file}")
     if verbose:
@@ -53,4 +61,8 @@ for file, cost in files.most_common():
             print(f"{each:20.0f}  {name}")
 folders = {f.split("/")[2] if f.split("/")[1] == "Joinery" else f.split("/")[1] for f in files}
 print(f"{len(files)} library files in {len(folders)} folders (the engine target counted as one)")
+others = {f: c for f, c in helpers.items() if f not in files}
+if others:
+    print("not counted (compiler-made helpers only): " + ", ".join(
+        f"{f} ({c:.0f})" for f, c in sorted(others.items(), key=lambda item: -item[1])))
 PYTHON
