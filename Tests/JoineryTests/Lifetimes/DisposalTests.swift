@@ -169,6 +169,45 @@ struct DisposalTests {
     #expect(asyncError?.code == .shutDown)
   }
 
+  @Test(
+    "A resolution begun before shutdown() gets no new kept instance after it, cached or persistent",
+    arguments: ["cached", "persistent"])
+  func keptCreationAfterShutdown(lifetimeName: String) async throws {
+    let lifetime: Lifetime.For<Session> = lifetimeName == "cached" ? .cached : .persistent
+    let entered = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let made = Locked(0)
+    // No disposer: nothing else would stop an instance whose disposal never runs.
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Session.self, lifetime: lifetime) { _ in
+        made.withLock { $0 += 1 }
+        return Session()
+      }
+      registrar.bind(UnitOfWork.self, dependsOn: [BindingKey(Session.self)]) { resolver in
+        entered.signal()
+        resume.wait()
+        _ = try resolver.resolve(Session.self)
+        return UnitOfWork(repository: Repository(pool: Pool()))
+      }
+    }.build()
+    async let outcome = Stress.onThread {
+      Result { () throws(ResolutionError) -> UnitOfWork in
+        try container.resolve(UnitOfWork.self)
+      }
+    }
+    // The request is inside its factory: shut down, then let it reach the kept binding.
+    await Task.detached { entered.wait() }.value
+    try await container.shutdown()
+    resume.signal()
+    guard case .failure(let error)? = await outcome else {
+      Issue.record("the request after shutdown was not refused")
+      return
+    }
+    #expect(error.code == .shutDown)
+    #expect(error.requested == BindingKey(Session.self))
+    #expect(made.withLock { $0 } == 0)
+  }
+
   @Test("An async persistent binding's dispose: runs at shutdown")
   func asyncDisposal() async throws {
     let journal = Journal()
