@@ -172,14 +172,15 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
 
   // MARK: Kept instances
 
-  /// Makes the instance a persistent or cached binding keeps unless it has one, and copies it
-  /// into `out`: the one synchronous creation of a kept instance, also used for a scope's
-  /// instance (in its ``scopeCell()``, whose disposal goes to the scope's list, `disposals`).
+  /// Makes the instance a persistent, cached or transient binding keeps unless it has one, and
+  /// copies it into `out`: the one synchronous creation of a kept instance, also used for a
+  /// scope's instance (in its ``scopeCell()``, whose disposal goes to the scope's list,
+  /// `disposals`).
   ///
-  /// Under the binding's creation gate, which makes the instance exactly once. A persistent
-  /// instance is published by `isReady`; a cached one by the cache group's generation it was
-  /// made in, and one made in an earlier generation is dropped (and disposed) first. Inside a
-  /// resolution with `initCompleted` steps, the instance is published only once they ran.
+  /// Under the binding's creation gate, which makes the instance exactly once. Inside a
+  /// resolution with `initCompleted` steps, the instance is published only once they ran. How
+  /// it is kept and published is the lifetime's: see ``copyIfKept(into:generation:)``,
+  /// ``keep(_:fallbackTag:parent:in:)`` and ``publishKept(generation:object:)``.
   @inline(never)
   func createKept(
     into out: borrowing _InstanceSlot, in container: Container,
@@ -190,26 +191,35 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
       parent, in: container, initializing: out.cleanup(layout)
     ) { parent throws(ResolutionError) in
       let parent = parent.joined()
-      // Made earlier in this resolution, whose steps have yet to run: in `storage` already.
-      if parent.holdsPublications, parent.heldCreation(of: self).isHeld {
-        out.initialize(copying: storage)
-        return
+      // Made earlier in this resolution, whose steps have yet to run: in `storage` already (a
+      // transient one's object kept alive by the resolution).
+      if parent.holdsPublications {
+        let held = parent.heldCreation(of: self)
+        if held.isHeld {
+          if let object = held.object {
+            out.takeBits(of: storage, layout, handingOver: object)
+          } else {
+            out.initialize(copying: storage)
+          }
+          return
+        }
       }
       try parent.check(self, fallbackTag: fallbackTag, in: container)
-      // A cached instance is dropped by a reset: a longer-lived creation must not keep it.
+      // A cached or transient instance ends before the container: a longer-lived creation must
+      // not keep it.
       if cell != nil { try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container) }
-      // Kept instances are not made after shutdown (their disposal would never run).
-      if container.disposals.isClosed {
+      // Instances the container keeps are not made after shutdown (their disposal would never
+      // run).
+      if !isWeaklyShared, container.disposals.isClosed {
         throw .shutDown(key, scopeClosed: false, parent: parent, in: container)
       }
       try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
         () throws(ResolutionError) -> Bool in
-        // A persistent binding has no generations: only a cached one reads them.
-        let generation = cell == nil ? (made: 0, current: 0) : cachedGenerations()
-        if cell == nil ? isReady : generation.made == generation.current {
-          out.initialize(copying: storage)
-          return false
-        }
+        // Only a cached binding has generations (and a cell, which a transient one has too).
+        let generation =
+          cell == nil || isWeaklyShared ? (made: 0, current: 0) : cachedGenerations()
+        // Another thread may have made it while this one waited for the gate.
+        if copyIfKept(into: out, generation: generation) { return false }
         allocateStorage()
         if generation.made != 0 { dropReplacedInstance(in: container) }
         let list = disposals ?? container.disposals
@@ -217,19 +227,21 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
           in: list, scopeClosed: disposals != nil, parent: parent, in: container)
         var handedOver = false
         defer { if tracked, !handedOver { list.endCreation() } }
-        try make(
-          maker, into: storage.slot(layout), in: container, parent: parent,
-          fallbackTag: fallbackTag)
+        try make(maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
+        let object = try keep(out, fallbackTag: fallbackTag, parent: parent, in: container)
         guard parent.holdsPublications else {
-          publishKept(generation: generation.current)
+          publishKept(generation: generation.current, object: object)
           recordDisposal(in: list)
-          try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
-          out.initialize(copying: storage)
+          do throws(ResolutionError) {
+            try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
+          } catch {
+            out.destroy(layout)
+            throw error
+          }
           return false
         }
-        out.initialize(copying: storage)
-        holdPublication(in: parent, list: list, tracked: tracked) {
-          self.publishKept(generation: generation.current)
+        holdPublication(in: parent, list: list, tracked: tracked, object: object) {
+          self.publishKept(generation: generation.current, object: object)
         }
         handedOver = true
         return true
@@ -237,10 +249,49 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     }
   }
 
-  /// Publishes the instance just made in `storage`: a persistent one by `isReady`, a cached one
-  /// by the group `generation` it was made in.
-  private func publishKept(generation: UInt) {
-    if let cell {
+  /// Copies the instance this binding keeps now into `out`, if there is one: a persistent one
+  /// once made, a cached one made in the group's current generation, a transient one someone
+  /// still holds.
+  @inline(__always)
+  private func copyIfKept(
+    into out: borrowing _InstanceSlot, generation: (made: UInt, current: UInt)
+  ) -> Bool {
+    if isWeaklyShared { return copyAlive(into: out) }
+    guard cell == nil ? isReady : generation.made == generation.current else { return false }
+    out.initialize(copying: storage)
+    return true
+  }
+
+  /// Keeps the instance just made in `out`, and returns a transient instance's object.
+  ///
+  /// `storage` gets a copy; for a transient binding, whose instance must be an object, only its
+  /// bits, which do not own the object (the weak reference in ``cell`` says whether they may be
+  /// read).
+  private func keep(
+    _ out: borrowing _InstanceSlot, fallbackTag: RequestedTag?,
+    parent: borrowing ResolutionContext, in container: Container
+  ) throws(ResolutionError) -> AnyObject? {
+    guard isWeaklyShared else {
+      out.copy(into: storage)
+      return nil
+    }
+    let (object, dynamicType) = out.object(layout)
+    guard let object else {
+      out.destroy(layout)
+      throw .transientValueType(
+        self, fallbackTag: fallbackTag, parent: parent, instanceType: dynamicType, in: container)
+    }
+    // Written while no instance is alive, so no reader copies them now.
+    out.copyBits(into: storage, layout)
+    return object
+  }
+
+  /// Publishes the instance just kept: a persistent one by `isReady`, a cached one by the group
+  /// `generation` it was made in, a transient one by the weak reference to its `object`.
+  private func publishKept(generation: UInt, object: AnyObject?) {
+    if let object {
+      cell?.withLock { $0.alive = object }
+    } else if let cell {
       cell.withLock { $0.generation = generation }
     } else {
       publishReady()
@@ -277,19 +328,22 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// Hands the instance just made in `storage` to `parent`'s resolution, which publishes it
   /// (`publish`, then its disposal recorded in `list`) once its `initCompleted` steps ran, or
   /// discards it if the resolution fails; either ends the tracked creation.
+  ///
+  /// A transient instance's `object` is kept alive by the resolution until then; its bits in
+  /// `storage` own nothing, so discarding it leaves them.
   func holdPublication(
     in parent: borrowing ResolutionContext, list: DisposalList, tracked: Bool,
-    publish: @escaping () -> Void
+    object: AnyObject? = nil, publish: @escaping () -> Void
   ) {
     parent.holdUntilEnd(
-      self,
+      self, object: object,
       commit: {
         publish()
         self.recordDisposal(in: list)
         if tracked { list.endCreation() }
       },
       abandon: {
-        self.abandonInstance(in: list)
+        if object == nil { self.abandonInstance(in: list) }
         if tracked { list.endCreation() }
       })
   }

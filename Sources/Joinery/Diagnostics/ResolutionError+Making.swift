@@ -327,11 +327,12 @@ extension ResolutionError {
 
   @inline(never)
   static func transientValueType(
-    _ binding: AnyBinding, frame: borrowing some ResolutionSite & ~Copyable, instanceType: Any.Type,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?,
+    parent: borrowing some ResolutionSite & ~Copyable, instanceType: Any.Type,
     in container: Container
   ) -> ResolutionError {
-    inside(
-      .transientValueType, binding, frame: frame,
+    entering(
+      .transientValueType, binding, fallbackTag: fallbackTag, parent: parent,
       detail: "The factory returned a \(TypeName.of(instanceType)), which is a value type.",
       in: container)
   }

@@ -116,6 +116,25 @@ struct LifetimeTests {
         "The factory returned a ValueGreeting, which is a value type."))
   }
 
+  @Test("A value made for a transient binding inside a graph is reported with the path to it")
+  func transientValueTypeNested() throws {
+    struct Holder { let greeting: any Greeting }
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind((any Greeting).self, lifetime: .transient) { _ in ValueGreeting(text: "x") }
+        registrar.bind(Holder.self) { (greeting: any Greeting) in Holder(greeting: greeting) }
+      }
+    ).buildOrRecord()
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(Holder.self) }
+    #expect(error.code == .transientValueType)
+    #expect(error.requested == BindingKey((any Greeting).self))
+    #expect(
+      error.path.map(\.requested) == [BindingKey(Holder.self), BindingKey((any Greeting).self)])
+    // Nothing was kept: the next request fails the same way, it does not get a stale instance.
+    let again = try #require(throws: ResolutionError.self) { try container.resolve(Holder.self) }
+    #expect(again.code == .transientValueType)
+  }
+
   @Test("The graph lifetime shares one instance inside a resolve and makes a new one next time")
   func graphLifetime() throws {
     let tracker = LifetimeTracker()

@@ -45,53 +45,7 @@ extension FactoryBinding {
     // and creation's gate is not needed; a longer-lived creation must not keep it, though.
     try checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: container)
     if copyAlive(into: out) { return }
-    try ResolutionContext.outermost(
-      parent, in: container, initializing: out.cleanup(layout)
-    ) { parent throws(ResolutionError) in
-      try createTransient(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
-    }
-  }
-
-  private func createTransient(
-    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
-    fallbackTag: RequestedTag?
-  ) throws(ResolutionError) {
-    let parent = parent.joined()
-    if parent.holdsPublications {
-      let held = parent.heldCreation(of: self)
-      if held.isHeld, let object = held.object {
-        out.takeBits(of: storage, layout, handingOver: object)
-        return
-      }
-    }
-    try parent.check(self, fallbackTag: fallbackTag, in: container)
-    try parent.checkCapture(of: self, fallbackTag: fallbackTag, in: container)
-    try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
-      () throws(ResolutionError) -> Bool in
-      // Another thread may have made it while this one waited for the gate.
-      if copyAlive(into: out) { return false }
-      return try parent.enter(self, fallbackTag: fallbackTag, in: container) {
-        frame throws(ResolutionError) -> Bool in
-        try frame.make(maker, into: out, for: self, in: container)
-        let (instanceObject, dynamicType) = out.object(layout)
-        guard let instanceObject else {
-          out.destroy(layout)
-          throw .transientValueType(self, frame: frame, instanceType: dynamicType, in: container)
-        }
-        allocateStorage()
-        // The bits are written while no instance is alive, so no reader copies them now.
-        out.copyBits(into: storage, layout)
-        guard parent.holdsPublications else {
-          cell?.withLock { $0.alive = instanceObject }
-          return false
-        }
-        // Shared once the resolution's steps ran; until then its object is kept alive here.
-        parent.holdUntilEnd(
-          self, object: instanceObject,
-          commit: { self.cell?.withLock { $0.alive = instanceObject } }, abandon: {})
-        return true
-      }
-    }
+    try createKept(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
   /// The captive check for a request that may be served the live instance: a persistent or
@@ -162,7 +116,8 @@ extension FactoryBinding {
     }
     guard object != nil else {
       throw .transientValueType(
-        self, frame: node, instanceType: type(of: instance), in: container)
+        self, fallbackTag: nil, parent: node.parent, instanceType: type(of: instance),
+        in: container)
     }
     return instance
   }
