@@ -223,12 +223,8 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
         allocateStorage()
         if generation.made != 0 { dropReplacedInstance(in: container) }
         let list = disposals ?? container.disposals
-        // An instance with a disposer is a creation `list`'s closer waits for, so that an instance
-        // made while it closes is disposed in order.
-        let tracked = disposer != nil
-        if tracked, !list.beginCreation() {
-          throw .shutDown(key, scopeClosed: disposals != nil, parent: parent, in: container)
-        }
+        let tracked = try beginTrackedCreation(
+          in: list, scopeClosed: disposals != nil, parent: parent, in: container)
         var handedOver = false
         defer { if tracked, !handedOver { list.endCreation() } }
         try make(maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
@@ -236,32 +232,17 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
         guard parent.holdsPublications else {
           publishKept(generation: generation.current, object: object)
           recordDisposal(in: list)
-          // Made while its container or scope closed: the closer disposes it, and the request
-          // fails instead of getting it.
-          if tracked, list.isClosed {
+          do throws(ResolutionError) {
+            try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
+          } catch {
             out.destroy(layout)
-            throw .closedMeanwhile(
-              self, scopeClosed: disposals != nil, parent: parent, in: container)
+            throw error
           }
           return false
         }
-        // Published once the resolution's `initCompleted` steps ran, or discarded if it fails (its
-        // disposal recorded all the same: it may hold resources). A transient instance's bits own
-        // nothing; the resolution keeps its object alive until then.
-        parent.holdUntilEnd(
-          self, object: object,
-          commit: {
-            self.publishKept(generation: generation.current, object: object)
-            self.recordDisposal(in: list)
-            if tracked { list.endCreation() }
-          },
-          abandon: {
-            if object == nil {
-              self.recordDisposal(in: list)
-              self.storage.destroy(self.layout)
-            }
-            if tracked { list.endCreation() }
-          })
+        holdPublication(in: parent, list: list, tracked: tracked, object: object) {
+          self.publishKept(generation: generation.current, object: object)
+        }
         handedOver = true
         return true
       }
@@ -315,6 +296,64 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     } else {
       publishReady()
     }
+  }
+
+  /// For a binding with a disposer, starts a creation that `list`'s closer waits for.
+  ///
+  /// Throws ``ResolutionError/Code/shutDown`` if `list` closed already. Returns whether it
+  /// started one (end it with `list.endCreation()`).
+  func beginTrackedCreation(
+    in list: DisposalList, scopeClosed: Bool, parent: borrowing ResolutionContext,
+    in container: Container
+  ) throws(ResolutionError) -> Bool {
+    guard disposer != nil else { return false }
+    guard list.beginCreation() else {
+      throw .shutDown(key, scopeClosed: scopeClosed, parent: parent, in: container)
+    }
+    return true
+  }
+
+  /// A creation that ended after its container or scope closed: its instance, recorded, is
+  /// disposed by the closer, so the request fails instead of getting it.
+  func refuseIfClosedMeanwhile(
+    _ list: DisposalList, tracked: Bool, parent: borrowing ResolutionContext,
+    in container: Container
+  ) throws(ResolutionError) {
+    if tracked, list.isClosed {
+      throw .closedMeanwhile(
+        self, scopeClosed: list !== container.disposals, parent: parent, in: container)
+    }
+  }
+
+  /// Hands the instance just made in `storage` to `parent`'s resolution, which publishes it
+  /// (`publish`, then its disposal recorded in `list`) once its `initCompleted` steps ran, or
+  /// discards it if the resolution fails; either ends the tracked creation.
+  ///
+  /// A transient instance's `object` is kept alive by the resolution until then; its bits in
+  /// `storage` own nothing, so discarding it leaves them.
+  func holdPublication(
+    in parent: borrowing ResolutionContext, list: DisposalList, tracked: Bool,
+    object: AnyObject? = nil, publish: @escaping () -> Void
+  ) {
+    parent.holdUntilEnd(
+      self, object: object,
+      commit: {
+        publish()
+        self.recordDisposal(in: list)
+        if tracked { list.endCreation() }
+      },
+      abandon: {
+        if object == nil { self.abandonInstance(in: list) }
+        if tracked { list.endCreation() }
+      })
+  }
+
+  /// Discards the instance in `storage`, made in a resolution that then failed and never
+  /// published: its disposal is recorded in `list` all the same (it may hold resources), and a
+  /// later request makes a new one.
+  private func abandonInstance(in list: DisposalList) {
+    recordDisposal(in: list)
+    storage.destroy(layout)
   }
 }
 
