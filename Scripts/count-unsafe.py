@@ -13,6 +13,9 @@ marked `unsafe`, or the build warns, which CI makes an error. This script counts
   reason beside them (`@safe` on `@exclusivity(unchecked)` or `nonisolated(unsafe)` storage)
   are listed.
 
+It also refuses a forced cast (`as!`) anywhere in `Sources`: a value's type is checked where it
+crosses from `Any` (and a mismatch thrown), never trapped on.
+
     python3 Scripts/count-unsafe.py            # the counts
     python3 Scripts/count-unsafe.py --ceiling  # fails past .ci/unsafe-ceiling, or on any mark
                                                # outside the two engine folders
@@ -54,6 +57,14 @@ resolver, _ = scan('Sources/Joinery/Engine')
 rest, optouts = scan('Sources/Joinery', skip='Sources/Joinery/Engine')
 print(f'unsafe marks: {len(engine)} in Sources/JoineryEngine, {len(resolver)} in '
       f'Sources/Joinery/Engine, {len(rest)} elsewhere in Sources/Joinery')
+casts = []
+for directory, _, files in os.walk(os.path.join(root, 'Sources')):
+    for name in sorted(files):
+        if name.endswith('.swift'):
+            path = os.path.join(directory, name)
+            casts += [f'{os.path.relpath(path, root)}:{number}'
+                      for number, line in enumerate(open(path), 1) if re.search(r'\bas!', code(line))]
+print(f'forced casts (as!) in Sources: {len(casts)}')
 print(f'checks opted out of with @safe outside the engine folders: {len(optouts)}')
 for where in optouts:
     print(f'  {where}')
@@ -65,6 +76,11 @@ if '--ceiling' in sys.argv:
     if rest:
         print('unsafe code outside the engine: move it behind an engine type instead')
         for where in rest:
+            print(f'  {where}')
+        failed = True
+    if casts:
+        print('a forced cast traps on a type mismatch: check it and throw instead')
+        for where in casts:
             print(f'  {where}')
         failed = True
     if len(resolver) > ceiling:

@@ -278,6 +278,17 @@ extension ResolutionError {
       detail: "Each scope provides it, and this scope was made without it.", in: container)
   }
 
+  /// An error other than a `ResolutionError` where only one can arrive: after a standard
+  /// library call that rethrows a typed error untyped (``withGuaranteed(_:_:)``).
+  ///
+  /// Never reached; if it were, it is reported as a factory's failure rather than a trap.
+  @usableFromInline @inline(never)
+  static func unexpected() -> ResolutionError {
+    ResolutionError(
+      .factoryFailed, requested: BindingKey(Never.self), path: [],
+      detail: "An error that is not a ResolutionError crossed the resolve path.", container: nil)
+  }
+
   // MARK: A factory that failed inside its frame
 
   @inline(never)

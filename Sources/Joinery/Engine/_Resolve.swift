@@ -65,9 +65,12 @@ func withGuaranteed<Object: AnyObject, R>(
 ) throws(ResolutionError) -> R {
   do {
     return unsafe try reference._withUnsafeGuaranteedRef { object in try body(object) }
+  } catch let error as ResolutionError {
+    // The standard library's call rethrows `body`'s error untyped; inlined, the optimizer
+    // sees its type and drops the cast.
+    throw error
   } catch {
-    // `body` throws only `ResolutionError`.
-    throw error as! ResolutionError
+    throw ResolutionError.unexpected()
   }
 }
 
