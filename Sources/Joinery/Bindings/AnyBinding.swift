@@ -9,21 +9,11 @@ public import JoineryEngine
 /// per-type class metadata, and a resolve from another module needs no runtime generic lookup.
 ///
 /// A binding is created by a ``Registrar`` during `build()`, owned by exactly one container, and
-/// never changes its description afterwards. Subclasses own the lifetime state and synchronize it
+/// never changes its description afterwards. It is the home of the instance it keeps for the
+/// container (``InstanceHome``); subclasses own the rest of the lifetime state and synchronize it
 /// themselves, hence `@unchecked Sendable`.
 @usableFromInline
-class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
-  /// Read and written only atomically (``_AtomicWordsHolder``): bit 0 is the ready flag
-  /// (``isReady``); the bits above the low four hold the creation gate, the lock that makes
-  /// creation single-flight, made on first creation.
-  ///
-  /// First, as the protocol requires.
-  @usableFromInline final var atomicWords: UInt = 0
-  /// Where `storage` keeps an instance that fits in one word: a class instance, a small value.
-  ///
-  /// Written only through `storage` (``_AtomicWordsHolder/_allocate(_:_:inlineAt:)``), it saves
-  /// the instance a heap allocation. Second, at word 1.
-  private final var inlineInstance: UInt = 0
+class AnyBinding: InstanceHome, @unchecked Sendable {
   // Stored properties are laid out in declaration order; this one leaves no padding between
   // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
@@ -55,14 +45,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
   /// ``resolve(into:in:parent:fallbackTag:)``); `nil` for the other bindings.
   @usableFromInline let factoryStrategy: LifetimeKind.Type?
   let location: BindingLocation
-  /// The bound type's layout; a resolve that is not specialized reads whether it is one class
-  /// reference here rather than asking the runtime.
-  @usableFromInline let layout: _ValueLayout
-  /// Memory for one instance of the bound type, for lifetimes that keep one.
-  // Allocated by the first creation, under the binding's creation lock, and published with
-  // the instance; then only read. The instance is written through its address, under the
-  // lifetime's own synchronization.
-  @usableFromInline @safe @exclusivity(unchecked) final var storage = _InstanceStorage()
 
   /// What the binding says it depends on, or `nil` for a factory that declared nothing
   /// ("unchecked").
@@ -154,11 +136,11 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
-  /// Records the disposal of the instance in `storage`, just made, if the binding has a
-  /// disposer: in `list`, or the container's.
-  final func recordDisposal(in list: DisposalList) {
+  /// Records the disposal of the instance just made in `home` (the binding's own unless given),
+  /// if the binding has a disposer, in `list`.
+  final func recordDisposal(in list: DisposalList, home: InstanceHome? = nil) {
     guard let disposer else { return }
-    list.record(self, disposer(storage.loadAny(layout)))
+    list.record(self, disposer((home ?? self).storage.loadAny(layout)))
   }
 
   /// For an override declared in ``Registrar/overriding(_:_:)``, the assembly whose binding it
@@ -214,20 +196,14 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     self.location = location
     self.registerType = registerType
     self.isOverride = isOverride
-    self.layout = layout
-    _checkAtomicWordsLayout(&atomicWords)
-    _checkAtomicWordsLayout(&inlineInstance, at: 1)
+    super.init(layout: layout)
   }
 
   /// A binding with `other`'s declaration and none of its state.
   ///
   /// It has no instance, no gate, and no place in a container. The declaration's extras are
-  /// shared, not copied (a scope makes a copy of each scoped binding it resolves), and copied
-  /// on write.
-  ///
-  /// `keepingDependencies: false` leaves out the declared dependencies, which only `build()`'s
-  /// checks and the graph read: for a scope's copy, made per scope and never checked.
-  init(copying other: AnyBinding, keepingDependencies: Bool = true) {
+  /// shared, not copied, and copied on write.
+  init(copying other: AnyBinding) {
     key = other.key
     isWeaklyShared = other.isWeaklyShared
     isAsync = other.isAsync
@@ -239,30 +215,10 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     inheritsLifetime = other.inheritsLifetime
     isPrivate = other.isPrivate
     module = other.module
-    layout = other.layout
-    if keepingDependencies { dependencies = other.dependencies }
+    dependencies = other.dependencies
     extras = other.extras
-    _checkAtomicWordsLayout(&atomicWords)
-    _checkAtomicWordsLayout(&inlineInstance, at: 1)
+    super.init(layout: other.layout)
   }
-
-  deinit {
-    if storage.isAllocated {
-      if isReady { storage.destroy(layout) }
-      _deallocate(&storage, inlineAt: 1)
-    }
-    _releaseLazyLock(0)
-  }
-
-  /// Whether `storage` holds an instance that never changes again: a built persistent
-  /// instance, or a forward's converted one.
-  ///
-  /// Resolves then read it without a lock.
-  @inlinable @inline(__always)
-  final var isReady: Bool { _loadAcquiring(0) & 1 != 0 }
-
-  /// Publishes the instance in `storage`: every thread that sees ``isReady`` sees it whole.
-  final func publishReady() { _setReleasing(0, 1) }
 
   /// The type of the lifetime's strategy, whose class methods do the lifetime's work: read from
   /// the strategy object's header, so that reaching the lifetime's code retains nothing.
@@ -306,8 +262,6 @@ class AnyBinding: _AtomicWordsHolder, @unchecked Sendable {
     preconditionFailure("\(Self.self) must override resolve(into:)")
   }
 
-  /// Memory for one instance, allocated on first use.
-  final func allocateStorage() { _allocate(&storage, layout, inlineAt: 1) }
 }
 
 extension AnyBinding {

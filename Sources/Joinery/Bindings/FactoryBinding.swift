@@ -104,11 +104,11 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// A binding with this one's declaration and no instance.
   override func fresh() -> AnyBinding { FactoryBinding(copying: self) }
 
-  private init(copying other: FactoryBinding, keepingDependencies: Bool = true) {
+  private init(copying other: FactoryBinding) {
     maker = other.maker
     parameters = other.parameters
     cell = other.cell == nil ? nil : Protected(LifetimeCell())
-    super.init(copying: other, keepingDependencies: keepingDependencies)
+    super.init(copying: other)
   }
 
   override var asyncFactory: FactoryBinding? { isAsync ? self : nil }
@@ -149,12 +149,6 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     }
   }
 
-  /// A copy of this scoped binding that keeps one scope's instance, as a persistent binding
-  /// keeps the container's: made exactly once, with the same cycle and deadlock checks.
-  func scopeCell() -> FactoryBinding {
-    FactoryBinding(copying: self, keepingDependencies: false)
-  }
-
   /// Whether resolving needs runtime arguments: the key names their tuple type.
   override var needsArguments: Bool { key.argumentTypes != nil }
 
@@ -174,19 +168,20 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
 
   /// Makes the instance a persistent, cached or transient binding keeps unless it has one, and
   /// copies it into `out`: the one synchronous creation of a kept instance, also used for a
-  /// scope's instance (in its ``scopeCell()``, whose disposal goes to the scope's list,
+  /// scope's instance (in the scope's `home` for this binding, its disposal in the scope's list,
   /// `disposals`).
   ///
-  /// Under the binding's creation gate, which makes the instance exactly once. Inside a
+  /// Under the home's creation gate, which makes the instance exactly once. Inside a
   /// resolution with `initCompleted` steps, the instance is published only once they ran. How
-  /// it is kept and published is the lifetime's: see ``copyIfKept(into:generation:)``,
-  /// ``keep(_:fallbackTag:parent:in:)`` and ``publishKept(generation:object:)``.
+  /// it is kept and published is the lifetime's: see ``copyIfKept(into:from:generation:)``,
+  /// ``keep(_:in:fallbackTag:parent:in:)`` and ``publishKept(in:generation:object:)``.
   @inline(never)
   func createKept(
     into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?,
-    disposals: DisposalList? = nil
+    home: InstanceHome? = nil, disposals: DisposalList? = nil
   ) throws(ResolutionError) {
+    let home = home ?? self
     try ResolutionContext.outermost(
       parent, in: container, initializing: out.cleanup(layout)
     ) { parent throws(ResolutionError) in
@@ -194,12 +189,12 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
       // Made earlier in this resolution, whose steps have yet to run: in `storage` already (a
       // transient one's object kept alive by the resolution).
       if parent.holdsPublications {
-        let held = parent.heldCreation(of: self)
+        let held = parent.heldCreation(of: home)
         if held.isHeld {
           if let object = held.object {
-            out.takeBits(of: storage, layout, handingOver: object)
+            out.takeBits(of: home.storage, layout, handingOver: object)
           } else {
-            out.initialize(copying: storage)
+            out.initialize(copying: home.storage)
           }
           return
         }
@@ -213,14 +208,15 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
       if !isWeaklyShared, container.disposals.isClosed {
         throw .shutDown(key, scopeClosed: false, parent: parent, in: container)
       }
-      try withCreationLock(for: self, fallbackTag: fallbackTag, parent: parent, in: container) {
-        () throws(ResolutionError) -> Bool in
+      try home.withCreationLock(
+        for: self, fallbackTag: fallbackTag, parent: parent, in: container
+      ) { () throws(ResolutionError) -> Bool in
         // Only a cached binding has generations (and a cell, which a transient one has too).
         let generation =
           cell == nil || isWeaklyShared ? (made: 0, current: 0) : cachedGenerations()
         // Another thread may have made it while this one waited for the gate.
-        if copyIfKept(into: out, generation: generation) { return false }
-        allocateStorage()
+        if copyIfKept(into: out, from: home, generation: generation) { return false }
+        home.allocateStorage()
         if generation.made != 0 { dropReplacedInstance(in: container) }
         let list = disposals ?? container.disposals
         let tracked = try beginTrackedCreation(
@@ -228,10 +224,11 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
         var handedOver = false
         defer { if tracked, !handedOver { list.endCreation() } }
         try make(maker, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
-        let object = try keep(out, fallbackTag: fallbackTag, parent: parent, in: container)
+        let object = try keep(
+          out, in: home, fallbackTag: fallbackTag, parent: parent, in: container)
         guard parent.holdsPublications else {
-          publishKept(generation: generation.current, object: object)
-          recordDisposal(in: list)
+          publishKept(in: home, generation: generation.current, object: object)
+          recordDisposal(in: list, home: home)
           do throws(ResolutionError) {
             try refuseIfClosedMeanwhile(list, tracked: tracked, parent: parent, in: container)
           } catch {
@@ -240,8 +237,8 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
           }
           return false
         }
-        holdPublication(in: parent, list: list, tracked: tracked, object: object) {
-          self.publishKept(generation: generation.current, object: object)
+        holdPublication(in: parent, home: home, list: list, tracked: tracked, object: object) {
+          self.publishKept(in: home, generation: generation.current, object: object)
         }
         handedOver = true
         return true
@@ -249,30 +246,32 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     }
   }
 
-  /// Copies the instance this binding keeps now into `out`, if there is one: a persistent one
-  /// once made, a cached one made in the group's current generation, a transient one someone
-  /// still holds.
+  /// Copies the instance `home` keeps now into `out`, if there is one: a persistent or scoped
+  /// one once made, a cached one made in the group's current generation, a transient one
+  /// someone still holds.
   @inline(__always)
   private func copyIfKept(
-    into out: borrowing _InstanceSlot, generation: (made: UInt, current: UInt)
+    into out: borrowing _InstanceSlot, from home: InstanceHome,
+    generation: (made: UInt, current: UInt)
   ) -> Bool {
     if isWeaklyShared { return copyAlive(into: out) }
-    guard cell == nil ? isReady : generation.made == generation.current else { return false }
-    out.initialize(copying: storage)
+    guard cell == nil ? home.isReady : generation.made == generation.current else { return false }
+    out.initialize(copying: home.storage)
     return true
   }
 
-  /// Keeps the instance just made in `out`, and returns a transient instance's object.
+  /// Keeps the instance just made in `out` in `home`, and returns a transient instance's
+  /// object.
   ///
-  /// `storage` gets a copy; for a transient binding, whose instance must be an object, only its
-  /// bits, which do not own the object (the weak reference in ``cell`` says whether they may be
-  /// read).
+  /// The home's storage gets a copy; for a transient binding, whose instance must be an object,
+  /// only its bits, which do not own the object (the weak reference in ``cell`` says whether
+  /// they may be read).
   private func keep(
-    _ out: borrowing _InstanceSlot, fallbackTag: RequestedTag?,
+    _ out: borrowing _InstanceSlot, in home: InstanceHome, fallbackTag: RequestedTag?,
     parent: borrowing ResolutionContext, in container: Container
   ) throws(ResolutionError) -> AnyObject? {
     guard isWeaklyShared else {
-      out.copy(into: storage)
+      out.copy(into: home.storage)
       return nil
     }
     let (object, dynamicType) = out.object(layout)
@@ -286,15 +285,16 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     return object
   }
 
-  /// Publishes the instance just kept: a persistent one by `isReady`, a cached one by the group
-  /// `generation` it was made in, a transient one by the weak reference to its `object`.
-  private func publishKept(generation: UInt, object: AnyObject?) {
+  /// Publishes the instance just kept in `home`: a persistent or scoped one by `isReady`, a
+  /// cached one by the group `generation` it was made in, a transient one by the weak
+  /// reference to its `object`.
+  private func publishKept(in home: InstanceHome, generation: UInt, object: AnyObject?) {
     if let object {
       cell?.withLock { $0.alive = object }
     } else if let cell {
       cell.withLock { $0.generation = generation }
     } else {
-      publishReady()
+      home.publishReady()
     }
   }
 
@@ -325,35 +325,35 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     }
   }
 
-  /// Hands the instance just made in `storage` to `parent`'s resolution, which publishes it
+  /// Hands the instance just made in `home` to `parent`'s resolution, which publishes it
   /// (`publish`, then its disposal recorded in `list`) once its `initCompleted` steps ran, or
   /// discards it if the resolution fails; either ends the tracked creation.
   ///
   /// A transient instance's `object` is kept alive by the resolution until then; its bits in
-  /// `storage` own nothing, so discarding it leaves them.
+  /// the home's storage own nothing, so discarding it leaves them.
   func holdPublication(
-    in parent: borrowing ResolutionContext, list: DisposalList, tracked: Bool,
-    object: AnyObject? = nil, publish: @escaping () -> Void
+    in parent: borrowing ResolutionContext, home: InstanceHome, list: DisposalList,
+    tracked: Bool, object: AnyObject? = nil, publish: @escaping () -> Void
   ) {
     parent.holdUntilEnd(
-      self, object: object,
+      self, home: home, object: object,
       commit: {
         publish()
-        self.recordDisposal(in: list)
+        self.recordDisposal(in: list, home: home)
         if tracked { list.endCreation() }
       },
       abandon: {
-        if object == nil { self.abandonInstance(in: list) }
+        if object == nil { self.abandonInstance(in: home, list: list) }
         if tracked { list.endCreation() }
       })
   }
 
-  /// Discards the instance in `storage`, made in a resolution that then failed and never
+  /// Discards the instance in `home`, made in a resolution that then failed and never
   /// published: its disposal is recorded in `list` all the same (it may hold resources), and a
   /// later request makes a new one.
-  private func abandonInstance(in list: DisposalList) {
-    recordDisposal(in: list)
-    storage.destroy(layout)
+  private func abandonInstance(in home: InstanceHome, list: DisposalList) {
+    recordDisposal(in: list, home: home)
+    home.storage.destroy(layout)
   }
 }
 

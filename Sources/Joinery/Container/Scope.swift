@@ -26,8 +26,8 @@ public final class Scope: Sendable {
   /// The container the scope was made from.
   @usableFromInline let container: Container
   /// The disposals of the instances this scope made, whether it was closed, and its
-  /// instances: for each scoped binding used, a private copy of it that keeps the scope's
-  /// instance as a persistent binding keeps the container's, made exactly once.
+  /// instances: for each scoped binding used, an ``InstanceHome`` where the binding makes the
+  /// scope's instance exactly once, as it makes a persistent one in its own.
   @usableFromInline let disposals = DisposalList()
   /// Where the container keeps this scope's list until it closes; `nil` if the container had
   /// shut down.
@@ -71,12 +71,13 @@ public final class Scope: Sendable {
     if disposals.isClosed {
       throw .shutDown(binding.key, scopeClosed: true, parent: parent.joined(), in: container)
     }
-    let cell = disposals.cell(for: ObjectIdentifier(binding)) { binding.scopeCell() }
-    if cell.isReady {
-      out.initialize(copying: cell.storage)
+    let home = disposals.home(for: binding)
+    if home.isReady {
+      out.initialize(copying: home.storage)
     } else {
-      try cell.createKept(
-        into: out, in: container, parent: parent, fallbackTag: fallbackTag, disposals: disposals)
+      try binding.createKept(
+        into: out, in: container, parent: parent, fallbackTag: fallbackTag, home: home,
+        disposals: disposals)
     }
   }
 
@@ -87,7 +88,7 @@ public final class Scope: Sendable {
       guard case .made = disposals.asyncInstance(of: binding) else { return false }
       return true
     }
-    return disposals.existingCell(for: ObjectIdentifier(binding))?.isReady ?? false
+    return disposals.existingHome(for: ObjectIdentifier(binding))?.isReady ?? false
   }
 }
 
@@ -147,7 +148,7 @@ extension Scope {
 public struct ScopeValues {
   struct Value {
     let key: BindingKey
-    let store: (FactoryBinding) -> Void
+    let store: (InstanceHome) -> Void
   }
 
   var values: [Value] = []
@@ -164,10 +165,10 @@ public struct ScopeValues {
     _ value: T, as type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil
   ) {
     values.append(
-      Value(key: BindingKey(T.self, tag: tag)) { cell in
-        cell.allocateStorage()
-        cell.storage.initialize(to: value)
-        cell.publishReady()
+      Value(key: BindingKey(T.self, tag: tag)) { home in
+        home.allocateStorage()
+        home.storage.initialize(to: value)
+        home.publishReady()
       })
   }
 }
@@ -221,9 +222,9 @@ extension Container {
           container: self)
       }
       for binding in bindings {
-        let cell = binding.scopeCell()
-        value.store(cell)
-        cells.append(DisposalList.ScopeCell(binding: ObjectIdentifier(binding), cell: cell))
+        let home = InstanceHome(layout: binding.layout)
+        value.store(home)
+        cells.append(DisposalList.ScopeCell(binding: ObjectIdentifier(binding), home: home))
       }
     }
     return Scope(container: self, cells: cells)

@@ -445,23 +445,23 @@ struct ResolutionContext: ~Copyable {
   /// `initCompleted` steps ran (one is pending): until then no other thread may see it.
   var holdsPublications: Bool { unsafe frame?.pointee.root.pointee.holdsPublications ?? false }
 
-  /// Keeps `binding`'s creation gate and the publication of its new instance until this
-  /// resolution ends (``holdsPublications`` must be true); see
-  /// ``_RootState/hold(_:object:commit:abandon:)``.
+  /// Keeps the creation gate of `home`, where `binding` just made an instance, and the
+  /// publication of that instance until this resolution ends (``holdsPublications`` must be
+  /// true); see ``_RootState/hold(_:home:object:commit:abandon:)``.
   func holdUntilEnd(
-    _ binding: AnyBinding, object: AnyObject? = nil, commit: @escaping () -> Void,
-    abandon: @escaping () -> Void
+    _ binding: AnyBinding, home: InstanceHome, object: AnyObject? = nil,
+    commit: @escaping () -> Void, abandon: @escaping () -> Void
   ) {
     unsafe frame.unsafelyUnwrapped.pointee.root.pointee.hold(
-      binding, object: object, commit: commit, abandon: abandon)
+      binding, home: home, object: object, commit: commit, abandon: abandon)
   }
 
-  /// Whether this resolution made `binding`'s shared instance and holds it unpublished.
+  /// Whether this resolution made the instance of `home` and holds it unpublished.
   ///
   /// Its requests in this resolution are then served that instance; `object` is a held transient
   /// instance's object.
-  func heldCreation(of binding: AnyBinding) -> (isHeld: Bool, object: AnyObject?) {
-    guard let frame = unsafe frame, let held = unsafe frame.pointee.root.pointee.held(binding)
+  func heldCreation(of home: InstanceHome) -> (isHeld: Bool, object: AnyObject?) {
+    guard let frame = unsafe frame, let held = unsafe frame.pointee.root.pointee.held(home)
     else {
       return (false, nil)
     }

@@ -132,28 +132,28 @@ struct _RootState {
   /// whose step has not run.
   var holdsPublications: Bool { unsafe completions != nil }
 
-  /// Keeps `binding`'s creation gate, and the publication of the instance it just made, until
-  /// this resolution ends.
+  /// Keeps the creation gate of `home`, and the publication of the instance `binding` just
+  /// made there, until this resolution ends.
   ///
   /// `commit` publishes it once every step ran, `abandon` discards it if the resolution
   /// fails. `object`: a transient instance's object, kept alive meanwhile.
   mutating func hold(
-    _ binding: AnyBinding, object: AnyObject?, commit: @escaping () -> Void,
-    abandon: @escaping () -> Void
+    _ binding: AnyBinding, home: InstanceHome, object: AnyObject?,
+    commit: @escaping () -> Void, abandon: @escaping () -> Void
   ) {
     unsafe completions.unsafelyUnwrapped._withUnsafeGuaranteedRef {
       $0.held.append(
-        _PendingCompletions.Held(binding: binding, object: object, commit: commit, abandon: abandon)
-      )
+        _PendingCompletions.Held(
+          binding: binding, home: home, object: object, commit: commit, abandon: abandon))
     }
   }
 
-  /// The held creation of `binding` in this resolution, if there is one: its instance is
-  /// already made, so requests in this resolution are served it.
-  func held(_ binding: AnyBinding) -> _PendingCompletions.Held? {
+  /// The held creation in `home` in this resolution, if there is one: its instance is already
+  /// made, so requests in this resolution are served it.
+  func held(_ home: InstanceHome) -> _PendingCompletions.Held? {
     guard let completions = unsafe completions else { return nil }
     return unsafe completions._withUnsafeGuaranteedRef { queue in
-      queue.held.first { $0.binding === binding }
+      queue.held.first { $0.home === home }
     }
   }
 
@@ -240,9 +240,11 @@ final class _PendingCompletions {
   }
 
   /// A shared instance made in this resolution, published when it ends
-  /// (``_RootState/hold(_:object:commit:abandon:)``).
+  /// (``_RootState/hold(_:home:object:commit:abandon:)``).
   struct Held {
     let binding: AnyBinding
+    /// Where the instance lives, whose gate the resolution keeps.
+    let home: InstanceHome
     let object: AnyObject?
     let commit: () -> Void
     let abandon: () -> Void
@@ -259,7 +261,7 @@ final class _PendingCompletions {
     held = []
     for item in all {
       item.commit()
-      item.binding.releaseHandedOverGate()
+      item.home.releaseHandedOverGate()
     }
   }
 
@@ -270,7 +272,7 @@ final class _PendingCompletions {
     held = []
     for item in all.reversed() {
       item.abandon()
-      item.binding.releaseHandedOverGate()
+      item.home.releaseHandedOverGate()
     }
   }
 

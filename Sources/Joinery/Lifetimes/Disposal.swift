@@ -55,14 +55,14 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var entries: [Entry] = []
     var isClosed = false
     var sequence = 0
-    /// A scope's instances (``Scope``): for each scoped binding used, the copy of it that
-    /// keeps the scope's instance.
+    /// A scope's instances (``Scope``): for each scoped binding used, the home of the scope's
+    /// instance.
     ///
     /// Kept here so that a scope needs one lock, not two; the
     /// first two inline, since most scopes use few.
     var first: ScopeCell?
     var second: ScopeCell?
-    var more = IdentityList<FactoryBinding>()
+    var more = IdentityList<InstanceHome>()
     /// A scope's instances of scoped async bindings, and their creations under way: the first
     /// two inline (their bindings' identities apart, so that finding one reads no slot), since
     /// most scopes use few.
@@ -115,9 +115,9 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     /// The slots of `scopes` that closed scopes left free.
     var freeScopeSlots: [Int] = []
 
-    func cell(for binding: ObjectIdentifier) -> FactoryBinding? {
-      if let first, first.binding == binding { return first.cell }
-      if let second, second.binding == binding { return second.cell }
+    func home(for binding: ObjectIdentifier) -> InstanceHome? {
+      if let first, first.binding == binding { return first.home }
+      if let second, second.binding == binding { return second.home }
       return more.position(of: binding).map { more[$0] }
     }
 
@@ -127,30 +127,31 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       } else if second == nil {
         second = cell
       } else {
-        more.append(cell.cell, for: cell.binding)
+        more.append(cell.home, for: cell.binding)
       }
     }
   }
 
-  /// One scoped binding's copy in a scope.
+  /// Where a scope keeps its instance of one scoped binding.
   struct ScopeCell {
     let binding: ObjectIdentifier
-    let cell: FactoryBinding
+    let home: InstanceHome
   }
 
-  /// The scope cell of `binding`, made by `make` on first use.
-  func cell(for binding: ObjectIdentifier, make: () -> FactoryBinding) -> FactoryBinding {
-    withLock { state in
-      if let existing = state.cell(for: binding) { return existing }
-      let made = make()
-      state.add(ScopeCell(binding: binding, cell: made))
+  /// The home of this scope's instance of `binding`, made empty on first use.
+  func home(for binding: FactoryBinding) -> InstanceHome {
+    let id = ObjectIdentifier(binding)
+    return withLock { state in
+      if let existing = state.home(for: id) { return existing }
+      let made = InstanceHome(layout: binding.layout)
+      state.add(ScopeCell(binding: id, home: made))
       return made
     }
   }
 
-  /// The scope cell of `binding`, if one was made.
-  func existingCell(for binding: ObjectIdentifier) -> FactoryBinding? {
-    withLock { $0.cell(for: binding) }
+  /// The home of this scope's instance of `binding`, if one was made.
+  func existingHome(for binding: ObjectIdentifier) -> InstanceHome? {
+    withLock { $0.home(for: binding) }
   }
 
   /// A scope's instance of a scoped async binding, and its creation: made by the first request

@@ -3,9 +3,8 @@ import Testing
 
 @testable import Joinery
 
-/// A binding's copy — a scope's cell of a scoped binding, a throwaway container's binding for
-/// `verify()` — shares its declaration's extras instead of copying them, so every scope does not
-/// pay for them; a write to either side copies first.
+/// A binding's copy — a throwaway container's binding for `verify()` — shares its declaration's
+/// extras instead of copying them; a write to either side copies first.
 @Suite("Binding copies")
 struct BindingCopyTests {
   final class Audit: Sendable {}
@@ -21,27 +20,27 @@ struct BindingCopyTests {
     return binding
   }
 
-  @Test("A copy keeps the declaration: metadata, flags; verify()'s copy its dependencies too")
+  @Test("A copy keeps the declaration: metadata, flags, dependencies; none of the instance")
   func copyKeepsDeclaration() throws {
     let original = Self.binding()
     original.dependencies = []
-    let copy = original.scopeCell()
+    original.allocateStorage()
+    original.storage.initialize(to: Audit())
+    original.publishReady()
+    // verify()'s throwaway container is checked and graphed like the real one.
+    let copy = try #require(original.fresh() as? FactoryBinding)
     #expect(copy !== original)
     #expect(copy.metadata as? String == "audit")
     #expect(copy.isMainActor)
     #expect(copy.info.location == original.info.location)
-    // A scope's copy is never checked: it leaves the declared dependencies out.
-    #expect(copy.dependencies == nil)
-    // verify()'s throwaway container is checked and graphed like the real one.
-    let checked = try #require(original.fresh() as? FactoryBinding)
-    #expect(checked.dependencies?.isEmpty == true)
-    #expect(checked.metadata as? String == "audit")
+    #expect(copy.dependencies?.isEmpty == true)
+    #expect(!copy.isReady)
   }
 
   @Test("Writing a copy's declaration leaves the original's alone, and the other way round")
-  func writesDoNotLeak() {
+  func writesDoNotLeak() throws {
     let original = Self.binding()
-    let copy = original.scopeCell()
+    let copy = try #require(original.fresh() as? FactoryBinding)
     copy.metadata = "changed"
     copy.isScopeValue = true
     #expect(original.metadata as? String == "audit")
@@ -55,7 +54,7 @@ struct BindingCopyTests {
       location: BindingLocation(file: "Feature/Audit.swift", line: 9), registerType: Void.self,
       isOverride: false, layout: _ValueLayout(of: Audit.self),
       maker: { _, _, out in out.initialize(to: Audit()) })
-    let bareCopy = bare.scopeCell()
+    let bareCopy = try #require(bare.fresh() as? FactoryBinding)
     bareCopy.metadata = 1
     #expect(bare.metadata == nil)
     #expect(bareCopy.metadata as? Int == 1)

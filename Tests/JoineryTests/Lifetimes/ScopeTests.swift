@@ -222,6 +222,23 @@ struct ScopeTests {
     #expect(error?.cycle.map { "\($0.type)" } == ["Left", "Right", "Left"])
   }
 
+  @Test("A scoped binding that reaches itself through a scope its factory makes is a cycle")
+  func scopedCycleThroughNewScope() throws {
+    final class Handler: Sendable {}
+    let container = try ContainerBuilder().adding { registrar in
+      registrar.bind(Handler.self, lifetime: .scoped) { resolver in
+        _ = try resolver.resolve(ScopeFactory.self).makeScope().resolve(Handler.self)
+        return Handler()
+      }
+    }.build()
+    let scope = container.makeScope()
+    let error = #expect(throws: ResolutionError.self) { try scope.resolve(Handler.self) }
+    #expect(error?.code == .cycle)
+    #expect(error?.cycle.map { "\($0.type)" } == ["Handler", "Handler"])
+    // The failed creation left nothing behind: the scope makes the instance again next time.
+    #expect(!scope.hasInstance(of: Handler.self))
+  }
+
   @Test("Many threads asking one scope at once get one instance, made once")
   func exactlyOncePerScope() async throws {
     let made = TestAtomic<Int>(0)

@@ -4,8 +4,8 @@ internal import JoineryEngine
 /// ``Scope/close()``; a request outside a scope fails with `scopeRequired`.
 ///
 /// Both engines keep the scope's instance in the scope's own state (``DisposalList``):
-/// synchronously in a private copy of the binding made once as a persistent one is
-/// (``FactoryBinding/scopeCell()``), asynchronously as a creation the scope's requests share.
+/// synchronously in an ``InstanceHome`` of the scope's, where the binding makes it once as it
+/// makes a persistent one in its own, asynchronously as a creation the scope's requests share.
 final class ScopedLifetime: LifetimeKind {
   override class var name: String { "scoped" }
   override class var reach: Lifetime.Reach { .scope }
