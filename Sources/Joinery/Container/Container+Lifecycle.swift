@@ -84,6 +84,14 @@ extension Container {
   @inlinable
   var isClosedInChain: Bool {
     if disposals.isClosed { return true }
+    // Most containers have no parent: tested first, since the walk retains each ancestor (a
+    // call even for none).
+    return parentContainer != nil && isAncestorClosed
+  }
+
+  /// Whether an ancestor of this container was shut down.
+  @usableFromInline @inline(never)
+  var isAncestorClosed: Bool {
     var current = parentContainer
     while let ancestor = current {
       if ancestor.disposals.isClosed { return true }
