@@ -76,7 +76,7 @@ extension InstanceHome {
   /// Runs `body` holding the gate while `binding` makes the instance; waits for another thread
   /// that holds it, unless that wait would never end.
   ///
-  /// `body` may hand the gate over to its resolution (``ResolutionContext/holdUntilEnd(_:commit:abandon:)``),
+  /// `body` may hand the gate over to its resolution (``ResolutionContext/holdUntilEnd(_:home:object:commit:abandon:)``),
   /// which then keeps it until its `initCompleted` steps ran: `body` returns `true` for that.
   func withCreationLock(
     for binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing ResolutionContext,

@@ -469,7 +469,7 @@ struct ResolutionContext: ~Copyable {
   }
 
   /// The creations this thread's chain is in the middle of, innermost first, and those whose
-  /// gates its resolution keeps until it ends (``holdUntilEnd(_:object:commit:abandon:)``):
+  /// gates its resolution keeps until it ends (``holdUntilEnd(_:home:object:commit:abandon:)``):
   /// what it blocks while it waits for another creation (``WaitRegistry``).
   ///
   /// Walks the chain: for the slow path of a wait only. Only shared instances (scoped or

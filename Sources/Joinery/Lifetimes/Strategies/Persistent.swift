@@ -3,7 +3,7 @@ internal import JoineryEngine
 /// `persistent`: one instance per container, made once on first use (or by `build()` when
 /// eager) and kept until shutdown.
 ///
-/// Synchronous: ``FactoryBinding/createKept(into:in:parent:fallbackTag:disposals:)`` makes it under the
+/// Synchronous: ``FactoryBinding/createKept(into:in:parent:fallbackTag:home:disposals:)`` makes it under the
 /// binding's creation gate and publishes it in `storage`; later requests read it without a lock
 /// (the engine's inline fast path reads it before reaching the strategy at all).
 /// Asynchronous: ``FactoryBinding/containerInstance(node:resolver:path:in:)`` makes it in a task
