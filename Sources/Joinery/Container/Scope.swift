@@ -33,9 +33,9 @@ public final class Scope: Sendable {
   /// shut down.
   private let registration: Int?
 
-  init(container: Container, cells: [DisposalList.ScopeCell]) {
+  init(container: Container, homes: [DisposalList.ScopedHome]) {
     self.container = container
-    if !cells.isEmpty { disposals.addCells(cells) }
+    if !homes.isEmpty { disposals.addHomes(homes) }
     // The container's shutdown closes its open scopes first.
     registration = container.disposals.register(scope: disposals)
   }
@@ -186,7 +186,7 @@ extension Container {
   ///
   /// - Returns: A new, empty scope.
   public func makeScope() -> Scope {
-    Scope(container: self, cells: [])
+    Scope(container: self, homes: [])
   }
 
   /// Makes a scope with the values each scope provides (the request, the user), declared with
@@ -206,7 +206,7 @@ extension Container {
   ) throws -> Scope {
     var values = ScopeValues()
     try provide(&values)
-    var cells: [DisposalList.ScopeCell] = []
+    var homes: [DisposalList.ScopedHome] = []
     for value in values.values {
       // The value's binding for everyone, else those assemblies keep private (one each).
       let bindings = (lookup(value.key).map { [$0.binding] } ?? privateBindings[value.key] ?? [])
@@ -224,10 +224,10 @@ extension Container {
       for binding in bindings {
         let home = InstanceHome(layout: binding.layout)
         value.store(home)
-        cells.append(DisposalList.ScopeCell(binding: ObjectIdentifier(binding), home: home))
+        homes.append(DisposalList.ScopedHome(binding: ObjectIdentifier(binding), home: home))
       }
     }
-    return Scope(container: self, cells: cells)
+    return Scope(container: self, homes: homes)
   }
 
   /// Reports a scope released without `close()`: to the builder's handler, else, in debug

@@ -60,8 +60,8 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     ///
     /// Kept here so that a scope needs one lock, not two; the
     /// first two inline, since most scopes use few.
-    var first: ScopeCell?
-    var second: ScopeCell?
+    var first: ScopedHome?
+    var second: ScopedHome?
     var more = IdentityList<InstanceHome>()
     /// A scope's instances of scoped async bindings, and their creations under way: the first
     /// two inline (their bindings' identities apart, so that finding one reads no slot), since
@@ -121,19 +121,20 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
       return more.position(of: binding).map { more[$0] }
     }
 
-    mutating func add(_ cell: ScopeCell) {
+    mutating func add(_ entry: ScopedHome) {
       if first == nil {
-        first = cell
+        first = entry
       } else if second == nil {
-        second = cell
+        second = entry
       } else {
-        more.append(cell.home, for: cell.binding)
+        more.append(entry.home, for: entry.binding)
       }
     }
   }
 
-  /// Where a scope keeps its instance of one scoped binding.
-  struct ScopeCell {
+  /// Where a scope keeps its instance of one scoped binding: the binding's identity and the
+  /// home.
+  struct ScopedHome {
     let binding: ObjectIdentifier
     let home: InstanceHome
   }
@@ -144,7 +145,7 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     return withLock { state in
       if let existing = state.home(for: id) { return existing }
       let made = InstanceHome(layout: binding.layout)
-      state.add(ScopeCell(binding: id, home: made))
+      state.add(ScopedHome(binding: id, home: made))
       return made
     }
   }
@@ -219,10 +220,10 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     return withLock { $0.asyncInstance(of: id) }
   }
 
-  /// Adds cells made before the scope is used (its provided values).
-  func addCells(_ cells: [ScopeCell]) {
+  /// Adds homes filled before the scope is used (its provided values).
+  func addHomes(_ homes: [ScopedHome]) {
     withLock { state in
-      for cell in cells { state.add(cell) }
+      for home in homes { state.add(home) }
     }
   }
 
