@@ -12,8 +12,9 @@
 #   bash Benchmarks/instructions.sh "8,000 async chain levels per operation" "depth 8000 × 1" 1 --all-threads
 #
 # Runs the stripped release benchmark with `--profile ROW VARIANT N` and with 2N, and prints
-# the difference divided by N: setup cancels out. Counts the main thread only unless
-# `--all-threads` (cases that run on the concurrency pool). `--padded` repeats the count with
+# the difference divided by N: what runs once cancels out. Counts the main thread only, from
+# the start of the operations (setup is not counted), unless `--all-threads` (cases that run
+# on the concurrency pool: every thread, setup included). `--padded` repeats the count with
 # the environment padded by 0, 40, 80 and 120 bytes and prints each and their mean: the heap
 # addresses of the benchmark's generic types, which the lookup tables hash, move with it, and
 # with them a build row by up to 2 %. Run it on an idle machine: other load changes the
@@ -23,7 +24,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 row=$1 variant=$2 count=$3
 shift 3
-threads=(--separate-threads=yes) file_suffix=-01 paddings=(0)
+# The main thread's count starts when the operations do (`measured` in main.swift): the setup
+# before them varies from run to run by more than an operation costs.
+threads=(--separate-threads=yes '--toggle-collect=$s17JoineryBenchmarks8measured*')
+file_suffix=-01 paddings=(0)
 for option in "$@"; do
   case $option in
     --all-threads) threads=() file_suffix= ;;

@@ -1,3 +1,6 @@
+// Public: the inlinable resolve path reads a binding's ready flag through the atomic words.
+public import JoineryPlatform
+
 /// Memory for instances of types the engine does not know statically.
 ///
 /// Bindings are not generic: the bound type is known only to the closures made when it was
@@ -523,4 +526,152 @@ package func _withTemporaryInstance<R>(
     return _openExistential(type, do: load)
   }
 
+}
+
+// MARK: Atomic words: the ready flags, gates and locks of instance homes
+
+/// A class whose first stored property is a run of `UInt` words that are read and written only
+/// atomically, through the methods below: the engine's flags, thread identities and lazily made
+/// locks, without `Synchronization.Atomic` (which needs macOS 15 / iOS 18).
+///
+/// The words are found as the swift-atomics package finds its managed atomics: at the start of
+/// the instance's stored properties (`_getUnsafePointerToStoredProperties`). A root class lays
+/// its stored properties out in declaration order, so the conforming root class must declare
+/// the words first; ``_checkAtomicWordsLayout(_:at:)`` verifies it in debug builds. Subclasses add
+/// their properties after them.
+@usableFromInline package protocol _AtomicWordsHolder: AnyObject {}
+
+extension _AtomicWordsHolder {
+  /// The address of word `index`.
+  @inlinable @inline(__always)
+  package func _atomicWord(_ index: Int) -> UnsafeMutablePointer<UInt> {
+    unsafe _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self) + index
+  }
+
+  /// Reads word `index`; later reads of memory published with it see what was written before.
+  @inlinable @inline(__always)
+  package func _loadAcquiring(_ index: Int) -> UInt {
+    unsafe joinery_load_acquire(_atomicWord(index))
+  }
+
+  /// Reads word `index`, ordering nothing else.
+  @inlinable @inline(__always)
+  package func _loadRelaxed(_ index: Int) -> UInt {
+    unsafe joinery_load_relaxed(_atomicWord(index))
+  }
+
+  /// Writes word `index`, publishing every write made before it.
+  @inlinable @inline(__always)
+  package func _storeReleasing(_ index: Int, _ value: UInt) {
+    unsafe joinery_store_release(_atomicWord(index), value)
+  }
+
+  /// Writes word `index`, ordering nothing else.
+  @inlinable @inline(__always)
+  package func _storeRelaxed(_ index: Int, _ value: UInt) {
+    unsafe joinery_store_relaxed(_atomicWord(index), value)
+  }
+
+  /// Adds `delta` to word `index` (acquiring and releasing) and returns the new value.
+  @inlinable @inline(__always)
+  package func _add(_ index: Int, _ delta: UInt) -> UInt {
+    unsafe joinery_add(_atomicWord(index), delta)
+  }
+
+  /// Sets the bits of `mask` in word `index`, publishing every write made before it.
+  @inlinable @inline(__always)
+  package func _setReleasing(_ index: Int, _ mask: UInt) {
+    unsafe joinery_or_release(_atomicWord(index), mask)
+  }
+
+  /// The lock whose address word `index` holds above its low four bits (which stay free for
+  /// flags), made by the first caller: never more than one.
+  @inlinable
+  package func _lazyLock(_ index: Int) -> _Lock {
+    let word = unsafe _atomicWord(index)
+    var current = unsafe joinery_load_acquire(word)
+    if let existing = unsafe UnsafeRawPointer(bitPattern: current & ~15) {
+      return unsafe Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
+    }
+    let made = _Lock.make()
+    let bits = unsafe UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+    assert(bits & 15 == 0, "objects are 16-byte aligned")
+    while true {
+      if unsafe joinery_compare_exchange(word, current, current | bits) { return made }
+      current = unsafe joinery_load_acquire(word)
+      if let existing = unsafe UnsafeRawPointer(bitPattern: current & ~15) {
+        unsafe Unmanaged<_Lock>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+          .release()
+        return unsafe Unmanaged<_Lock>.fromOpaque(existing).takeUnretainedValue()
+      }
+    }
+  }
+
+  /// The lock in word `index`, if one was made.
+  @inlinable
+  package func _existingLock(_ index: Int) -> _Lock? {
+    unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15).map {
+      unsafe Unmanaged<_Lock>.fromOpaque($0).takeUnretainedValue()
+    }
+  }
+
+  /// Releases the lock in word `index`, if one was made: from the holder's `deinit`.
+  @inlinable
+  package func _releaseLazyLock(_ index: Int) {
+    if let existing = unsafe UnsafeRawPointer(
+      bitPattern: joinery_load_acquire(_atomicWord(index)) & ~15)
+    {
+      unsafe Unmanaged<_Lock>.fromOpaque(existing).release()
+    }
+  }
+
+  /// The object word `index` holds, made by `make` for the first caller: never more than one.
+  ///
+  /// A loser of the race releases its own. The word holds the whole address, no flags.
+  @inlinable
+  package func _lazyObject<T: AnyObject>(_ index: Int, make: () -> T) -> T {
+    let word = unsafe _atomicWord(index)
+    if let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(word)) {
+      return unsafe Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+    }
+    let made = unsafe Unmanaged.passRetained(make())
+    if unsafe joinery_compare_exchange(word, 0, UInt(bitPattern: made.toOpaque())) {
+      return unsafe made.takeUnretainedValue()
+    }
+    unsafe made.release()
+    let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(word)).unsafelyUnwrapped
+    return unsafe Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+  }
+
+  /// The object in word `index`, if one was made.
+  @inlinable
+  package func _existingLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) -> T? {
+    guard
+      let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
+    else { return nil }
+    return unsafe Unmanaged<T>.fromOpaque(existing).takeUnretainedValue()
+  }
+
+  /// Releases the object in word `index`, if one was made: from the holder's `deinit`.
+  @inlinable
+  package func _releaseLazyObject<T: AnyObject>(_ index: Int, as _: T.Type) {
+    if let existing = unsafe UnsafeRawPointer(bitPattern: joinery_load_acquire(_atomicWord(index)))
+    {
+      unsafe Unmanaged<T>.fromOpaque(existing).release()
+    }
+  }
+
+  /// Checks, in debug builds, that `words` (the holder's first stored property) is where the
+  /// methods above look.
+  ///
+  /// Inlinable, so that it is specialized and, outside debug builds, compiles to nothing: a
+  /// generic call here cost every binding a container builds 207 instructions (release).
+  @inlinable
+  package func _checkAtomicWordsLayout<Words>(_ words: inout Words, at index: Int = 0) {
+    unsafe withUnsafeMutablePointer(to: &words) { words in
+      unsafe assert(
+        UnsafeMutableRawPointer(words) == UnsafeMutableRawPointer(_atomicWord(index)),
+        "\(Self.self) must declare its words \(index == 0 ? "first" : "at word \(index)")")
+    }
+  }
 }

@@ -72,34 +72,6 @@ extension Container {
     return scope?.hasInstance(for: key) ?? false
   }
 
-  /// Throws if the container was shut down: the check of every public resolve, one atomic
-  /// load.
-  @inlinable @inline(__always)
-  func checkOpen<T>(_: T.Type) throws(ResolutionError) {
-    if isClosedInChain { throw shutDownError(T.self) }
-  }
-
-  /// Whether this container or an ancestor was shut down: a child of a shut-down container
-  /// refuses every request, since it could reach the parent's disposed instances.
-  @inlinable
-  var isClosedInChain: Bool {
-    if disposals.isClosed { return true }
-    // Most containers have no parent: tested first, since the walk retains each ancestor (a
-    // call even for none).
-    return parentContainer != nil && isAncestorClosed
-  }
-
-  /// Whether an ancestor of this container was shut down.
-  @usableFromInline @inline(never)
-  var isAncestorClosed: Bool {
-    var current = parentContainer
-    while let ancestor = current {
-      if ancestor.disposals.isClosed { return true }
-      current = ancestor.parentContainer
-    }
-    return false
-  }
-
   @usableFromInline @inline(never)
   func shutDownError<T>(_: T.Type) -> ResolutionError {
     .shutDown(BindingKey(T.self), scopeClosed: false, parent: .topLevel, in: self)

@@ -855,137 +855,6 @@ func _assumingMainActor<T>(
     factory, to: (@Sendable (borrowing Resolver, borrowing _Arguments) throws -> T).self)
 }
 
-// MARK: Optional tags
-
-/// Whether `type` is an `Optional`.
-///
-/// Not folded in specialized code (Swift 6.3 calls `swift_isOptionalType` even for a concrete
-/// `String`), so the hot paths test `Tag.self == BindingTag?.self` first, which does fold.
-@inlinable @inline(__always)
-func _isOptionalType<T>(_ type: T.Type) -> Bool { _isOptional(type) }
-
-/// The tag of a request whose `tag:` is `tag`: the resolve forms' default, `nil as BindingTag?`,
-/// is no tag, and so is any `nil` optional; an optional's value is the tag it wraps.
-///
-/// The default's test folds away in specialized code: an untagged request pays nothing for it.
-@inlinable @inline(__always)
-func _requestTag<Tag: Hashable & Sendable>(_ tag: Tag) -> BindingTag? {
-  if Tag.self == BindingTag?.self { return _identityCast(tag, to: BindingTag?.self) }
-  if _isOptionalType(Tag.self) { return BindingTag(optional: _flattenedTag(tag)) }
-  return BindingTag(tag)
-}
-
-extension Container {
-  /// ``_requestTag(_:)`` for a request of `T`: the box of the binding bound with exactly that
-  /// tag when there is one (found without boxing), else a new box.
-  ///
-  /// An async request passes its tag boxed; boxing it anew would cost every tagged request an
-  /// allocation and a release.
-  @inlinable @inline(__always)
-  func requestTag<T, Tag: Hashable & Sendable>(_ tag: Tag, for _: T.Type) -> BindingTag? {
-    if Tag.self == BindingTag?.self || _isOptionalType(Tag.self) { return _requestTag(tag) }
-    if let found = match(T.self, tag: tag, matching: .exact),
-      let bound = unsafe found.binding._withUnsafeGuaranteedRef({ $0.key.tag })
-    {
-      return bound
-    }
-    return BindingTag(tag)
-  }
-}
-
-/// The tag an optional stands for: its value (unwrapped again if it is itself optional), or
-/// `nil` for no tag.
-///
-/// A non-optional tag stands for itself.
-@usableFromInline
-func _flattenedTag<Tag: Hashable & Sendable>(_ tag: Tag) -> (any Hashable & Sendable)? {
-  guard let optional = tag as? any _OptionalTag else { return tag }
-  // `Tag` is `Optional<Wrapped>`, which is `Sendable` only when `Wrapped` is: the value inside
-  // is `Sendable` too. Marker protocols add nothing to an existential's layout.
-  guard let value: any Hashable = optional.flattenedTag else { return nil }
-  return unsafe _withUnprotectedUnsafePointer(to: value) {
-    unsafe $0.withMemoryRebound(to: (any Hashable & Sendable).self, capacity: 1) {
-      unsafe $0.pointee
-    }
-  }
-}
-
-/// An optional that can stand for a tag: its innermost value, or `nil`.
-@usableFromInline
-protocol _OptionalTag {
-  var flattenedTag: (any Hashable)? { get }
-}
-
-extension Optional: _OptionalTag where Wrapped: Hashable {
-  @usableFromInline
-  var flattenedTag: (any Hashable)? {
-    guard let self else { return nil }
-    if let inner = self as? any _OptionalTag { return inner.flattenedTag }
-    return self
-  }
-}
-
-extension Container {
-  /// A request whose tag was an optional: untagged for `nil`, else tagged with the value.
-  @usableFromInline @inline(never)
-  func resolve<T>(
-    _ type: T.Type, flattenedTag: (any Hashable & Sendable)?, matching: TagMatching,
-    parent: borrowing ResolutionContext
-  ) throws(ResolutionError) -> T {
-    guard let tag = flattenedTag else { return try resolve(T.self, parent: parent) }
-    return try resolveOpening(T.self, tag: tag, matching: matching, parent: parent)
-  }
-
-  @usableFromInline
-  func resolveOpening<T, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
-  ) throws(ResolutionError) -> T {
-    try resolve(T.self, tag: tag, matching: matching, parent: parent)
-  }
-
-  @usableFromInline @inline(never)
-  func resolveIfBound<T>(
-    _ type: T.Type, flattenedTag: (any Hashable & Sendable)?, matching: TagMatching,
-    parent: borrowing ResolutionContext
-  ) throws(ResolutionError) -> T? {
-    guard let tag = flattenedTag else { return try resolveIfBound(T.self, parent: parent) }
-    return try resolveIfBoundOpening(T.self, tag: tag, matching: matching, parent: parent)
-  }
-
-  @usableFromInline
-  func resolveIfBoundOpening<T, Tag: Hashable & Sendable>(
-    _ type: T.Type, tag: Tag, matching: TagMatching, parent: borrowing ResolutionContext
-  ) throws(ResolutionError) -> T? {
-    try resolveIfBound(T.self, tag: tag, matching: matching, parent: parent)
-  }
-
-  /// A request with runtime arguments whose tag was an optional: untagged for `nil`, else
-  /// tagged with the value.
-  @usableFromInline @inline(never)
-  func resolve<T, each Argument>(
-    _ type: T.Type, flattenedTag: (any Hashable & Sendable)?, matching: TagMatching,
-    arguments: repeat each Argument, parent: borrowing ResolutionContext
-  ) throws(ResolutionError) -> T {
-    guard let tag = flattenedTag else {
-      return try resolve(
-        T.self, unflattenedTag: nil as BindingTag?, matching: matching,
-        arguments: repeat each arguments, parent: parent)
-    }
-    return try resolveOpening(
-      T.self, tag: tag, matching: matching, arguments: repeat each arguments, parent: parent)
-  }
-
-  @usableFromInline
-  func resolveOpening<T, Tag: Hashable & Sendable, each Argument>(
-    _ type: T.Type, tag: Tag, matching: TagMatching, arguments: repeat each Argument,
-    parent: borrowing ResolutionContext
-  ) throws(ResolutionError) -> T {
-    try resolve(
-      T.self, unflattenedTag: tag as Tag?, matching: matching, arguments: repeat each arguments,
-      parent: parent)
-  }
-}
-
 extension Container {
   /// The binding for `type` with runtime arguments of type `signature` under `tag` (else,
   /// when `allowsFallback`, the untagged one), in this container or the nearest ancestor that
@@ -1008,5 +877,191 @@ extension Container {
       current = container.parentContainer
     }
     return nil
+  }
+}
+
+/// Where a request enters the engine, as a ``Resolving`` receiver gives it: the container (not
+/// retained: the receiver keeps it alive for the call), and the chain and scope the request is
+/// made in — a factory's frame, or the async chain of an async factory's ``AsyncResolver``.
+///
+/// Plain values, so the resolve forms declared once for every receiver specialize as the
+/// receiver's own methods would.
+@safe
+@frozen
+public struct _RequestPoint {
+  @usableFromInline let container: Unmanaged<Container>
+  @usableFromInline let frame: UnsafePointer<_Frame>?
+  @usableFromInline let scope: Unmanaged<Scope>?
+  @usableFromInline let callerIsolation: ObjectIdentifier?
+  /// The async chain a request continues: an async factory's, through its ``AsyncResolver``.
+  @usableFromInline let path: AsyncPath?
+  /// What keeps the container and scope alive for the request, when the receiver holds them
+  /// weakly (a ``ContainerReference``); `nil` for the receivers that keep them themselves.
+  @usableFromInline let owner: AnyObject?
+
+  /// A top-level request to `container`, in `scope` if any, by a caller isolated to
+  /// `isolation`, below the async chain `path` if any.
+  @inlinable @inline(__always)
+  init(
+    container: Container, scope: Scope?, isolation: (any Actor)?, path: AsyncPath? = nil,
+    owner: AnyObject? = nil
+  ) {
+    unsafe self.container = Unmanaged.passUnretained(container)
+    unsafe frame = nil
+    unsafe self.scope = scope.map { unsafe Unmanaged.passUnretained($0) }
+    callerIsolation = isolation.map(ObjectIdentifier.init)
+    self.path = path
+    self.owner = owner
+  }
+
+  /// A request through a factory's resolver: it continues `context`'s chain.
+  @inlinable @inline(__always)
+  init(_ container: _Unretained<Container>, continuing context: borrowing ResolutionContext) {
+    unsafe self.init(container.reference, continuing: context)
+  }
+
+  /// A request that continues `context`'s chain.
+  @inlinable @inline(__always)
+  init(_ container: Unmanaged<Container>, continuing context: borrowing ResolutionContext) {
+    unsafe self.container = container
+    unsafe frame = context.frame
+    unsafe scope = context.requestScope
+    callerIsolation = context.callerIsolation
+    path = nil
+    owner = nil
+  }
+
+  /// The chain the request is made in.
+  @inlinable @inline(__always)
+  var context: ResolutionContext {
+    unsafe ResolutionContext(frame: frame, scope: scope, callerIsolation: callerIsolation)
+  }
+
+  /// The container, retained: for a request that suspends.
+  @inlinable @inline(__always)
+  var retainedContainer: Container { unsafe container.takeUnretainedValue() }
+
+  /// The instance of the container's built persistent binding of `T`, if there is one.
+  @inlinable @inline(__always)
+  func builtInstance<T>(_: T.Type) -> T? {
+    unsafe container._withUnsafeGuaranteedRef { $0.builtInstance(T.self) }
+  }
+
+  /// The scope the request is made in, if any.
+  @inlinable @inline(__always)
+  var requestScope: Scope? { unsafe scope?.takeUnretainedValue() }
+
+  /// Runs a synchronous request for `type` (with `tag`), calling `body`.
+  ///
+  /// `body` gets the container and the chain. Below an async factory, the request shares that
+  /// async resolution's `graph` instances and an error carries the async path above it.
+  @inlinable @inline(__always)
+  func run<R, Tag: Hashable & Sendable>(
+    _ type: Any.Type, tag: Tag,
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
+  ) throws(ResolutionError) -> R {
+    if let path {
+      // The result comes back through this (specialized) frame, so that the engine code below
+      // is not generic over it: code generic over an unknown result looks up its `Result`
+      // metadata at run time (about 600 instructions a call, for a stack allocation).
+      var result: R?
+      try run(below: path, type, tag: _requestTag(tag)) {
+        container, context throws(ResolutionError) in result = try body(container, context)
+      }
+      return result!
+    }
+    return unsafe try withGuaranteed(container) { container throws(ResolutionError) -> R in
+      try body(container, context)
+    }
+  }
+
+  /// ``run(_:tag:_:)`` below an async factory's chain.
+  @usableFromInline
+  func run(
+    below path: AsyncPath, _ type: Any.Type, tag: BindingTag?,
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> Void
+  ) throws(ResolutionError) {
+    let container = unsafe container.takeUnretainedValue()
+    do {
+      // Below the creation of a container-wide instance, the captive check must see it: the
+      // resolution starts from a marker frame of that binding, counted as a shared creation.
+      if path.hasCaptor, let captor = path.captor {
+        return try _ThreadState.creatingShared { () throws(ResolutionError) in
+          try run(below: path, type, tag: tag, in: container, marker: captor, body)
+        }
+      }
+      // With private bindings, the async factory's binding marks the chain: a request below it
+      // sees what its module keeps private.
+      let marker = container.privateBindings.isEmpty ? nil : path.binding
+      try run(below: path, type, tag: tag, in: container, marker: marker, body)
+    } catch {
+      throw error.below(path.steps)
+    }
+  }
+
+  private func run(
+    below path: AsyncPath, _ type: Any.Type, tag: BindingTag?, in container: Container,
+    marker: AnyBinding?,
+    _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> Void
+  ) throws(ResolutionError) {
+    guard container.hasGraphBindings else {
+      // A verification's recorder needs a frame to see the async factory above the request.
+      guard marker != nil || container.recorder != nil else {
+        return try body(container, context)
+      }
+      return unsafe try ResolutionContext.marked(
+        container, scope: scope, marker: marker, callerIsolation: callerIsolation
+      ) { context throws(ResolutionError) in try body(container, context) }
+    }
+    // One async resolution is one graph: its synchronous resolves share their instances, one
+    // at a time (`_GraphMemory.alone`).
+    try _GraphMemory.run(
+      type, tag: tag, in: container, scope: requestScope, memory: path.graph, marker: marker,
+      callerIsolation: callerIsolation
+    ) { context throws(ResolutionError) in try body(container, context) }
+  }
+}
+
+extension ResolutionContext {
+  /// The context a request point starts: in `scope`, for a caller with `callerIsolation`,
+  /// below `frame` when the request continues a chain.
+  @inlinable
+  init(
+    frame: UnsafePointer<_Frame>?, scope: Unmanaged<Scope>?,
+    callerIsolation: ObjectIdentifier? = nil
+  ) {
+    unsafe self.frame = frame
+    unsafe requestScope = scope
+    self.callerIsolation = callerIsolation
+  }
+}
+
+extension Container {
+  /// Throws if the container was shut down: the check of every public resolve, one atomic
+  /// load.
+  @inlinable @inline(__always)
+  func checkOpen<T>(_: T.Type) throws(ResolutionError) {
+    if isClosedInChain { throw shutDownError(T.self) }
+  }
+
+  /// Whether this container or an ancestor was shut down: a child of a shut-down container
+  /// refuses every request, since it could reach the parent's disposed instances.
+  @inlinable
+  var isClosedInChain: Bool {
+    if disposals.isClosed { return true }
+    // Most containers have no parent: tested first, since the walk retains each ancestor (a
+    // call even for none).
+    return parentContainer != nil && isAncestorClosed
+  }
+
+  /// Whether an ancestor of this container was shut down.
+  @usableFromInline @inline(never)
+  var isAncestorClosed: Bool {
+    var current = parentContainer
+    while let ancestor = current {
+      if ancestor.disposals.isClosed { return true }
+      current = ancestor.parentContainer
+    }
+    return false
   }
 }
