@@ -31,9 +31,12 @@ def build():
 
 
 def toolchain_lib():
-    swift = subprocess.run(['which', 'swift'], capture_output=True, text=True).stdout.strip()
+    """The toolchain's libIndexStore: beside the `swift` driver (`xcrun` finds it on macOS)."""
+    darwin = sys.platform == 'darwin'
+    finder = ['xcrun', '--find', 'swift'] if darwin else ['which', 'swift']
+    swift = subprocess.run(finder, capture_output=True, text=True).stdout.strip()
     usr = os.path.dirname(os.path.dirname(os.path.realpath(swift)))
-    return os.path.join(usr, 'lib', 'libIndexStore.so')
+    return os.path.join(usr, 'lib', 'libIndexStore.dylib' if darwin else 'libIndexStore.so')
 
 
 class Ref(ctypes.Structure):
