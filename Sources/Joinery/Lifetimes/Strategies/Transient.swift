@@ -99,9 +99,11 @@ extension FactoryBinding {
       cell.shared = made
       return .share(made, isNew: true)
     }
-    guard case .share(let creation, let isNew) = step else {
-      if case .alive(let object) = step { return object }
-      preconditionFailure("unreachable")
+    let creation: AsyncCreation
+    let isNew: Bool
+    switch step {
+    case .alive(let object): return object
+    case .share(let shared, let claimed): (creation, isNew) = (shared, claimed)
     }
     let made = try await share(
       creation, isNew: isNew, node: node, path: path, in: container,
