@@ -5,18 +5,20 @@ internal import JoineryEngine
 /// it throws ``ResolutionError/Code/asyncBinding``.
 ///
 /// Every lifetime behaves as it does for a synchronous binding. A shared instance is made once
-/// (an ``AsyncCreation``, in the binding's ``LifetimeCell``): the request that finds none makes
-/// it, the requests that come while it runs await it without a task of their own, and a failed
-/// creation is forgotten so that the next request tries again.
+/// (an ``AsyncCreation`` in the binding's ``LifetimeCell`` for a container-wide one, an
+/// ``AsyncSlot`` of the scope or the resolution for a scoped or `graph` one): the request that
+/// finds none makes it, the requests that come while it runs await it without a task of their
+/// own, and a failed creation is forgotten so that the next request tries again.
 /// - `persistent`: made in a task of its own, so that cancelling the request that came first
 ///   cancels neither the creation nor the other waiters. Once made, the instance is published
 ///   in `storage` and read without a lock or a task.
 /// - `cached`: as persistent, until its cache group is reset; the next request then creates anew.
 /// - `transient`: concurrent requests share one creation, made inline; afterwards only a weak
 ///   reference is kept, so the instance is shared while someone holds it.
-/// - `graph`: one instance per top-level `resolveAsync`, shared by everything it awaits.
+/// - `graph`: one instance per top-level `resolveAsync`, shared by everything it awaits, made
+///   inline by its first request (``sharedInstance(in:node:resolver:path:in:)``).
 /// - `scoped`: one instance per ``Scope``, kept in the scope's own state (`DisposalList`),
-///   made inline by the first request in the scope and disposed by ``Scope/close()``.
+///   made the same way and disposed by ``Scope/close()``.
 /// - `ephemeral`: a new instance for every request.
 ///
 /// An inline creation whose request is cancelled is *abandoned*: the requests awaiting it start
@@ -184,23 +186,33 @@ extension FactoryBinding {
     return scope
   }
 
-  /// Makes the scope's instance in this request's task, as `node`'s factory; the scope keeps
-  /// it (and disposes it), and the requests that came meanwhile get it, or the failure.
+  /// The instance `region` shares: a scope's, or a top-level async resolution's.
+  ///
+  /// Made already, awaited while another request makes it, or made here, in this request's
+  /// task, as `node`'s factory; the requests that came meanwhile get it, or the failure. `nil`
+  /// when the creation this request awaited was abandoned by a cancelled request.
   @inline(__always)
-  func makeHere(
-    in scope: Scope, resolver: AsyncResolver, node: AsyncPath, in container: Container
-  ) async throws(ResolutionError) -> Any {
-    let list = scope.disposals
-    let id = ObjectIdentifier(self)
-    do {
-      let instance = try await node.running {
-        try await self.makeTracked(resolver, recordingIn: list, path: node, in: container)
-      }
-      list.endAsync(id, instance: .made(instance))?.end(.made(instance))
+  func sharedInstance(
+    in region: any AsyncRegion, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    in container: Container
+  ) async throws(ResolutionError) -> Any? {
+    switch region.claimShared(self) {
+    case .made(let instance):
       return instance
-    } catch {
-      list.endAsync(id, instance: .none)?.end(Task.isCancelled ? .abandoned : .failed(error))
-      throw wrap(error, path: node, in: container)
+    case .await(let rendezvous):
+      return try await awaitCreation(rendezvous, node: node, path: path, in: container)
+    case .make:
+      do {
+        let instance = try await node.running {
+          guard let list = region.disposalList else { return try await self.makeAsync(resolver) }
+          return try await self.makeTracked(resolver, recordingIn: list, path: node, in: container)
+        }
+        region.endShared(self, .made(instance))?.end(.made(instance))
+        return instance
+      } catch {
+        region.endShared(self, .none)?.end(Task.isCancelled ? .abandoned : .failed(error))
+        throw wrap(error, path: node, in: container)
+      }
     }
   }
 
@@ -331,7 +343,7 @@ extension FactoryBinding {
   ///
   /// Below a container-wide creation (a captor on `path`), a scoped request takes the long way,
   /// where the captive check refuses it.
-  func madeInstance(in scope: Scope?, below path: AsyncPath?) -> DisposalList.AsyncInstance {
+  func madeInstance(in scope: Scope?, below path: AsyncPath?) -> AsyncInstance {
     if isReady { return .made(storage.loadAny(layout)) }
     guard lifetime.reach == .scope, let scope, !scope.disposals.isClosed, path?.hasCaptor != true
     else {

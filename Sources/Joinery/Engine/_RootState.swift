@@ -305,7 +305,7 @@ final class _PendingCompletions {
 /// every request of one graph keeps seeing the same instances.
 // `@unchecked`: the atomic word is touched only through `_AtomicWordsHolder`; everything else is
 // `let` or protected by a lock.
-final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
+final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
   /// Word 0: the thread running a resolution ``alone(_:)``, or 0; written by that thread only,
   /// holding the lock, so a thread reads its own identity there only while it holds it.
   private final var aloneThread: UInt = 0
@@ -336,11 +336,18 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     let value: Any?
   }
 
+  /// The async `graph` bindings' slots, reached only holding the memory's lock.
+  private final class Creations {
+    var slots = AsyncSlots()
+  }
+
   private struct State {
     var entries: [ObjectIdentifier: Entry] = [:]
     var isHolding: Bool
-    /// The creations of the async `graph` bindings' instances, by binding, while holding.
-    var creations: [ObjectIdentifier: AsyncCreation] = [:]
+    /// The async `graph` bindings' instances and their creations under way, while holding;
+    /// made on first use: most async resolutions have none, and an empty table kept inline
+    /// cost every one its copy and destruction (about 100 instructions).
+    var creations: Creations?
     /// Whether a `Lazy` was given this memory: what it holds is then remembered when holding
     /// ends, else let go.
     var isHandedOut = false
@@ -390,26 +397,24 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
     }
   }
 
-  /// The creation of the async `binding`'s instance in this graph, and whether the caller just
-  /// claimed it (and must run it) rather than found it under way or made.
-  func claim(_ binding: AnyBinding) -> (creation: AsyncCreation, isNew: Bool) {
+  /// The async resolution's instances of async `graph` bindings (``AsyncRegion``).
+  func claimShared(_ binding: AnyBinding) -> AsyncClaim {
     withState { state in
-      if let existing = state.creations[ObjectIdentifier(binding)] { return (existing, false) }
-      let made = AsyncCreation()
-      state.creations[ObjectIdentifier(binding)] = made
-      return (made, true)
+      let creations = state.creations ?? Creations()
+      state.creations = creations
+      return creations.slots.claim(ObjectIdentifier(binding))
     }
   }
 
-  /// Forgets a failed or abandoned creation, so that a later request in the same graph tries
-  /// again.
-  func forget(_ binding: AnyBinding, ifItIs creation: AsyncCreation) {
+  /// Keeps `made` only while the memory holds: a creation that ends after the resolution did
+  /// leaves nothing behind.
+  func endShared(_ binding: AnyBinding, _ made: AsyncInstance) -> AsyncCreation? {
     withState { state in
-      if state.creations[ObjectIdentifier(binding)] === creation {
-        state.creations[ObjectIdentifier(binding)] = nil
-      }
+      state.creations?.slots.end(ObjectIdentifier(binding), state.isHolding ? made : .none)
     }
   }
+
+  var disposalList: DisposalList? { nil }
 
   /// Remembers `root`'s `graph` instances: every one while holding, else the class instances.
   fileprivate func remember(_ root: borrowing _RootState) {
@@ -451,10 +456,10 @@ final class _GraphMemory: _AtomicWordsHolder, @unchecked Sendable {
   /// let go.
   func endHolding() {
     let released = withState {
-      state -> ([ObjectIdentifier: Entry], [ObjectIdentifier: AsyncCreation]) in
+      state -> ([ObjectIdentifier: Entry], Creations?) in
       state.isHolding = false
       let creations = state.creations
-      state.creations = [:]
+      state.creations = nil
       let entries = state.entries
       if state.isHandedOut {
         for (key, entry) in state.entries {

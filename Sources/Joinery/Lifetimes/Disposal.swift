@@ -39,7 +39,7 @@ extension Registrar {
 /// top-level resolve, so a resolve after shutdown fails without taking a lock.
 // `atomicWords` is touched only atomically, `state` only holding `lock`.
 @usableFromInline
-final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
+final class DisposalList: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
   @usableFromInline final var atomicWords: UInt = 0
   private let lock = _Lock.make()
   // Reached only holding `lock`, which already makes every access exclusive.
@@ -63,38 +63,8 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     var first: ScopedHome?
     var second: ScopedHome?
     var more = IdentityList<InstanceHome>()
-    /// A scope's instances of scoped async bindings, and their creations under way: the first
-    /// two inline (their bindings' identities apart, so that finding one reads no slot), since
-    /// most scopes use few.
-    var asyncIDs: (ObjectIdentifier?, ObjectIdentifier?) = (nil, nil)
-    var asyncInline = (AsyncSlot(), AsyncSlot())
-    var asyncMore = IdentityList<AsyncSlot>()
-
-    /// Runs `body` on the slot of `binding`, made empty on first use.
-    mutating func withAsyncSlot<R>(
-      _ binding: ObjectIdentifier, _ body: (inout AsyncSlot) -> R
-    ) -> R {
-      if asyncIDs.0 == binding { return body(&asyncInline.0) }
-      if asyncIDs.1 == binding { return body(&asyncInline.1) }
-      if asyncIDs.0 == nil {
-        asyncIDs.0 = binding
-        return body(&asyncInline.0)
-      }
-      if asyncIDs.1 == nil {
-        asyncIDs.1 = binding
-        return body(&asyncInline.1)
-      }
-      let position = asyncMore.position(of: binding) ?? asyncMore.append(AsyncSlot(), for: binding)
-      return body(&asyncMore[position])
-    }
-
-    func asyncInstance(of binding: ObjectIdentifier) -> AsyncInstance {
-      if asyncIDs.0 == binding { return asyncInline.0.instance }
-      if asyncIDs.1 == binding { return asyncInline.1.instance }
-      // The list is used only once both inline slots are.
-      guard asyncIDs.1 != nil else { return .none }
-      return asyncMore.position(of: binding).map { asyncMore[$0].instance } ?? .none
-    }
+    /// A scope's instances of scoped async bindings, and their creations under way.
+    var async = AsyncSlots()
     /// Whether the entries were taken for disposal: an instance recorded later is disposed
     /// at once, on its own.
     var isDisposing = false
@@ -155,69 +125,23 @@ final class DisposalList: _AtomicWordsHolder, @unchecked Sendable {
     withLock { $0.home(for: binding) }
   }
 
-  /// A scope's instance of a scoped async binding, and its creation: made by the first request
-  /// for it, in that request's task; the requests that come meanwhile wait on `rendezvous`,
-  /// which the first of them sets up.
-  struct AsyncSlot {
-    var instance = AsyncInstance.none
-    var isMaking = false
-    var rendezvous: AsyncCreation?
+  /// A scope's instances of async scoped bindings (``AsyncRegion``).
+  func claimShared(_ binding: AnyBinding) -> AsyncClaim {
+    let id = ObjectIdentifier(binding)
+    return withLock { $0.async.claim(id) }
   }
 
-  /// An async instance, if one was made.
-  ///
-  /// What an `Any?` said, whose every copy and destroy (also of a `nil`) went through the
-  /// runtime's generic `Optional` value witnesses, 60 to 150 instructions each. With this enum
-  /// the async request scope benchmark went from 20,216 to about 19,580 instructions.
-  enum AsyncInstance {
-    case made(Any)
-    case none
+  func endShared(_ binding: AnyBinding, _ made: AsyncInstance) -> AsyncCreation? {
+    let id = ObjectIdentifier(binding)
+    return withLock { $0.async.end(id, made) }
   }
 
-  /// What a request for a scope's async instance does.
-  enum AsyncClaim {
-    case made(Any)
-    case await(AsyncCreation)
-    /// Make it: this request claimed the creation (end it with ``endAsync(_:instance:)``).
-    case make
-  }
-
-  /// Finds the scope's instance of the async `binding`, or the creation to wait for, or claims
-  /// the creation for the caller.
-  func claimAsync(_ binding: ObjectIdentifier) -> AsyncClaim {
-    withLock { state in
-      state.withAsyncSlot(binding) { slot in
-        if case .made(let instance) = slot.instance { return .made(instance) }
-        guard slot.isMaking else {
-          slot.isMaking = true
-          return .make
-        }
-        if let rendezvous = slot.rendezvous { return .await(rendezvous) }
-        let rendezvous = AsyncCreation()
-        slot.rendezvous = rendezvous
-        return .await(rendezvous)
-      }
-    }
-  }
-
-  /// Ends a creation ``claimAsync(_:)`` gave the caller: keeps `instance` (`.none` when it
-  /// failed, so that the next request tries again) and returns what the requests that came
-  /// meanwhile wait on.
-  func endAsync(_ binding: ObjectIdentifier, instance: AsyncInstance) -> AsyncCreation? {
-    withLock { state in
-      state.withAsyncSlot(binding) { slot in
-        slot.instance = instance
-        slot.isMaking = false
-        defer { slot.rendezvous = nil }
-        return slot.rendezvous
-      }
-    }
-  }
+  var disposalList: DisposalList? { self }
 
   /// The scope's instance of the async `binding`, if it was made.
   func asyncInstance(of binding: AnyBinding) -> AsyncInstance {
     let id = ObjectIdentifier(binding)
-    return withLock { $0.asyncInstance(of: id) }
+    return withLock { $0.async.instance(of: id) }
   }
 
   /// Adds homes filled before the scope is used (its provided values).

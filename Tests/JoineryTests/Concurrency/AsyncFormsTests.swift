@@ -14,6 +14,17 @@ private final class Repository: Sendable {
   init(pool: Pool) { self.pool = pool }
 }
 
+private final class PoolPair: Sendable {
+  let first: Pool
+  let second: Pool
+  init(first: Pool, second: Pool) {
+    self.first = first
+    self.second = second
+  }
+}
+
+private struct PoolUnavailable: Error {}
+
 private final class AsyncService: Sendable {
   let repository: Repository
   let pool: Pool
@@ -99,6 +110,66 @@ struct AsyncFormsTests {
     let other = try await container.resolveAsync(AsyncService.self)
     #expect(other.pool !== service.pool)
     #expect(made.withLock { $0 } == 2)
+  }
+
+  @Test("graph: async let siblings share one creation of an async graph binding")
+  func graphSiblingsShareCreation() async throws {
+    let made = Locked(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .graph) { _ in
+          let id = made.withLock {
+            $0 += 1
+            return $0
+          }
+          // Long enough that the sibling asks while this creation runs, and waits for it.
+          try await Task.sleep(milliseconds: 20)
+          return Pool(id: id)
+        }
+        registrar.bindAsync(PoolPair.self) { resolver in
+          async let first = resolver.resolveAsync(Pool.self)
+          async let second = resolver.resolveAsync(Pool.self)
+          return PoolPair(first: try await first, second: try await second)
+        }
+      }
+    ).build()
+    let pair = try await container.resolveAsync(PoolPair.self)
+    #expect(pair.first === pair.second)
+    #expect(made.withLock { $0 } == 1)
+    let next = try await container.resolveAsync(PoolPair.self)
+    #expect(next.first !== pair.first, "a new top-level resolveAsync makes a new one")
+    #expect(made.withLock { $0 } == 2)
+  }
+
+  @Test(
+    "graph: a failed creation is forgotten; the next request in the same resolution tries again")
+  func graphFailureIsRetried() async throws {
+    let attempts = Locked(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .graph) { _ in
+          let attempt = attempts.withLock {
+            $0 += 1
+            return $0
+          }
+          if attempt == 1 { throw PoolUnavailable() }
+          return Pool(id: attempt)
+        }
+        registrar.bindAsync(PoolPair.self) { resolver in
+          let failed = await #expect(throws: ResolutionError.self) {
+            try await resolver.resolveAsync(Pool.self)
+          }
+          #expect(failed?.code == .factoryFailed)
+          let pool = try await resolver.resolveAsync(Pool.self)
+          // Made now, and shared from here on.
+          return PoolPair(first: pool, second: try await resolver.resolveAsync(Pool.self))
+        }
+      }
+    ).build()
+    let pair = try await container.resolveAsync(PoolPair.self)
+    #expect(pair.first.id == 2)
+    #expect(pair.first === pair.second)
+    #expect(attempts.withLock { $0 } == 2)
   }
 
   @Test("16 concurrent awaits of a cached async binding make one instance")

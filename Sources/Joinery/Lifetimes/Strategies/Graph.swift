@@ -6,8 +6,9 @@ internal import JoineryEngine
 /// Synchronous: the instances live in the resolution's root state (``_RootState/graph``, a
 /// ``_GraphInstances``), the first ones on the resolving thread's stack.
 /// Asynchronous: in the top-level request's graph memory (``AsyncPath/graph``, a holding
-/// ``_GraphMemory``), as creations the requests of that resolution share; the instances its
-/// synchronous resolves make are held there too, so that each has one per resolution.
+/// ``_GraphMemory``), in an ``AsyncSlot`` per binding as a scope keeps its async instances;
+/// the instances its synchronous resolves make are held there too, so that each has one per
+/// resolution.
 final class GraphLifetime: LifetimeKind {
   override class var name: String { "graph" }
   override class var reach: Lifetime.Reach { .resolution }
@@ -29,11 +30,7 @@ final class GraphLifetime: LifetimeKind {
     _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
-    let graph = node.graph
-    let (creation, isNew) = graph.claim(binding)
-    return try await binding.share(
-      creation, isNew: isNew, node: node, path: path, in: container,
-      forget: { graph.forget(binding, ifItIs: creation) },
-      make: { try await binding.makeAsync(resolver) })
+    try await binding.sharedInstance(
+      in: node.graph, node: node, resolver: resolver, path: path, in: container)
   }
 }

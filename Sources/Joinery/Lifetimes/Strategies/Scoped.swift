@@ -31,14 +31,7 @@ final class ScopedLifetime: LifetimeKind {
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     let scope = try binding.requestScope(of: node, in: container)
-    switch scope.disposals.claimAsync(ObjectIdentifier(binding)) {
-    case .made(let instance):
-      return instance
-    case .await(let rendezvous):
-      return try await binding.awaitCreation(rendezvous, node: node, path: path, in: container)
-    case .make:
-      return try await binding.makeHere(
-        in: scope, resolver: resolver, node: node, in: container)
-    }
+    return try await binding.sharedInstance(
+      in: scope.disposals, node: node, resolver: resolver, path: path, in: container)
   }
 }
