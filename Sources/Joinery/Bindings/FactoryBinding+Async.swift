@@ -5,10 +5,11 @@ internal import JoineryEngine
 /// it throws ``ResolutionError/Code/asyncBinding``.
 ///
 /// Every lifetime behaves as it does for a synchronous binding. A shared instance is made once
-/// (an ``AsyncCreation`` in the binding's ``LifetimeCell`` for a container-wide one, an
-/// ``AsyncSlot`` of the scope or the resolution for a scoped or `graph` one): the request that
-/// finds none makes it, the requests that come while it runs await it without a task of their
-/// own, and a failed creation is forgotten so that the next request tries again.
+/// (an ``AsyncCreation`` in the binding's ``LifetimeCell`` for a persistent or cached one, an
+/// ``AsyncSlot`` of its region — the scope, the resolution, the transient binding itself — for
+/// the others): the request that finds none makes it, the requests that come while it runs
+/// await it without a task of their own, and a failed creation is forgotten so that the next
+/// request tries again.
 /// - `persistent`: made in a task of its own, so that cancelling the request that came first
 ///   cancels neither the creation nor the other waiters. Once made, the instance is published
 ///   in `storage` and read without a lock or a task.
@@ -240,11 +241,6 @@ extension FactoryBinding {
       self, scopeClosed: list !== container.disposals, parent: path.parent, in: container)
   }
 
-  enum TransientStep {
-    case alive(AnyObject)
-    case share(AsyncCreation, isNew: Bool)
-  }
-
   /// The class instance an instance is or wraps, if any.
   static func object(in instance: Any) -> AnyObject? {
     type(of: instance as Any) is AnyObject.Type ? instance as AnyObject : nil
@@ -253,32 +249,6 @@ extension FactoryBinding {
   /// Forgets the shared creation if it is still `creation` (it failed or was abandoned).
   func forgetShared(_ creation: AsyncCreation) {
     asyncState.withLock { if $0.shared === creation { $0.shared = nil } }
-  }
-
-  /// A creation other requests may share: made here when this request claimed it, else awaited.
-  ///
-  /// `nil` when a cancelled request abandoned the creation this one awaited.
-  func share(
-    _ creation: AsyncCreation, isNew: Bool, node: AsyncPath, path: AsyncPath?,
-    in container: Container, forget: () -> Void,
-    make: () async throws -> any Sendable
-  ) async throws(ResolutionError) -> (any Sendable)? {
-    guard isNew else {
-      return try await awaitCreation(creation, node: node, path: path, in: container)
-    }
-    return try await makeShared(creation, node: node, in: container, forget: forget, make)
-  }
-
-  /// Makes a claimed creation in this request's task, as `node`'s factory, and ends it.
-  @inline(__always)
-  func makeShared(
-    _ creation: AsyncCreation, node: AsyncPath, in container: Container, forget: () -> Void,
-    _ make: () async throws -> any Sendable
-  ) async throws(ResolutionError) -> any Sendable {
-    switch await creation.run({ try await node.running(make) }, forget: forget) {
-    case .success(let instance): return instance
-    case .failure(let error): throw wrap(error, path: node, in: container)
-    }
   }
 
   /// Awaits a creation another request makes, refusing a wait that could never end.

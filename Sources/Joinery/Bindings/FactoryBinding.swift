@@ -364,9 +364,10 @@ struct LifetimeCell {
   /// Cached: the group generation the instance (async: ``shared``) was made in; 0 when there is
   /// none (generations start at 1).
   var generation: UInt = 0
-  /// Async: the creation every request of a shared lifetime awaits (persistent, cached;
-  /// transient while it runs).
+  /// Async persistent and cached: the creation every request awaits, made in a task of its own.
   var shared: AsyncCreation?
+  /// Async transient: the creation under way, made by the request that found no live object.
+  var slot = AsyncSlot()
   /// Cached: the group, owned by the container (which also owns the binding).
   weak var group: CacheGroupState?
 }

@@ -81,6 +81,31 @@ struct AsyncFormsTests {
     _ = held
   }
 
+  @Test("transient: 16 concurrent requests while it is made share one creation")
+  func transientSingleFlight() async throws {
+    let made = Locked(0)
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bindAsync(Pool.self, lifetime: .transient) { _ in
+          let id = made.withLock {
+            $0 += 1
+            return $0
+          }
+          try await Task.sleep(milliseconds: 20)
+          return Pool(id: id)
+        }
+      }
+    ).build()
+    let pools = try await withThrowingTaskGroup(of: Pool.self) { group in
+      for _ in 0..<16 { group.addTask { try await container.resolveAsync(Pool.self) } }
+      return try await group.reduce(into: [Pool]()) { $0.append($1) }
+    }
+    #expect(Set(pools.map(ObjectIdentifier.init)).count == 1)
+    #expect(made.withLock { $0 } == 1)
+    // Held here, so still shared.
+    #expect(try await container.resolveAsync(Pool.self) === pools[0])
+  }
+
   @Test("ephemeral: a new instance every time")
   func ephemeral() async throws {
     let made = Locked(0)

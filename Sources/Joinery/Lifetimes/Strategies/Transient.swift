@@ -85,38 +85,38 @@ extension FactoryBinding {
   }
 }
 
-extension FactoryBinding {
+/// An async transient binding is the region of its own instance: the live object while someone
+/// holds it, else the creation under way (in the cell's ``LifetimeCell/slot``), made by the
+/// request that finds neither; afterwards only the weak reference is kept.
+extension FactoryBinding: AsyncRegion {
+  func claimShared(_ binding: AnyBinding) -> AsyncClaim {
+    cell!.withLock { cell in
+      if let object = cell.alive { return .made(object) }
+      return cell.slot.claim()
+    }
+  }
+
+  func endShared(_ binding: AnyBinding, _ made: AsyncInstance) -> AsyncCreation? {
+    cell!.withLock { cell in
+      if case .made(let instance) = made { cell.alive = Self.object(in: instance) }
+      // Kept only weakly: the slot forgets it.
+      return cell.slot.end(.none)
+    }
+  }
+
+  var disposalList: DisposalList? { nil }
+
   /// A transient request: the live instance if someone holds it, else the creation under way,
   /// or a new one made inline.
   @inline(__always)
   func transientInstance(
     node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> Any? {
-    let step = cell!.withLock { cell -> TransientStep in
-      if let object = cell.alive { return .alive(object) }
-      if let shared = cell.shared { return .share(shared, isNew: false) }
-      let made = AsyncCreation()
-      cell.shared = made
-      return .share(made, isNew: true)
-    }
-    let creation: AsyncCreation
-    let isNew: Bool
-    switch step {
-    case .alive(let object): return object
-    case .share(let shared, let claimed): (creation, isNew) = (shared, claimed)
-    }
-    let made = try await share(
-      creation, isNew: isNew, node: node, path: path, in: container,
-      forget: { self.forgetShared(creation) }, make: { try await self.makeAsync(resolver) })
-    guard let instance = made else { return nil }
-    let object = Self.object(in: instance)
-    cell!.withLock { cell in
-      if cell.shared === creation {
-        cell.shared = nil
-        cell.alive = object
-      }
-    }
-    guard object != nil else {
+    guard
+      let instance = try await sharedInstance(
+        in: self, node: node, resolver: resolver, path: path, in: container)
+    else { return nil }
+    guard Self.object(in: instance) != nil else {
       throw .transientValueType(
         self, fallbackTag: nil, parent: node.parent, instanceType: type(of: instance),
         in: container)
