@@ -67,9 +67,9 @@ extension FactoryBinding {
     if isReady { return true }
     return asyncState.withLock {
       if $0.alive != nil { return true }
-      guard let shared = $0.shared, $0.generation == $0.group?.generation ?? 0,
-        case .made = shared.ended
-      else { return false }
+      guard $0.generation == $0.group?.generation ?? 0, case .made = $0.slot.instance else {
+        return false
+      }
       return true
     }
   }
@@ -79,19 +79,17 @@ extension FactoryBinding {
   /// As if a request had just made it (``Container/store(_:for:tag:)``), and disposed like one.
   /// The instance it replaces is disposed, unless `isStored` says it is the same one.
   func store(_ instance: any Sendable, isStored: (Any) -> Bool, in container: Container) {
-    let creation = AsyncCreation()
-    creation.end(.made(instance))
     let (kept, replaced) = asyncState.withLock { cell -> (Bool, Bool) in
       let current = cell.group?.generation ?? 0
-      if case .made(let held)? = cell.shared?.ended, isStored(held) {
+      if case .made(let held) = cell.slot.instance, isStored(held) {
         cell.generation = current
         return (true, false)
       }
       defer {
-        cell.shared = creation
+        cell.slot = AsyncSlot(instance: .made(instance))
         cell.generation = current
       }
-      return (false, cell.shared != nil)
+      return (false, cell.slot.isInUse)
     }
     guard !kept, let disposer else { return }
     // Before the new instance is recorded, which the take would find too.
@@ -137,41 +135,79 @@ extension FactoryBinding {
 
   /// The instance of a container-wide binding kept beyond the request (persistent, cached).
   ///
-  /// It is the creation current for the cache group's generation (any one without a group), or a new
-  /// one made in a task of its own, so that cancelling the request that came first cancels
-  /// nothing the others wait for. A permanent instance is then published in `storage`.
+  /// The binding's slot keeps it for the cache group's current generation (any one without a
+  /// group): made, or its creation under way, else a new creation started in a task of its own
+  /// (``startCreation(_:node:resolver:in:)``) that this request awaits like any other.
   @inline(__always)
   func containerInstance(
     node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?, in container: Container
   ) async throws(ResolutionError) -> Any? {
-    let (creation, isNew, replaced) = asyncState.withLock { cell -> (AsyncCreation, Bool, Bool) in
+    let step = asyncState.withLock { cell -> ContainerStep in
       let current = cell.group?.generation ?? 0
-      if let shared = cell.shared, cell.generation == current { return (shared, false, false) }
+      if cell.generation == current {
+        if case .made(let instance) = cell.slot.instance { return .made(instance) }
+        if let rendezvous = cell.slot.rendezvous { return .await(rendezvous) }
+      }
+      // Started below, in a task of its own: this request awaits it like any other.
       let made = AsyncCreation()
-      cell.shared = made
+      cell.slot = AsyncSlot(isMaking: true, rendezvous: made)
       cell.generation = current
       // A cached binding may replace an instance a reset found being made (and forgot).
-      return (made, true, cell.group != nil)
+      return .start(made, replacing: cell.group != nil)
     }
-    if isNew {
+    switch step {
+    case .made(let instance):
+      return instance
+    case .await(let creation):
+      return try await awaitCreation(creation, node: node, path: path, in: container)
+    case .start(let creation, let replacing):
       // Before the new creation starts, whose instance the take would find too.
-      if replaced, disposer != nil { disposeReplaced(in: container) }
-      // Outlives this request: made in a task of its own, awaited like any other request.
-      let disposals = container.disposals
-      let publishes = lifetime.strategy.isPermanent
-      Task {
-        _ = await creation.run(
-          {
-            try await node.running {
-              let instance = try await self.makeTracked(
-                resolver, recordingIn: disposals, path: node, in: container)
-              if publishes { self.publish(instance) }
-              return instance
-            }
-          }, forget: { self.forgetShared(creation) })
-      }
+      if replacing, disposer != nil { disposeReplaced(in: container) }
+      startCreation(creation, node: node, resolver: resolver, in: container)
+      return try await awaitCreation(creation, node: node, path: path, in: container)
     }
-    return try await awaitCreation(creation, node: node, path: path, in: container)
+  }
+
+  /// What a persistent or cached request does, decided under the cell's lock.
+  private enum ContainerStep {
+    case made(Any)
+    case await(AsyncCreation)
+    case start(AsyncCreation, replacing: Bool)
+  }
+
+  /// Makes a persistent or cached instance in a task of its own.
+  ///
+  /// So cancelling the request that came first cancels nothing the others wait for. A permanent
+  /// instance is published in `storage`. The binding's slot keeps the instance, or forgets a
+  /// failed creation, unless a reset replaced the creation meanwhile.
+  private func startCreation(
+    _ creation: AsyncCreation, node: AsyncPath, resolver: AsyncResolver, in container: Container
+  ) {
+    let disposals = container.disposals
+    let publishes = lifetime.strategy.isPermanent
+    Task {
+      let outcome: AsyncCreation.Outcome
+      do {
+        outcome = .made(
+          try await node.running {
+            let instance = try await self.makeTracked(
+              resolver, recordingIn: disposals, path: node, in: container)
+            if publishes { self.publish(instance) }
+            return instance
+          })
+      } catch {
+        outcome = .failed(error)
+      }
+      asyncState.withLock { cell in
+        guard cell.slot.rendezvous === creation else { return }
+        if case .made(let instance) = outcome {
+          _ = cell.slot.end(.made(instance))
+        } else {
+          _ = cell.slot.end(.none)
+        }
+      }
+      creation.end(outcome)
+    }
   }
 
   /// The scope a scoped request was made in, open.
@@ -246,11 +282,6 @@ extension FactoryBinding {
     type(of: instance as Any) is AnyObject.Type ? instance as AnyObject : nil
   }
 
-  /// Forgets the shared creation if it is still `creation` (it failed or was abandoned).
-  func forgetShared(_ creation: AsyncCreation) {
-    asyncState.withLock { if $0.shared === creation { $0.shared = nil } }
-  }
-
   /// Awaits a creation another request makes, refusing a wait that could never end.
   ///
   /// The wait is refused when it closes a ring of async creations in different tasks, and ends
@@ -304,7 +335,7 @@ extension FactoryBinding {
       // takes the creation's instance and its edge reports the mismatch.
       guard storage.initialize(fromAny: instance, layout) else { return }
       publishReady()
-      // `shared` stays: a request that saw no instance a moment ago still gets this one from it.
+      // The slot keeps it too: a request that saw no instance a moment ago gets it from there.
     }
   }
 

@@ -26,7 +26,7 @@ extension _BorrowedTag {
 /// What each lifetime keeps between resolves:
 /// - `persistent`: the instance in `storage`, written once under the creation gate (for an async
 ///   factory, by its creation's task) and published by `isReady` (release/acquire), then read
-///   without a lock. An async factory's requests share ``LifetimeCell/shared`` until then.
+///   without a lock. An async factory's requests share ``LifetimeCell/slot`` until then.
 /// - `ephemeral`: nothing.
 /// - `graph`: nothing here; instances live in the resolution's root state (async: its graph
 ///   memory).
@@ -141,7 +141,7 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// current one if no creation is using it (``CacheGroupState/reset(marking:)``).
   func dropInstanceIfIdle() {
     if isAsync {
-      cell?.withLock { $0.shared = nil }
+      cell?.withLock { $0.slot = AsyncSlot() }
     } else {
       _ = ifCreationLockAvailable {
         if cachedGenerations().made != 0 { dropInstance() }
@@ -361,12 +361,11 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
 struct LifetimeCell {
   /// Transient: the object of the shared instance, while someone holds it.
   weak var alive: AnyObject?
-  /// Cached: the group generation the instance (async: ``shared``) was made in; 0 when there is
+  /// Cached: the group generation the instance (async: ``slot``'s) was made in; 0 when there is
   /// none (generations start at 1).
   var generation: UInt = 0
-  /// Async persistent and cached: the creation every request awaits, made in a task of its own.
-  var shared: AsyncCreation?
-  /// Async transient: the creation under way, made by the request that found no live object.
+  /// Async: the instance (persistent, cached) or the creation under way (also transient, which
+  /// keeps only `alive` once made); a persistent or cached one is made in a task of its own.
   var slot = AsyncSlot()
   /// Cached: the group, owned by the container (which also owns the binding).
   weak var group: CacheGroupState?

@@ -70,27 +70,6 @@ final class AsyncCreation: @unchecked Sendable {
       withState { $0.waiters.removeValue(forKey: number) }?.resume(returning: nil)
     }
   }
-
-  /// Runs `make` as this creation, in the calling task, ends the creation with its result and
-  /// returns it to the caller (who gets the factory's error even when the waiters are told the
-  /// creation was abandoned).
-  ///
-  /// `forget` removes the creation from its store; it runs before a failed or abandoned
-  /// creation ends, so that nobody who sees the end finds it still stored.
-  @inline(__always)
-  func run(
-    _ make: () async throws -> any Sendable, forget: () -> Void
-  ) async -> Result<any Sendable, any Error> {
-    do {
-      let instance = try await make()
-      end(.made(instance))
-      return .success(instance)
-    } catch {
-      forget()
-      end(Task.isCancelled ? .abandoned : .failed(error))
-      return .failure(error)
-    }
-  }
 }
 
 /// A region whose requests share one async instance of each binding, in an ``AsyncSlot``.
@@ -120,6 +99,12 @@ struct AsyncSlot {
   var instance = AsyncInstance.none
   var isMaking = false
   var rendezvous: AsyncCreation?
+
+  /// Whether an instance was made or is being made.
+  var isInUse: Bool {
+    if case .made = instance { return true }
+    return isMaking
+  }
 
   /// The instance, the creation to wait for, or the claim to make it.
   mutating func claim() -> AsyncClaim {
