@@ -1,12 +1,12 @@
 internal import JoineryEngine
 
-/// One async creation that several requests share: the request that starts it makes the
-/// instance (in its own task, or in a task of the creation's own for instances that outlive
-/// requests), and the others await its outcome without a task of their own.
+/// The rendezvous of one async creation that several requests share: the requests that come
+/// while an ``AsyncSlot``'s instance is being made await its outcome here, without a task of
+/// their own.
 ///
 /// A creation ends once: with the instance, with the factory's error, or *abandoned* when the
-/// request that made it inline was cancelled. Its store (the binding, the graph or the scope)
-/// forgets a failed or abandoned creation before it ends, so a request that sees it abandoned
+/// request that made it inline was cancelled. Its slot (the binding's, the graph's or the
+/// scope's) forgets a failed or abandoned creation before it ends, so a request that sees it abandoned
 /// starts over and may make the instance itself: a cancelled request never hands its
 /// cancellation to the requests waiting for it. A request cancelled while it waits stops
 /// waiting at once; the creation goes on for the others.
