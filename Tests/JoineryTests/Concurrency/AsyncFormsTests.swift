@@ -38,17 +38,24 @@ private final class AsyncService: Sendable {
 /// forwards, and `build()` refuses synchronous bindings that need them.
 @Suite("Async binding forms and lifetimes")
 struct AsyncFormsTests {
-  static func container(_ lifetime: Lifetime, made: Locked<Int>) throws -> Container {
+  /// A container binding `Pool` with `lifetime`, each creation counted in `made` and taking
+  /// `milliseconds` (long enough, at 20, for concurrent requests to arrive while it runs), and
+  /// whatever `more` binds.
+  static func container(
+    _ lifetime: Lifetime, made: Locked<Int>, milliseconds: UInt64 = 0,
+    more: @escaping @Sendable (inout Registrar) -> Void = { _ in }
+  ) throws -> Container {
     try ContainerBuilder(
       Bindings { registrar in
         registrar.bindAsync(Pool.self, lifetime: .init(lifetime)) { _ in
-          try await Task.sleep(nanoseconds: 1_000)
-          return Pool(
-            id: made.withLock {
-              $0 += 1
-              return $0
-            })
+          let id = made.withLock {
+            $0 += 1
+            return $0
+          }
+          try await Task.sleep(nanoseconds: max(milliseconds * 1_000_000, 1_000))
+          return Pool(id: id)
         }
+        more(&registrar)
       }
     ).build()
   }
@@ -84,18 +91,7 @@ struct AsyncFormsTests {
   @Test("transient: 16 concurrent requests while it is made share one creation")
   func transientSingleFlight() async throws {
     let made = Locked(0)
-    let container = try ContainerBuilder(
-      Bindings { registrar in
-        registrar.bindAsync(Pool.self, lifetime: .transient) { _ in
-          let id = made.withLock {
-            $0 += 1
-            return $0
-          }
-          try await Task.sleep(milliseconds: 20)
-          return Pool(id: id)
-        }
-      }
-    ).build()
+    let container = try Self.container(.transient, made: made, milliseconds: 20)
     let pools = try await withThrowingTaskGroup(of: Pool.self) { group in
       for _ in 0..<16 { group.addTask { try await container.resolveAsync(Pool.self) } }
       return try await group.reduce(into: [Pool]()) { $0.append($1) }
@@ -140,24 +136,13 @@ struct AsyncFormsTests {
   @Test("graph: async let siblings share one creation of an async graph binding")
   func graphSiblingsShareCreation() async throws {
     let made = Locked(0)
-    let container = try ContainerBuilder(
-      Bindings { registrar in
-        registrar.bindAsync(Pool.self, lifetime: .graph) { _ in
-          let id = made.withLock {
-            $0 += 1
-            return $0
-          }
-          // Long enough that the sibling asks while this creation runs, and waits for it.
-          try await Task.sleep(milliseconds: 20)
-          return Pool(id: id)
-        }
-        registrar.bindAsync(PoolPair.self) { resolver in
-          async let first = resolver.resolveAsync(Pool.self)
-          async let second = resolver.resolveAsync(Pool.self)
-          return PoolPair(first: try await first, second: try await second)
-        }
+    let container = try Self.container(.graph, made: made, milliseconds: 20) { registrar in
+      registrar.bindAsync(PoolPair.self) { resolver in
+        async let first = resolver.resolveAsync(Pool.self)
+        async let second = resolver.resolveAsync(Pool.self)
+        return PoolPair(first: try await first, second: try await second)
       }
-    ).build()
+    }
     let pair = try await container.resolveAsync(PoolPair.self)
     #expect(pair.first === pair.second)
     #expect(made.withLock { $0 } == 1)
