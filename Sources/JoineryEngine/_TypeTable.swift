@@ -102,32 +102,37 @@ public import JoineryPlatform
     map.slot(for: UInt(bitPattern: identity))
   }
 
-  /// The untagged member of the type in `slot`, if it has one, unretained.
+  /// The untagged member of the type in `slot`, if it has one, unretained: the table keeps it
+  /// for as long as the table lives.
   @inlinable @inline(__always)
-  package func untaggedMember(at slot: Int) -> Unmanaged<Member>? {
+  package func untaggedMember(at slot: Int) -> _Unretained<Member>? {
     let value = map.value(at: slot)
     if value & 1 == 0 {
-      return unsafe UnsafeRawPointer(bitPattern: value).map { unsafe Unmanaged.fromOpaque($0) }
+      return unsafe UnsafeRawPointer(bitPattern: value).map {
+        unsafe _Unretained(Unmanaged.fromOpaque($0))
+      }
     }
     return unsafe Unmanaged<_TypeEntry<Member>>.fromOpaque(
       UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped
     )
-    ._withUnsafeGuaranteedRef { unsafe $0.untaggedReference }
+    ._withUnsafeGuaranteedRef { $0.untaggedReference }
   }
 
-  /// The entry of the type in `slot`; `nil` for a type with one untagged member.
+  /// The entry of the type in `slot`, unretained (the table keeps it); `nil` for a type with one
+  /// untagged member.
   @inlinable @inline(__always)
-  package func entry(at slot: Int) -> Unmanaged<_TypeEntry<Member>>? {
+  package func entry(at slot: Int) -> _Unretained<_TypeEntry<Member>>? {
     let value = map.value(at: slot)
     guard value & 1 == 1 else { return nil }
-    return unsafe Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped)
+    return unsafe _Unretained(
+      Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: value & ~1).unsafelyUnwrapped))
   }
 
   /// The untagged member of a type, without touching any reference count.
   @inlinable @inline(__always)
-  package func untaggedMember(for identity: ObjectIdentifier) -> Unmanaged<Member>? {
+  package func untaggedMember(for identity: ObjectIdentifier) -> _Unretained<Member>? {
     guard let slot = slot(for: identity) else { return nil }
-    return unsafe untaggedMember(at: slot)
+    return untaggedMember(at: slot)
   }
 
   /// The untagged member of a type, retained.
@@ -135,7 +140,7 @@ public import JoineryPlatform
   /// Off the hot paths.
   @inlinable
   package func untaggedMember(ofType identity: ObjectIdentifier) -> Member? {
-    unsafe untaggedMember(for: identity)?.takeUnretainedValue()
+    untaggedMember(for: identity)?.object
   }
 
   /// The members of one type, or `nil` if the type has none.
@@ -144,11 +149,9 @@ public import JoineryPlatform
   @inlinable
   package func entry(for identity: ObjectIdentifier) -> _TypeEntry<Member>? {
     guard let slot = slot(for: identity) else { return nil }
-    if let entry = unsafe entry(at: slot) { return unsafe entry.takeUnretainedValue() }
+    if let entry = entry(at: slot) { return entry.object }
     // A type with one untagged member: an entry made for this (cold) question.
-    return unsafe untaggedMember(at: slot).map {
-      unsafe _TypeEntry(single: $0.takeUnretainedValue())
-    }
+    return untaggedMember(at: slot).map { _TypeEntry(single: $0.object) }
   }
 
   /// The entry of a type, retained; `nil` for a type with one untagged member.
@@ -157,7 +160,7 @@ public import JoineryPlatform
   @inlinable
   package func storedEntry(for identity: ObjectIdentifier) -> _TypeEntry<Member>? {
     guard let slot = slot(for: identity) else { return nil }
-    return unsafe entry(at: slot)?.takeUnretainedValue()
+    return entry(at: slot)?.object
   }
 
   /// The member tagged exactly `tag` in the type's entry, retained: off the hot paths.
@@ -165,8 +168,8 @@ public import JoineryPlatform
   package func member(
     _ identity: ObjectIdentifier, taggedAs tag: some Hashable & Sendable
   ) -> Member? {
-    guard let slot = slot(for: identity), let entry = unsafe entry(at: slot) else { return nil }
-    return unsafe entry._withUnsafeGuaranteedRef { $0.member(tag: tag) }
+    guard let slot = slot(for: identity), let entry = entry(at: slot) else { return nil }
+    return entry.read { $0.member(tag: tag) }
   }
 }
 
@@ -175,7 +178,7 @@ public import JoineryPlatform
 @usableFromInline package final class _TypeEntry<Member: _TypeTableMember>: Sendable {
   @usableFromInline package let untagged: Member?
   /// `untagged` again, read by the table without reference counting.
-  @usableFromInline let untaggedReference: Unmanaged<Member>?
+  @usableFromInline let untaggedReference: _Unretained<Member>?
   /// Tagged members, in the order given.
   @usableFromInline package let tagged: ContiguousArray<Member>
   /// For types with many tags: tag hash → positions in `tagged`.
@@ -238,7 +241,7 @@ public import JoineryPlatform
       }
     }
     self.untagged = untagged
-    unsafe untaggedReference = unsafe untagged.map { unsafe Unmanaged.passUnretained($0) }
+    untaggedReference = untagged.map { _Unretained($0) }
     self.tagged = tagged
     self.withArguments = withArguments
     if tagged.count > Self.linearTagLimit {
@@ -277,9 +280,7 @@ public import JoineryPlatform
     }
     for position in tagIndex.indices {
       let candidate = tagIndex[position]
-      if unsafe candidate.tag.with({ $0.holds(tag) }) {
-        return unsafe candidate.member.reference.takeUnretainedValue()
-      }
+      if candidate.tag.read({ $0.holds(tag) }) { return candidate.member.object }
     }
     return nil
   }
@@ -289,22 +290,20 @@ public import JoineryPlatform
   @inlinable
   package func argumentMember<Tag: Hashable & Sendable>(
     tag: Tag?, signature: ObjectIdentifier, allowsFallback: Bool
-  ) -> (member: Unmanaged<Member>, fellBack: Bool)? {
-    var untagged: Unmanaged<Member>?
+  ) -> (member: _Unretained<Member>, fellBack: Bool)? {
+    var untagged: _Unretained<Member>?
     for position in argumentIndex.indices {
       let slot = argumentIndex[position]
       guard slot.signature == signature else { continue }
       if let bound = slot.tag {
-        if let tag, unsafe bound.with({ $0.holds(tag) }) {
-          return unsafe (slot.member.reference, false)
-        }
+        if let tag, bound.read({ $0.holds(tag) }) { return (slot.member, false) }
       } else if tag == nil {
-        return unsafe (slot.member.reference, false)
+        return (slot.member, false)
       } else {
-        unsafe untagged = unsafe slot.member.reference
+        untagged = slot.member
       }
     }
-    if allowsFallback, let untagged = unsafe untagged { return unsafe (untagged, true) }
+    if allowsFallback, let untagged { return (untagged, true) }
     return nil
   }
 

@@ -1,8 +1,9 @@
 /// An object not retained by its holder: for objects that something else keeps alive for as
 /// long as the holder is used (a resolver's container, a container's bindings).
 ///
-/// The contract is the caller's: the object must outlive every use of the handle. Reading it
-/// costs no reference counting, which is what the resolve path needs when many threads resolve
+/// The contract is its maker's: a handle is made only on an object that something else keeps
+/// alive for longer than any reader holds the handle (the engine's tables make them on the
+/// members they own). Reading it costs no reference counting, which is what the resolve path needs when many threads resolve
 /// through the same objects at once.
 @safe
 @frozen
@@ -19,13 +20,42 @@
   package init(_ reference: Unmanaged<Object>) { unsafe self.reference = unsafe reference }
 
   /// Calls `body` with the object, without retaining it.
-  ///
-  /// Not throwing: a resolution level's throwing calls use a function written for their error
-  /// type in the resolver, since a generic error type costs a debug build stack space per level.
-  @unsafe @inlinable @inline(__always)
-  package func with<R>(_ body: (Object) -> R) -> R {
+  @inlinable @inline(__always)
+  package func read<R>(_ body: (Object) -> R) -> R {
     unsafe reference._withUnsafeGuaranteedRef(body)
   }
+
+  /// Calls `body` with the object, without retaining it, rethrowing its error typed: what
+  /// every resolution level reaches its container and binding through.
+  @inlinable @inline(__always)
+  package func with<R, E: _TypedFailure>(_ body: (Object) throws(E) -> R) throws(E) -> R {
+    do {
+      return try unsafe reference._withUnsafeGuaranteedRef { object in try body(object) }
+    } catch let error as E {
+      // The standard library's call rethrows untyped; inlined, the cast folds away.
+      throw error
+    } catch {
+      throw E._unexpected()
+    }
+  }
+
+  /// The object, retained: for a holder that outlives the call (a request that suspends).
+  @inlinable @inline(__always)
+  package var object: Object { unsafe reference.takeUnretainedValue() }
+
+  /// Whether both handles are on the same object.
+  @inlinable @inline(__always)
+  package func isIdentical(to other: _Unretained) -> Bool {
+    unsafe reference.toOpaque() == other.reference.toOpaque()
+  }
+}
+
+/// An error type that the engine's calls which lend an object keep typed
+/// (the throwing `with` of ``_Unretained``).
+@usableFromInline package protocol _TypedFailure: Error {
+  /// The error for a failure of another type: never thrown, since the closures these calls
+  /// take throw only `Self` (the standard library's borrowing call rethrows untyped).
+  static func _unexpected() -> Self
 }
 
 /// Moves the `T` at `instance` out, leaving the memory uninitialized.

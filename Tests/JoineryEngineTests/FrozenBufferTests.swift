@@ -28,7 +28,7 @@ struct FrozenBufferTests {
       let box = Box(7)
       released = box
       let buffer = _FrozenBuffer(count: 1) { _ in _Unretained(box) }
-      #expect(buffer[0].with { $0.value } == 7)
+      #expect(buffer[0].read { $0.value } == 7)
       withExtendedLifetime(box) {}
     }
     #expect(released == nil)

@@ -62,7 +62,7 @@ struct TypeTableTests {
     let signature = ObjectIdentifier((Int, String).self)
     func argument(_ tag: String?, fallback: Bool) -> (String, Bool)? {
       entry.argumentMember(tag: tag, signature: signature, allowsFallback: fallback).map {
-        ($0.member.takeUnretainedValue().name, $0.fellBack)
+        ($0.member.object.name, $0.fellBack)
       }
     }
     #expect(argument(nil, fallback: false)! == ("args", false))

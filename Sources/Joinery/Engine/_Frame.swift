@@ -115,7 +115,7 @@ extension _Frame {
   @inline(__always)
   static func enter<R>(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>?,
-    in container: Container, scope: Unmanaged<Scope>? = nil,
+    in container: Container, scope: _Unretained<Scope>? = nil,
     callerIsolation: ObjectIdentifier? = nil,
     graphSlots: Bool = false, _ body: (UnsafePointer<_Frame>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
@@ -123,8 +123,8 @@ extension _Frame {
       unsafe try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
       var frame = unsafe _Frame(
         binding: binding, fallbackTag: fallbackTag, parent: parent, in: container)
-      if let scope = unsafe scope,
-        unsafe parent.pointee.root.pointee.scope?.toOpaque() != scope.toOpaque()
+      if let scope = scope,
+        unsafe parent.pointee.root.pointee.scope?.isIdentical(to: scope) != true
       {
         // A request made in a scope inside a factory of another scope (or of none): the
         // chain resolves in the request's scope until it returns.
@@ -220,7 +220,7 @@ struct ResolutionContext: ~Copyable {
   /// in its root state.
   ///
   /// Not retained: the caller holds the scope for the whole request.
-  @usableFromInline let requestScope: Unmanaged<Scope>?
+  @usableFromInline let requestScope: _Unretained<Scope>?
   /// The actor a top-level request's caller is statically isolated to (its `#isolation`), if
   /// any: a resolution it starts runs on the main actor when that actor is the main actor.
   @usableFromInline let callerIsolation: ObjectIdentifier?
@@ -228,7 +228,7 @@ struct ResolutionContext: ~Copyable {
   @inlinable
   init(frame: UnsafePointer<_Frame>?) {
     unsafe self.frame = frame
-    unsafe requestScope = nil
+    requestScope = nil
     callerIsolation = nil
   }
 
@@ -254,7 +254,7 @@ struct ResolutionContext: ~Copyable {
   func asOneResolution<R>(
     in container: Container, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    unsafe try Self.marked(container, scope: requestScope, callerIsolation: callerIsolation, body)
+    try Self.marked(container, scope: requestScope, callerIsolation: callerIsolation, body)
   }
 
   /// The context of a request made outside any factory by a caller isolated to `isolation`.
@@ -268,7 +268,7 @@ struct ResolutionContext: ~Copyable {
   @inlinable @inline(__always)
   static func topLevel(in scope: Scope, _ isolation: (any Actor)? = nil) -> ResolutionContext {
     unsafe ResolutionContext(
-      frame: nil, scope: Unmanaged.passUnretained(scope),
+      frame: nil, scope: _Unretained(scope),
       callerIsolation: isolation.map(ObjectIdentifier.init))
   }
 
@@ -283,7 +283,7 @@ struct ResolutionContext: ~Copyable {
   /// The scope scoped bindings are resolved in: the request's, or its chain's; `nil` outside
   /// any scope.
   var scope: Scope? {
-    unsafe (requestScope ?? frame?.pointee.root.pointee.scope)?.takeUnretainedValue()
+    unsafe (requestScope ?? frame?.pointee.root.pointee.scope)?.object
   }
 
   /// Whether the request is made inside a factory (the chain has a frame).
@@ -500,19 +500,19 @@ struct ResolutionContext: ~Copyable {
     else {
       return try body(parent)
     }
-    return unsafe try markedDestroyingOnFailure(
+    return try markedDestroyingOnFailure(
       container, scope: parent.requestScope, out: out, body)
   }
 
   @inline(never)
   private static func markedDestroyingOnFailure<R>(
-    _ container: Container, scope: Unmanaged<Scope>?,
+    _ container: Container, scope: _Unretained<Scope>?,
     out: consuming _InstanceCleanup?,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var initialized = false
     do {
-      return unsafe try marked(container, scope: scope) { context throws(ResolutionError) -> R in
+      return try marked(container, scope: scope) { context throws(ResolutionError) -> R in
         let result = try body(context)
         initialized = true
         return result
@@ -530,7 +530,7 @@ struct ResolutionContext: ~Copyable {
     in container: Container, isolation: (any Actor)?,
     _ body: (borrowing Resolver) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    unsafe try marked(
+    try marked(
       container, scope: nil, callerIsolation: isolation.map(ObjectIdentifier.init)
     ) { context throws(ResolutionError) -> R in
       let frame = unsafe context.frame.unsafelyUnwrapped
@@ -548,7 +548,7 @@ struct ResolutionContext: ~Copyable {
   /// `callerIsolation`: the isolation of the caller that started it, for main-actor bindings.
   /// `graphSlots`: whether to keep its first `graph` instances on this call's stack.
   static func marked<R>(
-    _ container: Container, scope: Unmanaged<Scope>?, marker: AnyBinding? = nil,
+    _ container: Container, scope: _Unretained<Scope>?, marker: AnyBinding? = nil,
     callerIsolation: ObjectIdentifier? = nil, graphSlots: Bool = false,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
@@ -618,7 +618,7 @@ extension ResolutionContext {
     guard let frame = unsafe _ThreadState.runningFrame else { return nil }
     return unsafe (
       frame.pointee.container.reference.takeUnretainedValue(),
-      frame.pointee.root.pointee.scope?.takeUnretainedValue()
+      frame.pointee.root.pointee.scope?.object
     )
   }
 }

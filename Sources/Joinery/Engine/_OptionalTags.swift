@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 // A request's `tag:` may be an optional: `nil` is no tag, a value is the tag it wraps.
 
 /// Whether `type` is an `Optional`.
@@ -28,7 +30,7 @@ extension Container {
   func requestTag<T, Tag: Hashable & Sendable>(_ tag: Tag, for _: T.Type) -> BindingTag? {
     if Tag.self == BindingTag?.self || _isOptionalType(Tag.self) { return _requestTag(tag) }
     if let found = match(T.self, tag: tag, matching: .exact),
-      let bound = unsafe found.binding._withUnsafeGuaranteedRef({ $0.key.tag })
+      let bound = found.binding.read({ $0.key.tag })
     {
       return bound
     }

@@ -136,15 +136,15 @@ extension Container {
     let binding = unsafe Unmanaged<FactoryBinding>.fromOpaque(
       UnsafeRawPointer(bitPattern: owner.bits).unsafelyUnwrapped)
     let parameters = unsafe binding._withUnsafeGuaranteedRef {
-      unsafe Unmanaged.passUnretained($0.parameters.unsafelyUnwrapped)
+      unsafe _Unretained($0.parameters.unsafelyUnwrapped)
     }
-    unsafe try withGuaranteed(parameters) { parameters throws(ResolutionError) in
+    try parameters.with { parameters throws(ResolutionError) in
       // One untagged parameter this container binds (a chain of single dependencies): found
       // here, in the factory, and built without the loop's frame.
       if single, let lookup = parameters.lookups.first, lookup.tag == nil,
-        let found = unsafe table.untaggedMember(for: ObjectIdentifier(lookup.type))
+        let found = table.untaggedMember(for: ObjectIdentifier(lookup.type))
       {
-        return unsafe try withGuaranteed(found) { binding throws(ResolutionError) in
+        return try found.with { binding throws(ResolutionError) in
           try place(binding, at: lookup.offset, in: tuple, parent: parent, fallbackTag: nil)
         }
       }
@@ -185,10 +185,10 @@ extension Container {
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> Bool {
     guard let tag = lookup.tag else {
-      guard let found = unsafe table.untaggedMember(for: ObjectIdentifier(lookup.type)) else {
+      guard let found = table.untaggedMember(for: ObjectIdentifier(lookup.type)) else {
         return false
       }
-      unsafe try withGuaranteed(found) { binding throws(ResolutionError) in
+      try found.with { binding throws(ResolutionError) in
         try place(binding, at: lookup.offset, in: tuple, parent: parent, fallbackTag: nil)
       }
       return true
@@ -196,8 +196,8 @@ extension Container {
     guard let found = match(lookup.type, tag: tag, matching: lookup.matching) else {
       return false
     }
-    unsafe try withGuaranteed(found.container) { container throws(ResolutionError) in
-      unsafe try withGuaranteed(found.binding) { binding throws(ResolutionError) in
+    try found.container.with { container throws(ResolutionError) in
+      try found.binding.with { binding throws(ResolutionError) in
         guard found.fellBack else {
           return try container.place(
             binding, at: lookup.offset, in: tuple, parent: parent, fallbackTag: nil)
@@ -248,10 +248,8 @@ extension Container {
   /// what an async factory's parameter reads without awaiting.
   @usableFromInline
   func builtInstance(of type: Any.Type) -> Any? {
-    guard let found = unsafe table.untaggedMember(for: ObjectIdentifier(type)) else {
-      return nil
-    }
-    return unsafe found._withUnsafeGuaranteedRef { binding -> Any? in
+    guard let found = table.untaggedMember(for: ObjectIdentifier(type)) else { return nil }
+    return found.read { binding -> Any? in
       binding.isReady ? binding.storage.loadAny(binding.layout) : nil
     }
   }

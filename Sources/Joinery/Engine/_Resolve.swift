@@ -7,19 +7,23 @@ public import JoineryEngine
 /// reference, a protocol existential (five words) and most small structs.
 /// Which binding serves a tagged request: found without reference counting, since the
 /// container chain owns every binding for as long as a resolve can run.
-@safe
 @usableFromInline
 struct _TaggedMatch {
-  @usableFromInline let binding: Unmanaged<AnyBinding>
+  @usableFromInline let binding: _Unretained<AnyBinding>
   /// The container that declared `binding`: the one its dependencies come from.
-  @usableFromInline let container: Unmanaged<Container>
+  @usableFromInline let container: _Unretained<Container>
   /// Whether an untagged binding serves the tagged request.
   @usableFromInline let fellBack: Bool
 
   @inlinable
   init(binding: AnyBinding, container: Container, fellBack: Bool) {
-    unsafe self.binding = Unmanaged.passUnretained(binding)
-    unsafe self.container = Unmanaged.passUnretained(container)
+    self.init(binding: _Unretained(binding), container: _Unretained(container), fellBack: fellBack)
+  }
+
+  @inlinable
+  init(binding: _Unretained<AnyBinding>, container: _Unretained<Container>, fellBack: Bool) {
+    self.binding = binding
+    self.container = container
     self.fellBack = fellBack
   }
 }
@@ -46,32 +50,8 @@ struct _TagBoxReference: Hashable, Sendable {
   }
 }
 
-/// Calls `body` with the object `reference` points to, without retaining it: for objects the
-/// container chain keeps alive for the whole call.
-///
-/// Written for ``ResolutionError`` rather than generic over the error type, like
-/// ``Container/building(_:_:)``: every resolution level passes through it.
-@inlinable @inline(__always)
-func withGuaranteed<Object: AnyObject, R>(
-  _ handle: _Unretained<Object>, _ body: (Object) throws(ResolutionError) -> R
-) throws(ResolutionError) -> R {
-  unsafe try withGuaranteed(handle.reference, body)
-}
-
-/// Calls `body` with the object `reference` points to, without retaining it.
-@inlinable @inline(__always)
-func withGuaranteed<Object: AnyObject, R>(
-  _ reference: Unmanaged<Object>, _ body: (Object) throws(ResolutionError) -> R
-) throws(ResolutionError) -> R {
-  do {
-    return unsafe try reference._withUnsafeGuaranteedRef { object in try body(object) }
-  } catch let error as ResolutionError {
-    // The standard library's call rethrows `body`'s error untyped; inlined, the optimizer
-    // sees its type and drops the cast.
-    throw error
-  } catch {
-    throw ResolutionError.unexpected()
-  }
+extension ResolutionError: _TypedFailure {
+  @usableFromInline package static func _unexpected() -> ResolutionError { unexpected() }
 }
 
 extension Container {
@@ -225,11 +205,11 @@ extension Container {
   @inlinable @inline(__always)
   func resolve<T>(_ type: T.Type, parent: borrowing ResolutionContext) throws(ResolutionError) -> T
   {
-    guard let found = unsafe table.untaggedMember(for: ObjectIdentifier(T.self)) else {
+    guard let found = table.untaggedMember(for: ObjectIdentifier(T.self)) else {
       return try resolveUnbound(T.self, parent: parent)
     }
     // The container keeps its bindings alive: no reference counting on the shared binding.
-    return unsafe try withGuaranteed(found) { binding throws(ResolutionError) -> T in
+    return try found.with { binding throws(ResolutionError) -> T in
       try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
     }
   }
@@ -264,7 +244,7 @@ extension Container {
     guard let found = match(T.self, tag: tag, matching: matching) else {
       return try resolveUnbound(T.self, tag: BindingTag(tag), matching: matching, parent: parent)
     }
-    return unsafe try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+    return try found.container.with { container throws(ResolutionError) -> T in
       try container.instance(of: found, as: T.self, tag: tag, parent: parent)
     }
   }
@@ -287,9 +267,9 @@ extension Container {
         T.self, tag: BindingTag(box: box.takeUnretainedValue()), matching: matching,
         parent: parent)
     }
-    return unsafe try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+    return try found.container.with { container throws(ResolutionError) -> T in
       guard found.fellBack else {
-        return unsafe try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+        return try found.binding.with { binding throws(ResolutionError) -> T in
           try container.instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
         }
       }
@@ -332,7 +312,7 @@ extension Container {
   func instance<T, Tag: Hashable & Sendable>(
     of found: _TaggedMatch, as _: T.Type, tag: Tag, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    unsafe try withGuaranteed(found.binding) { binding throws(ResolutionError) -> T in
+    try found.binding.with { binding throws(ResolutionError) -> T in
       guard found.fellBack else {
         return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
@@ -360,17 +340,13 @@ extension Container {
     guard parentContainer == nil else { return matchInChain(type, tag: tag, matching: matching) }
     guard let slot = table.slot(for: ObjectIdentifier(type)) else { return nil }
     // A type bound once, untagged, has no entry: its only binding is the untagged one.
-    if let entry = unsafe table.entry(at: slot),
-      let binding = unsafe entry._withUnsafeGuaranteedRef({ $0.member(tag: tag) })
-    {
+    if let entry = table.entry(at: slot), let binding = entry.read({ $0.member(tag: tag) }) {
       return _TaggedMatch(binding: binding, container: self, fellBack: false)
     }
-    guard matching.allowsFallback, let untagged = unsafe table.untaggedMember(at: slot) else {
+    guard matching.allowsFallback, let untagged = table.untaggedMember(at: slot) else {
       return nil
     }
-    return unsafe untagged._withUnsafeGuaranteedRef {
-      _TaggedMatch(binding: $0, container: self, fellBack: true)
-    }
+    return _TaggedMatch(binding: untagged, container: _Unretained(self), fellBack: true)
   }
 
   /// ``match(_:tag:matching:)`` for a container with ancestors: the nearest container with
@@ -385,8 +361,8 @@ extension Container {
     var current: Container? = self
     while let container = current {
       if let slot = container.table.slot(for: identity),
-        let entry = unsafe container.table.entry(at: slot),
-        let binding = unsafe entry._withUnsafeGuaranteedRef({ $0.member(tag: tag) })
+        let entry = container.table.entry(at: slot),
+        let binding = entry.read({ $0.member(tag: tag) })
       {
         return _TaggedMatch(binding: binding, container: container, fellBack: false)
       }
@@ -395,10 +371,8 @@ extension Container {
     guard matching.allowsFallback else { return nil }
     current = self
     while let container = current {
-      if let untagged = unsafe container.table.untaggedMember(for: identity) {
-        return unsafe untagged._withUnsafeGuaranteedRef {
-          _TaggedMatch(binding: $0, container: container, fellBack: true)
-        }
+      if let untagged = container.table.untaggedMember(for: identity) {
+        return _TaggedMatch(binding: untagged, container: _Unretained(container), fellBack: true)
       }
       current = container.parentContainer
     }
@@ -409,13 +383,13 @@ extension Container {
   func resolveIfBound<T>(
     _ type: T.Type, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T? {
-    if let found = unsafe table.untaggedMember(for: ObjectIdentifier(T.self)) {
-      return unsafe try withGuaranteed(found) { binding throws(ResolutionError) -> T in
+    if let found = table.untaggedMember(for: ObjectIdentifier(T.self)) {
+      return try found.with { binding throws(ResolutionError) -> T in
         try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
     }
-    if let owner = unsafe parentContainer?.untaggedOwner(of: T.self) {
-      return unsafe try withGuaranteed(owner) { owner throws(ResolutionError) -> T? in
+    if let owner = parentContainer?.untaggedOwner(of: T.self) {
+      return try owner.with { owner throws(ResolutionError) -> T? in
         try owner.resolveIfBound(T.self, parent: parent)
       }
     }
@@ -436,7 +410,7 @@ extension Container {
         T.self, flattenedTag: _flattenedTag(tag), matching: matching, parent: parent)
     }
     guard let found = match(T.self, tag: tag, matching: matching) else { return nil }
-    return unsafe try withGuaranteed(found.container) { container throws(ResolutionError) -> T in
+    return try found.container.with { container throws(ResolutionError) -> T in
       try container.instance(of: found, as: T.self, tag: tag, parent: parent)
     }
   }
@@ -502,9 +476,9 @@ extension Container {
   ) throws(ResolutionError) -> T {
     guard
       let slot = table.slot(for: ObjectIdentifier(T.self)),
-      let entry = unsafe table.entry(at: slot),
-      let found = unsafe entry._withUnsafeGuaranteedRef({
-        unsafe $0.argumentMember(
+      let entry = table.entry(at: slot),
+      let found = entry.read({
+        $0.argumentMember(
           tag: tag, signature: ObjectIdentifier(signature),
           allowsFallback: matching.allowsFallback)
       })
@@ -514,14 +488,14 @@ extension Container {
         parent: parent)
     }
     // The signature matched, so the binding was declared with exactly these argument types.
-    return unsafe try withGuaranteed(found.member) { binding throws(ResolutionError) -> T in
+    return try found.member.with { binding throws(ResolutionError) -> T in
       if let recorder { recorder.record(from: parent, to: binding) }
       // An async binding with runtime arguments is awaited with `resolveAsync(_:tag:matching:arguments:)`.
       if binding.isAsync {
         throw .asyncBinding(binding, fallbackTag: nil, parent: parent, in: self)
       }
       let binding = unsafe unsafeDowncast(binding, to: FactoryBinding.self)
-      guard unsafe found.fellBack, let tag else {
+      guard found.fellBack, let tag else {
         return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
       }
       return unsafe try _withUnprotectedUnsafePointer(to: tag) {
@@ -542,9 +516,9 @@ extension Container {
     var current = parentContainer
     while let ancestor = current {
       if let slot = ancestor.table.slot(for: ObjectIdentifier(T.self)),
-        let entry = unsafe ancestor.table.entry(at: slot),
-        unsafe entry._withUnsafeGuaranteedRef({
-          unsafe $0.argumentMember(
+        let entry = ancestor.table.entry(at: slot),
+        entry.read({
+          $0.argumentMember(
             tag: tag, signature: ObjectIdentifier(signature),
             allowsFallback: matching.allowsFallback) != nil
         })
@@ -627,8 +601,8 @@ extension Container {
   func resolveUnbound<T>(_ type: T.Type, parent: borrowing ResolutionContext)
     throws(ResolutionError) -> T
   {
-    if let owner = unsafe parentContainer?.untaggedOwner(of: T.self) {
-      return unsafe try withGuaranteed(owner) { owner throws(ResolutionError) -> T in
+    if let owner = parentContainer?.untaggedOwner(of: T.self) {
+      return try owner.with { owner throws(ResolutionError) -> T in
         try owner.resolve(T.self, parent: parent)
       }
     }
@@ -739,7 +713,7 @@ extension Container {
   func binds(_ key: BindingKey) -> Bool { owner(of: key) != nil }
 
   /// Whether this container or an ancestor binds `type` untagged, without runtime arguments.
-  func bindsUntagged(_ type: Any.Type) -> Bool { unsafe untaggedOwner(of: type) != nil }
+  func bindsUntagged(_ type: Any.Type) -> Bool { untaggedOwner(of: type) != nil }
 
   /// ``owner(of:)`` for `type`'s untagged key, without making the key: the nearest container
   /// of this chain (this one first) with an untagged binding of `type` without arguments.
@@ -748,19 +722,19 @@ extension Container {
   /// alive. (Once a `Provider` holds a container weakly, each retain of it goes through the
   /// runtime's side table, several times the cost of a plain one.)
   @usableFromInline
-  func untaggedOwner(of type: Any.Type) -> Unmanaged<Container>? {
+  func untaggedOwner(of type: Any.Type) -> _Unretained<Container>? {
     let identity = ObjectIdentifier(type)
-    var current = unsafe Unmanaged.passUnretained(self)
+    var current = _Unretained(self)
     while true {
-      let (found, parent) = unsafe current._withUnsafeGuaranteedRef { container in
-        unsafe (
+      let (found, parent) = current.read { container in
+        (
           container.table.untaggedMember(for: identity) != nil,
-          container.parentContainer.map { unsafe Unmanaged.passUnretained($0) }
+          container.parentContainer.map { _Unretained($0) }
         )
       }
-      if found { return unsafe current }
-      guard let parent = unsafe parent else { return nil }
-      unsafe current = parent
+      if found { return current }
+      guard let parent else { return nil }
+      current = parent
     }
   }
 
@@ -822,10 +796,10 @@ extension Container {
   /// reads first, with no task and no suspension.
   @inlinable @inline(__always)
   func builtInstance<T>(_: T.Type) -> T? {
-    guard let found = unsafe table.untaggedMember(for: ObjectIdentifier(T.self)) else {
+    guard let found = table.untaggedMember(for: ObjectIdentifier(T.self)) else {
       return nil
     }
-    return unsafe found._withUnsafeGuaranteedRef { binding -> T? in
+    return found.read { binding -> T? in
       guard binding.isReady else { return nil }
       return binding.storage.load(as: T.self)
     }
@@ -866,13 +840,13 @@ extension Container {
     var current: Container? = self
     while let container = current {
       if let slot = container.table.slot(for: ObjectIdentifier(type)),
-        let entry = unsafe container.table.entry(at: slot),
-        let found = unsafe entry._withUnsafeGuaranteedRef({
-          unsafe $0.argumentMember(
+        let entry = container.table.entry(at: slot),
+        let found = entry.read({
+          $0.argumentMember(
             tag: tag, signature: ObjectIdentifier(signature), allowsFallback: allowsFallback)
         })
       {
-        return unsafe (container, found.member.takeUnretainedValue())
+        return (container, found.member.object)
       }
       current = container.parentContainer
     }
@@ -889,9 +863,9 @@ extension Container {
 @safe
 @frozen
 public struct _RequestPoint {
-  @usableFromInline let container: Unmanaged<Container>
+  @usableFromInline let container: _Unretained<Container>
   @usableFromInline let frame: UnsafePointer<_Frame>?
-  @usableFromInline let scope: Unmanaged<Scope>?
+  @usableFromInline let scope: _Unretained<Scope>?
   @usableFromInline let callerIsolation: ObjectIdentifier?
   /// The async chain a request continues: an async factory's, through its ``AsyncResolver``.
   @usableFromInline let path: AsyncPath?
@@ -906,9 +880,9 @@ public struct _RequestPoint {
     container: Container, scope: Scope?, isolation: (any Actor)?, path: AsyncPath? = nil,
     owner: AnyObject? = nil
   ) {
-    unsafe self.container = Unmanaged.passUnretained(container)
+    self.container = _Unretained(container)
     unsafe frame = nil
-    unsafe self.scope = scope.map { unsafe Unmanaged.passUnretained($0) }
+    self.scope = scope.map { _Unretained($0) }
     callerIsolation = isolation.map(ObjectIdentifier.init)
     self.path = path
     self.owner = owner
@@ -917,15 +891,9 @@ public struct _RequestPoint {
   /// A request through a factory's resolver: it continues `context`'s chain.
   @inlinable @inline(__always)
   init(_ container: _Unretained<Container>, continuing context: borrowing ResolutionContext) {
-    unsafe self.init(container.reference, continuing: context)
-  }
-
-  /// A request that continues `context`'s chain.
-  @inlinable @inline(__always)
-  init(_ container: Unmanaged<Container>, continuing context: borrowing ResolutionContext) {
-    unsafe self.container = container
+    self.container = container
     unsafe frame = context.frame
-    unsafe scope = context.requestScope
+    scope = context.requestScope
     callerIsolation = context.callerIsolation
     path = nil
     owner = nil
@@ -939,17 +907,17 @@ public struct _RequestPoint {
 
   /// The container, retained: for a request that suspends.
   @inlinable @inline(__always)
-  var retainedContainer: Container { unsafe container.takeUnretainedValue() }
+  var retainedContainer: Container { container.object }
 
   /// The instance of the container's built persistent binding of `T`, if there is one.
   @inlinable @inline(__always)
   func builtInstance<T>(_: T.Type) -> T? {
-    unsafe container._withUnsafeGuaranteedRef { $0.builtInstance(T.self) }
+    container.read { $0.builtInstance(T.self) }
   }
 
   /// The scope the request is made in, if any.
   @inlinable @inline(__always)
-  var requestScope: Scope? { unsafe scope?.takeUnretainedValue() }
+  var requestScope: Scope? { scope?.object }
 
   /// Runs a synchronous request for `type` (with `tag`), calling `body`.
   ///
@@ -970,7 +938,7 @@ public struct _RequestPoint {
       }
       return result!
     }
-    return unsafe try withGuaranteed(container) { container throws(ResolutionError) -> R in
+    return try container.with { container throws(ResolutionError) -> R in
       try body(container, context)
     }
   }
@@ -981,7 +949,7 @@ public struct _RequestPoint {
     below path: AsyncPath, _ type: Any.Type, tag: BindingTag?,
     _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> Void
   ) throws(ResolutionError) {
-    let container = unsafe container.takeUnretainedValue()
+    let container = container.object
     do {
       // Below the creation of a container-wide instance, the captive check must see it: the
       // resolution starts from a marker frame of that binding, counted as a shared creation.
@@ -1009,7 +977,7 @@ public struct _RequestPoint {
       guard marker != nil || container.recorder != nil else {
         return try body(container, context)
       }
-      return unsafe try ResolutionContext.marked(
+      return try ResolutionContext.marked(
         container, scope: scope, marker: marker, callerIsolation: callerIsolation
       ) { context throws(ResolutionError) in try body(container, context) }
     }
@@ -1027,11 +995,11 @@ extension ResolutionContext {
   /// below `frame` when the request continues a chain.
   @inlinable
   init(
-    frame: UnsafePointer<_Frame>?, scope: Unmanaged<Scope>?,
+    frame: UnsafePointer<_Frame>?, scope: _Unretained<Scope>?,
     callerIsolation: ObjectIdentifier? = nil
   ) {
     unsafe self.frame = frame
-    unsafe requestScope = scope
+    requestScope = scope
     self.callerIsolation = callerIsolation
   }
 }

@@ -20,7 +20,7 @@ struct _RootState {
   /// The scope this resolution resolves scoped bindings in, if it was made in one.
   ///
   /// Not retained: the request that started the resolution holds it.
-  var scope: Unmanaged<Scope>?
+  var scope: _Unretained<Scope>?
   /// `initCompleted` steps waiting for the resolution to end, made on first use.
   ///
   /// Owned (one retain), released when the resolution ends.
@@ -44,7 +44,7 @@ struct _RootState {
   @inline(__always)
   static func resolution<R>(
     of container: Container, onMainActor: Bool = false, callerIsolation: ObjectIdentifier? = nil,
-    scope: Unmanaged<Scope>? = nil, graphSlots: Bool = false,
+    scope: _Unretained<Scope>? = nil, graphSlots: Bool = false,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard graphSlots else {
@@ -62,7 +62,7 @@ struct _RootState {
   @inline(__always)
   private static func resolution<R>(
     of container: Container, onMainActor: Bool, callerIsolation: ObjectIdentifier?,
-    scope: Unmanaged<Scope>?, slots: UnsafeMutablePointer<_GraphSlot>?,
+    scope: _Unretained<Scope>?, slots: UnsafeMutablePointer<_GraphSlot>?,
     _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var root = unsafe _RootState(
@@ -561,8 +561,8 @@ final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
   ) throws(ResolutionError) -> R {
     let key = BindingKey(type, boxed: tag)
     let target = (container.lookup(key) ?? container.lookup(BindingKey(type, boxed: nil)))?.binding
-    let value = unsafe try ResolutionContext.marked(
-      container, scope: scope.map(Unmanaged.passUnretained), marker: marker,
+    let value = try ResolutionContext.marked(
+      container, scope: scope.map { _Unretained($0) }, marker: marker,
       callerIsolation: callerIsolation, graphSlots: true
     ) {
       context throws(ResolutionError) -> R in

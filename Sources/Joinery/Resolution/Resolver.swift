@@ -1,4 +1,4 @@
-internal import JoineryEngine
+public import JoineryEngine
 
 /// What a factory uses to resolve its own dependencies.
 ///
@@ -52,7 +52,7 @@ extension Resolver {
   func withContainer<R>(
     _ body: (Container) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withGuaranteed(frame.container, body)
+    try frame.container.with(body)
   }
 
   /// Calls `body` with the container that lent this resolver and the chain a request through
@@ -61,7 +61,7 @@ extension Resolver {
   func withContext<R>(
     _ body: (Container, borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    try withGuaranteed(frame.container) { container throws(ResolutionError) -> R in
+    try frame.container.with { container throws(ResolutionError) -> R in
       try body(container, context)
     }
   }
