@@ -86,6 +86,17 @@ extension _Unretained: Sendable where Object: Sendable {}
 
   /// A copy of the value, which outlives the request.
   package var copy: any Hashable & Sendable { unsafe type._load(from: value) }
+
+  /// Calls `body` with a handle on `value`, valid for the call: what a request that fell back
+  /// to an untagged binding tells it it was asked with.
+  @inlinable @inline(__always)
+  package static func lending<Value: Hashable & Sendable, R, E: _TypedFailure>(
+    _ value: Value, _ body: (_BorrowedTag) throws(E) -> R
+  ) throws(E) -> R {
+    try unsafe _withUnprotectedUnsafePointer(to: value) { pointer throws(E) -> R in
+      try body(unsafe _BorrowedTag(value: pointer, type: Value.self))
+    }
+  }
 }
 
 extension Hashable where Self: Sendable {

@@ -72,7 +72,7 @@ final class _Parameters: Sendable {
   ) -> (lookup: Lookup, paths: Paths, end: Int) {
     let alignment = MemoryLayout<Value>.alignment
     let start = (offset + alignment - 1) / alignment * alignment
-    let tag = dependency.tag.map { unsafe _TagBoxReference(Unmanaged.passUnretained($0.box)) }
+    let tag = dependency.tag.map { _TagBoxReference(_Unretained($0.box)) }
     let lookup = Lookup(
       type: Value.self, tag: tag, matching: dependency.matching, offset: start)
     let paths = Paths(
@@ -203,12 +203,10 @@ extension Container {
             binding, at: lookup.offset, in: tuple, parent: parent, fallbackTag: nil)
         }
         // A fallback tells the binding the tag it was asked with.
-        let requested = unsafe BindingTag(box: tag.box.takeUnretainedValue())
-        return unsafe try _withUnprotectedUnsafePointer(to: requested) {
-          pointer throws(ResolutionError) in
-          unsafe try container.place(
-            binding, at: lookup.offset, in: tuple, parent: parent,
-            fallbackTag: RequestedTag(value: pointer, type: BindingTag.self))
+        let requested = BindingTag(box: tag.box.object)
+        return try RequestedTag.lending(requested) { requested throws(ResolutionError) in
+          try container.place(
+            binding, at: lookup.offset, in: tuple, parent: parent, fallbackTag: requested)
         }
       }
     }

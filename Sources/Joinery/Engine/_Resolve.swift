@@ -32,21 +32,18 @@ struct _TaggedMatch {
 ///
 /// What a `Dependency`'s request matches tags with: only ever a match key, whose owner (the
 /// binding holding the `Dependency`) keeps the box alive.
-@safe
 @usableFromInline @frozen
 struct _TagBoxReference: Hashable, Sendable {
-  @usableFromInline let box: Unmanaged<AnyTagBox>
+  @usableFromInline let box: _Unretained<AnyTagBox>
 
-  @inlinable init(_ box: Unmanaged<AnyTagBox>) { unsafe self.box = box }
+  @inlinable init(_ box: _Unretained<AnyTagBox>) { self.box = box }
 
   @inlinable static func == (lhs: Self, rhs: Self) -> Bool {
-    unsafe lhs.box.toOpaque() == rhs.box.toOpaque()
-      || lhs.box._withUnsafeGuaranteedRef { l in unsafe rhs.box._withUnsafeGuaranteedRef { l == $0 }
-      }
+    lhs.box.isIdentical(to: rhs.box) || lhs.box.read { l in rhs.box.read { l == $0 } }
   }
 
   @inlinable func hash(into hasher: inout Hasher) {
-    unsafe box._withUnsafeGuaranteedRef { hasher.combine($0.hash) }
+    box.read { hasher.combine($0.hash) }
   }
 }
 
@@ -258,14 +255,14 @@ extension Container {
   func resolve<T>(
     _ type: T.Type, dependency: borrowing Dependency<T>, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    guard let box = unsafe unsafeBitCast(dependency.tag, to: Unmanaged<AnyTagBox>?.self) else {
+    // Read as the one reference it is, without retaining it.
+    guard let box = unsafe unsafeBitCast(dependency.tag, to: _Unretained<AnyTagBox>?.self) else {
       return try resolve(T.self, parent: parent)
     }
     let matching = dependency.matching
-    guard let found = unsafe match(T.self, tag: _TagBoxReference(box), matching: matching) else {
-      return unsafe try resolveUnbound(
-        T.self, tag: BindingTag(box: box.takeUnretainedValue()), matching: matching,
-        parent: parent)
+    guard let found = match(T.self, tag: _TagBoxReference(box), matching: matching) else {
+      return try resolveUnbound(
+        T.self, tag: BindingTag(box: box.object), matching: matching, parent: parent)
     }
     return try found.container.with { container throws(ResolutionError) -> T in
       guard found.fellBack else {
@@ -274,8 +271,8 @@ extension Container {
         }
       }
       // A fallback tells the binding the tag it was asked with, as the tag's own value.
-      return unsafe try container.instance(
-        of: found, as: T.self, tag: BindingTag(box: box.takeUnretainedValue()), parent: parent)
+      return try container.instance(
+        of: found, as: T.self, tag: BindingTag(box: box.object), parent: parent)
     }
   }
 
@@ -316,11 +313,8 @@ extension Container {
       guard found.fellBack else {
         return try instance(of: binding, as: T.self, parent: parent, fallbackTag: nil)
       }
-      return unsafe try _withUnprotectedUnsafePointer(to: tag) {
-        pointer throws(ResolutionError) -> T in
-        unsafe try instance(
-          of: binding, as: T.self, parent: parent,
-          fallbackTag: RequestedTag(value: pointer, type: Tag.self))
+      return try RequestedTag.lending(tag) { tag throws(ResolutionError) -> T in
+        try instance(of: binding, as: T.self, parent: parent, fallbackTag: tag)
       }
     }
   }
@@ -498,11 +492,8 @@ extension Container {
       guard found.fellBack, let tag else {
         return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
       }
-      return unsafe try _withUnprotectedUnsafePointer(to: tag) {
-        pointer throws(ResolutionError) -> T in
-        unsafe try makeInstance(
-          of: binding, arguments: arguments, as: T.self, parent,
-          RequestedTag(value: pointer, type: Tag.self))
+      return try RequestedTag.lending(tag) { tag throws(ResolutionError) -> T in
+        try makeInstance(of: binding, arguments: arguments, as: T.self, parent, tag)
       }
     }
   }
