@@ -1,61 +1,60 @@
 public import JoineryEngine
 
-/// One binding being built in a resolution chain, kept on the stack of the thread resolving it.
+/// One binding being built in a resolution chain: the engine's level of a chain
+/// (``_ChainHandle``), whose owner is the binding, kept on the stack of the thread resolving it.
 ///
-/// Frames link to their parent, so the chain from the top-level resolve is always at hand for
+/// Levels link to their parent, so the chain from the top-level resolve is always at hand for
 /// cycle detection and error paths, without allocating anything.
-@safe
-@usableFromInline
-struct _Frame {
-  /// The binding's level in the chain: its address, depth and the cycle test's state
-  /// (``_ChainLink``).
-  @usableFromInline let link: _ChainLink
+@usableFromInline typealias _Frame = _ChainHandle<AnyBinding, _FrameLevel, _RootState>
+
+/// A resolution's root state, as the engine lends it (``_ChainRootHandle``).
+@usableFromInline typealias _Root = _ChainRootHandle<AnyBinding, _FrameLevel, _RootState>
+
+/// What a frame keeps besides its binding.
+@usableFromInline @frozen
+struct _FrameLevel {
   /// The tag the request asked for when it was served by the untagged binding (fallback).
-  let fallbackTag: RequestedTag?
-  let parent: UnsafePointer<_Frame>?
-  /// State shared by the whole top-level resolution.
-  let root: UnsafeMutablePointer<_RootState>
+  @usableFromInline let fallbackTag: RequestedTag?
   /// The container whose factory this frame runs: what an instance made here remembers (an
   /// `@Injected` property declared in it), even when another container's factory asked for it.
   ///
   /// Not retained: the request that reached it holds the container.
   @usableFromInline let container: _Unretained<Container>
 
-  /// The binding being built (the link's owner; the container keeps it).
-  var binding: AnyBinding { unsafe link.owner.object(as: AnyBinding.self) }
+  @inlinable @inline(__always)
+  init(fallbackTag: RequestedTag?, container: Container) {
+    self.fallbackTag = fallbackTag
+    self.container = _Unretained(container)
+  }
+}
 
-  @inlinable
-  var depth: Int { link.depth }
+extension _Frame {
+  /// The binding being built (the container keeps it).
+  var binding: AnyBinding { owner }
 
   /// The step this frame stands for in an error path.
   var step: ResolutionStep {
     let info = binding.info
     let requested =
-      fallbackTag.map {
+      level.fallbackTag.map {
         BindingKey(info.key.type, boxed: $0.tag, argumentTypes: info.key.argumentTypes)
       }
       ?? info.key
     return ResolutionStep(requested: requested, binding: info)
   }
-}
 
-extension _Frame {
   /// The steps from the top-level request down to (and including) `frame`, then `last` if
   /// given, in one allocation.
-  static func steps(to frame: UnsafePointer<_Frame>?, appending last: ResolutionStep?)
-    -> [ResolutionStep]
-  {
+  static func steps(to frame: _Frame?, appending last: ResolutionStep?) -> [ResolutionStep] {
     // A top-level request (the common failed one) has no chain to walk.
-    guard let frame = unsafe frame, unsafe frame.pointee.depth > 0 else {
-      return last.map { [$0] } ?? []
-    }
+    guard let frame, frame.depth > 0 else { return last.map { [$0] } ?? [] }
     var steps: [ResolutionStep] = []
-    unsafe steps.reserveCapacity(frame.pointee.depth + (last == nil ? 0 : 1))
-    var current = unsafe Optional(frame)
+    steps.reserveCapacity(frame.depth + (last == nil ? 0 : 1))
+    var current = Optional(frame)
     // A depth-0 frame only marks where a main-actor resolution started.
-    while let pointer = unsafe current, unsafe pointer.pointee.depth > 0 {
-      unsafe steps.append(pointer.pointee.step)
-      unsafe current = pointer.pointee.parent
+    while let level = current, level.depth > 0 {
+      steps.append(level.step)
+      current = level.parent
     }
     steps.reverse()
     if let last { steps.append(last) }
@@ -67,15 +66,11 @@ extension _Frame {
   /// (``_ChainLink/admit(_:maximumDepth:stackLimit:contains:)``).
   @inline(__always)
   static func check(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>,
-    in container: Container
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: _Frame, in container: Container
   ) throws(ResolutionError) {
-    let verdict = unsafe parent.pointee.link.admit(
-      owner(binding), maximumDepth: container.maximumDepth,
-      stackLimit: parent.pointee.root.pointer(to: \.stackLimit)
-    ) { owner in unsafe contains(owner, from: parent) }
+    let verdict = parent.admit(binding, maximumDepth: container.maximumDepth)
     if verdict != .clear {
-      unsafe try stop(binding, verdict, fallbackTag: fallbackTag, parent: parent, in: container)
+      try stop(binding, verdict, fallbackTag: fallbackTag, parent: parent, in: container)
     }
   }
 
@@ -83,25 +78,17 @@ extension _Frame {
   @inline(__always)
   static func owner(_ binding: AnyBinding) -> _Owner { _Owner(binding) }
 
-  /// Whether the chain from `frame` up has a frame of `owner`.
-  @inline(__always)
-  static func contains(_ owner: _Owner, from frame: UnsafePointer<_Frame>?) -> Bool {
-    unsafe _ChainLink.chain(
-      from: frame, contains: owner, link: { unsafe $0.pointee.link },
-      parent: { unsafe $0.pointee.parent })
-  }
-
   /// The error for a chain `binding` may not enter.
   @inline(never)
   static func stop(
     _ binding: AnyBinding, _ verdict: _ChainLink.Verdict, fallbackTag: RequestedTag?,
-    parent: UnsafePointer<_Frame>, in container: Container
+    parent: _Frame, in container: Container
   ) throws(ResolutionError) {
     guard case .tooDeep(let stackExhausted) = verdict else {
-      throw unsafe .cycle(
+      throw .cycle(
         binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent), in: container)
     }
-    throw unsafe .depthLimit(
+    throw .depthLimit(
       binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent),
       stackExhausted: stackExhausted, in: container)
   }
@@ -114,70 +101,31 @@ extension _Frame {
   /// bindings in from then on.
   @inline(__always)
   static func enter<R>(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: _Frame?,
     in container: Container, scope: _Unretained<Scope>? = nil,
     callerIsolation: ObjectIdentifier? = nil,
-    graphSlots: Bool = false, _ body: (UnsafePointer<_Frame>) throws(ResolutionError) -> R
+    graphSlots: Bool = false, _ body: (_Frame) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    if let parent = unsafe parent ?? _ThreadState.runningFrame {
-      unsafe try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
-      var frame = unsafe _Frame(
-        binding: binding, fallbackTag: fallbackTag, parent: parent, in: container)
-      if let scope = scope,
-        unsafe parent.pointee.root.pointee.scope?.isIdentical(to: scope) != true
-      {
+    if let parent = parent ?? _Frame.running {
+      try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
+      let level = _FrameLevel(fallbackTag: fallbackTag, container: container)
+      if let scope, parent.root.state.scope?.isIdentical(to: scope) != true {
         // A request made in a scope inside a factory of another scope (or of none): the
         // chain resolves in the request's scope until it returns.
-        let root = unsafe parent.pointee.root
-        let saved = unsafe root.pointee.scope
-        unsafe root.pointee.scope = scope
-        defer { unsafe root.pointee.scope = saved }
-        return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
-          pointer throws(ResolutionError) in
-          unsafe try body(pointer)
-        }
+        let root = parent.root
+        let saved = root.state.scope
+        root.state.scope = scope
+        defer { root.state.scope = saved }
+        return try parent.push(binding, level: level, body)
       }
-      return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
-        pointer throws(ResolutionError) in
-        unsafe try body(pointer)
-      }
+      return try parent.push(binding, level: level, body)
     }
-    return unsafe try _RootState.resolution(
+    return try _RootState.resolution(
       of: container, callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
-    ) {
-      rootPointer throws(ResolutionError) in
-      var frame = unsafe _Frame(
-        binding: binding, fallbackTag: fallbackTag, root: rootPointer, in: container)
-      return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
-        pointer throws(ResolutionError) in
-        unsafe try body(pointer)
-      }
+    ) { root throws(ResolutionError) in
+      try root.first(
+        binding, level: _FrameLevel(fallbackTag: fallbackTag, container: container), body)
     }
-  }
-
-  /// The frame of `binding` below `parent`.
-  @inline(__always)
-  init(
-    binding: AnyBinding, fallbackTag: RequestedTag?, parent: UnsafePointer<_Frame>,
-    in container: Container
-  ) {
-    link = unsafe _ChainLink(Self.owner(binding), below: parent.pointee.link)
-    self.fallbackTag = fallbackTag
-    unsafe self.parent = parent
-    unsafe root = parent.pointee.root
-    self.container = _Unretained(container)
-  }
-
-  /// The first frame of a resolution (`depth` 1), or a depth-0 marker frame.
-  init(
-    binding: AnyBinding, fallbackTag: RequestedTag?, root: UnsafeMutablePointer<_RootState>,
-    in container: Container, depth: Int = 1
-  ) {
-    link = _ChainLink(first: Self.owner(binding), depth: depth)
-    self.fallbackTag = fallbackTag
-    unsafe parent = nil
-    unsafe self.root = root
-    self.container = _Unretained(container)
   }
 }
 
@@ -186,21 +134,20 @@ extension _Frame {
 ///
 /// One word, so that lending a resolver to a factory writes one word; the frame outlives the
 /// factory call, which is all a resolver may live.
-@safe
 @usableFromInline
 struct _FrameReference {
-  @usableFromInline let pointer: UnsafePointer<_Frame>
+  @usableFromInline let frame: _Frame
 
   @inlinable @inline(__always)
-  init(_ pointer: UnsafePointer<_Frame>) { unsafe self.pointer = pointer }
+  init(_ frame: _Frame) { self.frame = frame }
 
   /// The chain a request through the resolver continues.
   @inlinable @inline(__always)
-  var context: ResolutionContext { unsafe ResolutionContext(frame: pointer) }
+  var context: ResolutionContext { ResolutionContext(frame: frame) }
 
   /// The container whose factory runs in the frame (not retained).
   @inlinable @inline(__always)
-  var container: _Unretained<Container> { unsafe pointer.pointee.container }
+  var container: _Unretained<Container> { frame.level.container }
 }
 
 /// The resolution chain a request is made in: what bindings, diagnostics and the graph code
@@ -211,11 +158,10 @@ struct _FrameReference {
 /// A top-level request's context has no frame; when it builds something, it joins the chain of
 /// a factory running on the same thread (``joined()``), so a resolve through a wrapper or a
 /// captured container inside a factory is checked for cycles and depth like a nested one.
-@safe
 @usableFromInline @frozen
 struct ResolutionContext: ~Copyable {
   /// The innermost frame of the chain, or `nil` for a top-level request.
-  @usableFromInline let frame: UnsafePointer<_Frame>?
+  @usableFromInline let frame: _Frame?
   /// The scope a top-level request was made in (``Scope/resolve(_:tag:matching:arguments:isolation:)``); a chain keeps its scope
   /// in its root state.
   ///
@@ -226,27 +172,25 @@ struct ResolutionContext: ~Copyable {
   @usableFromInline let callerIsolation: ObjectIdentifier?
 
   @inlinable
-  init(frame: UnsafePointer<_Frame>?) {
-    unsafe self.frame = frame
+  init(frame: _Frame?) {
+    self.frame = frame
     requestScope = nil
     callerIsolation = nil
   }
 
   /// The context of a request made outside any factory, by a caller with no isolation.
   @inlinable
-  static var topLevel: ResolutionContext { unsafe ResolutionContext(frame: nil) }
+  static var topLevel: ResolutionContext { ResolutionContext(frame: nil) }
 
   /// Whether a request in this context starts a resolution of its own: it is made outside any
   /// factory, on a thread where no resolution is running.
-  var startsResolution: Bool { unsafe frame == nil && _ThreadState.runningFrame == nil }
+  var startsResolution: Bool { frame == nil && _Frame.running == nil }
 
   /// The key of the binding whose factory made this request, or `nil` for a request made
   /// outside any factory (``Resolver/consumer``).
   var consumer: BindingKey? {
-    guard let parent = unsafe frame?.pointee.parent, unsafe parent.pointee.depth > 0 else {
-      return nil
-    }
-    return unsafe parent.pointee.step.requested
+    guard let parent = frame?.parent, parent.depth > 0 else { return nil }
+    return parent.step.requested
   }
 
   /// Runs `body` as one resolution in `container`, in this request's scope and isolation: the
@@ -260,14 +204,14 @@ struct ResolutionContext: ~Copyable {
   /// The context of a request made outside any factory by a caller isolated to `isolation`.
   @inlinable @inline(__always)
   static func topLevel(_ isolation: (any Actor)?) -> ResolutionContext {
-    unsafe ResolutionContext(
+    ResolutionContext(
       frame: nil, scope: nil, callerIsolation: isolation.map(ObjectIdentifier.init))
   }
 
   /// The context of a top-level request made in `scope` by a caller isolated to `isolation`.
   @inlinable @inline(__always)
   static func topLevel(in scope: Scope, _ isolation: (any Actor)? = nil) -> ResolutionContext {
-    unsafe ResolutionContext(
+    ResolutionContext(
       frame: nil, scope: _Unretained(scope),
       callerIsolation: isolation.map(ObjectIdentifier.init))
   }
@@ -275,23 +219,23 @@ struct ResolutionContext: ~Copyable {
   /// This context, or, for a top-level request, the chain running on this thread, if any.
   @inline(__always)
   func joined() -> ResolutionContext {
-    unsafe ResolutionContext(
-      frame: frame ?? _ThreadState.runningFrame, scope: requestScope,
+    ResolutionContext(
+      frame: frame ?? _Frame.running, scope: requestScope,
       callerIsolation: callerIsolation)
   }
 
   /// The scope scoped bindings are resolved in: the request's, or its chain's; `nil` outside
   /// any scope.
   var scope: Scope? {
-    unsafe (requestScope ?? frame?.pointee.root.pointee.scope)?.object
+    (requestScope ?? frame?.root.state.scope)?.object
   }
 
   /// Whether the request is made inside a factory (the chain has a frame).
-  var isNested: Bool { unsafe frame != nil }
+  var isNested: Bool { frame != nil }
 
   /// Whether a shared instance made now is published only when this resolution ends, after its
   /// `initCompleted` steps ran (one is pending): until then no other thread may see it.
-  var holdsPublications: Bool { unsafe frame?.pointee.root.pointee.holdsPublications ?? false }
+  var holdsPublications: Bool { frame?.root.state.holdsPublications ?? false }
 
   /// Keeps the creation gate of `home`, where `binding` just made an instance, and the
   /// publication of that instance until this resolution ends (``holdsPublications`` must be
@@ -300,7 +244,7 @@ struct ResolutionContext: ~Copyable {
     _ binding: AnyBinding, home: InstanceHome, object: AnyObject? = nil,
     commit: @escaping () -> Void, abandon: @escaping () -> Void
   ) {
-    unsafe frame.unsafelyUnwrapped.pointee.root.pointee.hold(
+    frame?.root.state.hold(
       binding, home: home, object: object, commit: commit, abandon: abandon)
   }
 
@@ -309,10 +253,7 @@ struct ResolutionContext: ~Copyable {
   /// Its requests in this resolution are then served that instance; `object` is a held transient
   /// instance's object.
   func heldCreation(of home: InstanceHome) -> (isHeld: Bool, object: AnyObject?) {
-    guard let frame = unsafe frame, let held = unsafe frame.pointee.root.pointee.held(home)
-    else {
-      return (false, nil)
-    }
+    guard let held = frame?.root.state.held(home) else { return (false, nil) }
     return (true, held.object)
   }
 
@@ -325,14 +266,14 @@ struct ResolutionContext: ~Copyable {
   /// a deep chain of them costs the walk but records nothing.
   var creations: [AnyBinding] {
     var bindings: [AnyBinding] = []
-    var current = unsafe frame
+    var current = frame
     // A depth-0 frame only marks where a resolution started.
-    while let pointer = unsafe current, unsafe pointer.pointee.depth > 0 {
-      let binding = unsafe pointer.pointee.binding
+    while let level = current, level.depth > 0 {
+      let binding = level.binding
       if binding.lifetime.reach >= .scope { bindings.append(binding) }
-      unsafe current = pointer.pointee.parent
+      current = level.parent
     }
-    if let frame = unsafe frame { unsafe bindings += frame.pointee.root.pointee.heldBindings }
+    if let frame { bindings += frame.root.state.heldBindings }
     return bindings
   }
 
@@ -343,55 +284,54 @@ struct ResolutionContext: ~Copyable {
   /// thread is creating a container-wide instance (a cold, once-per-instance path), so
   /// resolves outside such creations pay one thread-local read.
   var captor: AnyBinding? {
-    guard let frame = unsafe frame, _ThreadState.isCreatingShared else { return nil }
+    guard let frame, _ThreadState.isCreatingShared else { return nil }
     var best: AnyBinding?
     var bestEndurance = 0
-    var current: UnsafePointer<_Frame>? = unsafe frame
-    while let pointer = unsafe current {
-      let binding = unsafe pointer.pointee.binding
+    var current = Optional(frame)
+    while let level = current {
+      let binding = level.binding
       let endurance = binding.lifetime.endurance
       if endurance > bestEndurance {
         best = binding
         bestEndurance = endurance
         if binding.lifetime.strategy.isPermanent { break }
       }
-      unsafe current = pointer.pointee.parent
+      current = level.parent
     }
     return best
   }
 
   /// How many bindings deep the chain is (0 at the top).
-  @usableFromInline var depth: Int { unsafe frame?.pointee.depth ?? 0 }
+  @usableFromInline var depth: Int { frame?.depth ?? 0 }
 
   /// The module of the binding whose factory makes the request (or of the async factory a
   /// marker frame stands for), if any.
   var requestingModule: Module? {
-    guard let frame = unsafe frame else { return nil }
-    return unsafe frame.pointee.binding.module
+    frame?.binding.module
   }
 
   /// The binding whose factory makes the request, if any (not a main-actor marker).
   var requester: AnyBinding? {
-    guard let frame = unsafe frame, unsafe frame.pointee.depth > 0 else { return nil }
-    return unsafe frame.pointee.binding
+    guard let frame, frame.depth > 0 else { return nil }
+    return frame.binding
   }
 
   /// The steps from the top-level request down to the innermost frame.
   @usableFromInline func steps(appending last: ResolutionStep?) -> [ResolutionStep] {
-    unsafe _Frame.steps(to: frame, appending: last)
+    _Frame.steps(to: frame, appending: last)
   }
 
   /// What the innermost frame's request asked for.
   @usableFromInline var requested: BindingKey {
-    unsafe frame.map { unsafe $0.pointee.step.requested } ?? BindingKey(Void.self)
+    frame?.step.requested ?? BindingKey(Void.self)
   }
 
   /// Whether the resolution runs on the main actor: it was marked so or started by a
   /// caller isolated to the main actor, or it runs on the main thread.
   var isOnMainActor: Bool {
-    if let root = unsafe frame?.pointee.root {
-      if unsafe root.pointee.isOnMainActor { return true }
-      if let caller = unsafe root.pointee.callerIsolation,
+    if let root = frame?.root {
+      if root.state.isOnMainActor { return true }
+      if let caller = root.state.callerIsolation,
         caller == ObjectIdentifier(MainActor.shared)
       {
         return true
@@ -408,8 +348,8 @@ struct ResolutionContext: ~Copyable {
   func check(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container
   ) throws(ResolutionError) {
-    if let frame = unsafe frame {
-      unsafe try _Frame.check(binding, fallbackTag: fallbackTag, parent: frame, in: container)
+    if let frame {
+      try _Frame.check(binding, fallbackTag: fallbackTag, parent: frame, in: container)
     }
   }
 
@@ -423,11 +363,11 @@ struct ResolutionContext: ~Copyable {
     _ binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container,
     graphSlots: Bool = false, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    unsafe try _Frame.enter(
+    try _Frame.enter(
       binding, fallbackTag: fallbackTag, parent: frame, in: container, scope: requestScope,
       callerIsolation: callerIsolation, graphSlots: graphSlots
     ) { entered throws(ResolutionError) -> R in
-      unsafe try body(ResolutionContext(frame: entered))
+      try body(ResolutionContext(frame: entered))
     }
   }
 
@@ -444,21 +384,20 @@ struct ResolutionContext: ~Copyable {
       checkContainer(is: container, for: binding)
     #endif
     do {
-      unsafe try _ThreadState.running(frameAt: frame) { () throws in
-        unsafe try maker(
-          Resolver(frame: _FrameReference(frame)), arguments, slot)
+      try frame.running { () throws in
+        try maker(Resolver(frame: _FrameReference(frame)), arguments, slot)
       }
     } catch {
       throw binding.failure(error, frame: self, in: container)
     }
     if binding.completion != nil {
-      unsafe frame.pointee.root.pointee.enqueueCompletion(
+      unsafe frame.root.state.enqueueCompletion(
         of: binding, in: container, binding.layout.load(from: slot.address))
     }
     // The top-level instance of a resolution whose steps will run: made last, in the caller's
     // memory, which a failing step must not leave initialized.
-    if unsafe frame.pointee.parent == nil && frame.pointee.root.pointee.completions != nil {
-      unsafe frame.pointee.root.pointee.callerInstance = (
+    if frame.parent == nil && frame.root.state.holdsPublications {
+      unsafe frame.root.state.callerInstance = (
         slot.address, Unmanaged.passUnretained(binding)
       )
     }
@@ -473,8 +412,7 @@ struct ResolutionContext: ~Copyable {
     @inline(never)
     func checkContainer(is container: Container, for binding: AnyBinding) {
       _internalCheck(
-        unsafe frame.unsafelyUnwrapped.pointee.container.reference.toOpaque()
-          == Unmanaged.passUnretained(container).toOpaque(),
+        frame?.level.container.isIdentical(to: _Unretained(container)) == true,
         "\(binding.key) made in another container than its frame's")
     }
   #endif
@@ -495,8 +433,7 @@ struct ResolutionContext: ~Copyable {
     initializing out: consuming _InstanceCleanup? = nil,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    guard container.hasCompletions, unsafe parent.frame == nil,
-      unsafe _ThreadState.runningFrame == nil
+    guard container.hasCompletions, parent.frame == nil, _Frame.running == nil
     else {
       return try body(parent)
     }
@@ -534,8 +471,8 @@ struct ResolutionContext: ~Copyable {
       container, scope: nil, callerIsolation: isolation.map(ObjectIdentifier.init)
     ) { context throws(ResolutionError) -> R in
       let frame = unsafe context.frame.unsafelyUnwrapped
-      return unsafe try _ThreadState.running(frameAt: frame) { () throws(ResolutionError) -> R in
-        unsafe try body(Resolver(frame: _FrameReference(frame)))
+      return try frame.running { () throws(ResolutionError) -> R in
+        try body(Resolver(frame: _FrameReference(frame)))
       }
     }
   }
@@ -552,16 +489,13 @@ struct ResolutionContext: ~Copyable {
     callerIsolation: ObjectIdentifier? = nil, graphSlots: Bool = false,
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    unsafe try _RootState.resolution(
+    try _RootState.resolution(
       of: container, callerIsolation: callerIsolation, scope: scope, graphSlots: graphSlots
-    ) { rootPointer throws(ResolutionError) -> R in
-      var frame = unsafe _Frame(
-        binding: marker ?? container.mainActorMarker, fallbackTag: nil, root: rootPointer,
-        in: container, depth: 0)
-      return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
-        pointer throws(ResolutionError) -> R in
-        unsafe try body(ResolutionContext(frame: pointer))
-      }
+    ) { root throws(ResolutionError) -> R in
+      try root.first(
+        marker ?? container.mainActorMarker,
+        level: _FrameLevel(fallbackTag: nil, container: container), depth: 0
+      ) { frame throws(ResolutionError) -> R in try body(ResolutionContext(frame: frame)) }
     }
   }
 
@@ -569,9 +503,7 @@ struct ResolutionContext: ~Copyable {
   /// whether there was one.
   @inline(__always)
   func copyGraphInstance(of binding: AnyBinding, into slot: borrowing _InstanceSlot) -> Bool {
-    guard let frame = unsafe frame,
-      let existing = unsafe frame.pointee.root.pointee.graphInstance(for: binding)
-    else {
+    guard let frame, let existing = unsafe frame.root.state.graphInstance(for: binding) else {
       return false
     }
     unsafe slot.copier(existing, slot.address)
@@ -584,11 +516,10 @@ struct ResolutionContext: ~Copyable {
   func storeGraphInstance(copyOf slot: borrowing _InstanceSlot, for binding: AnyBinding) {
     // The top-level instance too when `initCompleted` steps will run (they may ask for it) or a
     // `Lazy` made in this resolution will remember it.
-    guard let frame = unsafe frame,
-      unsafe frame.pointee.parent != nil || frame.pointee.root.pointee.completions != nil
-        || frame.pointee.root.pointee.memory != nil
+    guard let frame,
+      frame.parent != nil || frame.root.state.holdsPublications || frame.root.state.hasMemory
     else { return }
-    unsafe frame.pointee.root.pointee.storeGraphInstance(copyOf: slot, for: binding)
+    frame.root.state.storeGraphInstance(copyOf: slot, for: binding)
   }
 
   /// Runs `body` in a new resolution on the main actor: a depth-0 marker frame says so, and
@@ -598,14 +529,11 @@ struct ResolutionContext: ~Copyable {
     _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     let marker = container.mainActorMarker
-    return unsafe try _RootState.resolution(of: container, onMainActor: true) {
-      rootPointer throws(ResolutionError) -> R in
-      var frame = unsafe _Frame(
-        binding: marker, fallbackTag: nil, root: rootPointer, in: container, depth: 0)
-      return unsafe try _withUnprotectedUnsafePointer(to: &frame) {
-        pointer throws(ResolutionError) -> R in
-        unsafe try body(ResolutionContext(frame: pointer))
-      }
+    return try _RootState.resolution(of: container, onMainActor: true) {
+      root throws(ResolutionError) -> R in
+      try root.first(
+        marker, level: _FrameLevel(fallbackTag: nil, container: container), depth: 0
+      ) { frame throws(ResolutionError) -> R in try body(ResolutionContext(frame: frame)) }
     }
   }
 }
@@ -615,18 +543,7 @@ extension ResolutionContext {
   /// if any: what an instance made there (an `@Injected` property declared in it) resolves
   /// from later.
   static var running: (container: Container, scope: Scope?)? {
-    guard let frame = unsafe _ThreadState.runningFrame else { return nil }
-    return unsafe (
-      frame.pointee.container.reference.takeUnretainedValue(),
-      frame.pointee.root.pointee.scope?.object
-    )
-  }
-}
-
-extension _ThreadState {
-  /// The innermost frame of the resolution running on the calling thread, or `nil`.
-  @inline(__always)
-  static var runningFrame: UnsafePointer<_Frame>? {
-    unsafe runningFrameAddress?.assumingMemoryBound(to: _Frame.self)
+    guard let frame = _Frame.running else { return nil }
+    return (frame.level.container.object, frame.root.state.scope?.object)
   }
 }

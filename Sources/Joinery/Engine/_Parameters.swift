@@ -132,7 +132,7 @@ extension Container {
   ) throws(ResolutionError) {
     // A factory runs in the frame of its binding (`ResolutionContext.make`), which the
     // container keeps: read without retaining it, nor the parameters it keeps.
-    let owner = unsafe parent.frame.unsafelyUnwrapped.pointee.link.owner
+    let owner = unsafe parent.frame.unsafelyUnwrapped.link.owner
     let binding = unsafe Unmanaged<FactoryBinding>.fromOpaque(
       UnsafeRawPointer(bitPattern: owner.bits).unsafelyUnwrapped)
     let parameters = unsafe binding._withUnsafeGuaranteedRef {

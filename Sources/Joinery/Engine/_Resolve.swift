@@ -855,7 +855,7 @@ extension Container {
 @frozen
 public struct _RequestPoint {
   @usableFromInline let container: _Unretained<Container>
-  @usableFromInline let frame: UnsafePointer<_Frame>?
+  @usableFromInline let frame: _Frame?
   @usableFromInline let scope: _Unretained<Scope>?
   @usableFromInline let callerIsolation: ObjectIdentifier?
   /// The async chain a request continues: an async factory's, through its ``AsyncResolver``.
@@ -872,7 +872,7 @@ public struct _RequestPoint {
     owner: AnyObject? = nil
   ) {
     self.container = _Unretained(container)
-    unsafe frame = nil
+    frame = nil
     self.scope = scope.map { _Unretained($0) }
     callerIsolation = isolation.map(ObjectIdentifier.init)
     self.path = path
@@ -883,7 +883,7 @@ public struct _RequestPoint {
   @inlinable @inline(__always)
   init(_ container: _Unretained<Container>, continuing context: borrowing ResolutionContext) {
     self.container = container
-    unsafe frame = context.frame
+    frame = context.frame
     scope = context.requestScope
     callerIsolation = context.callerIsolation
     path = nil
@@ -893,7 +893,7 @@ public struct _RequestPoint {
   /// The chain the request is made in.
   @inlinable @inline(__always)
   var context: ResolutionContext {
-    unsafe ResolutionContext(frame: frame, scope: scope, callerIsolation: callerIsolation)
+    ResolutionContext(frame: frame, scope: scope, callerIsolation: callerIsolation)
   }
 
   /// The container, retained: for a request that suspends.
@@ -986,10 +986,10 @@ extension ResolutionContext {
   /// below `frame` when the request continues a chain.
   @inlinable
   init(
-    frame: UnsafePointer<_Frame>?, scope: _Unretained<Scope>?,
+    frame: _Frame?, scope: _Unretained<Scope>?,
     callerIsolation: ObjectIdentifier? = nil
   ) {
-    unsafe self.frame = frame
+    self.frame = frame
     requestScope = scope
     self.callerIsolation = callerIsolation
   }

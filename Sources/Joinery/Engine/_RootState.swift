@@ -2,15 +2,13 @@ internal import JoineryEngine
 
 /// State that lives as long as one top-level resolve.
 @safe
+@usableFromInline
 struct _RootState {
   /// The `graph` instances made in this resolution, by binding.
   ///
   /// When the top-level binding is a `graph` binding, the first ones live on the top-level call's stack, so such a resolve
   /// allocates nothing for them; other resolutions do not pay for the stack space.
   var graph: _GraphInstances
-  /// The lowest stack address this resolution may reach (``_ThreadState/stackLimit(from:)``):
-  /// 0 until read.
-  var stackLimit: UInt = 0
   /// Whether the resolution started on the main actor (a main-actor caller),
   /// so main-actor factories may run in it.
   var isOnMainActor = false
@@ -45,7 +43,7 @@ struct _RootState {
   static func resolution<R>(
     of container: Container, onMainActor: Bool = false, callerIsolation: ObjectIdentifier? = nil,
     scope: _Unretained<Scope>? = nil, graphSlots: Bool = false,
-    _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
+    _ body: (_Root) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     guard graphSlots else {
       return unsafe try resolution(
@@ -63,40 +61,39 @@ struct _RootState {
   private static func resolution<R>(
     of container: Container, onMainActor: Bool, callerIsolation: ObjectIdentifier?,
     scope: _Unretained<Scope>?, slots: UnsafeMutablePointer<_GraphSlot>?,
-    _ body: (UnsafeMutablePointer<_RootState>) throws(ResolutionError) -> R
+    _ body: (_Root) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    var root = unsafe _RootState(
-      graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
-      callerIsolation: callerIsolation,
-      scope: scope)
+    var root = _ChainRoot(
+      unsafe _RootState(
+        graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
+        callerIsolation: callerIsolation, scope: scope))
     #if JOINERY_INTERNAL_CHECKS
       let running = unsafe Int(bitPattern: _ThreadState.runningFrameAddress)
     #endif
     defer {
-      root.endMemory()
+      root.state.endMemory()
       #if JOINERY_INTERNAL_CHECKS
-        root._checkInvariants(runningBefore: running)
+        root.state._checkInvariants(runningBefore: running)
       #endif
-      root.graph.end()
-      unsafe root.completions?.release()
+      root.state.graph.end()
+      unsafe root.state.completions?.release()
     }
-    return unsafe try _withUnprotectedUnsafeMutablePointer(to: &root) {
-      pointer throws(ResolutionError) -> R in
+    return try _Root.lend(&root) { root throws(ResolutionError) -> R in
       let result: R
       do throws(ResolutionError) {
-        result = unsafe try body(pointer)
+        result = try body(root)
       } catch {
-        unsafe pointer.pointee.completions?._withUnsafeGuaranteedRef { $0.abandonHeld() }
+        unsafe root.state.completions?._withUnsafeGuaranteedRef { $0.abandonHeld() }
         throw error
       }
-      guard let completions = unsafe pointer.pointee.completions else { return result }
+      guard let completions = unsafe root.state.completions else { return result }
       do throws(ResolutionError) {
-        unsafe try runCompletions(pointer)
+        try runCompletions(root)
       } catch {
         // The resolve fails: nothing it made is published, and the instance it made for its
         // caller is not handed over.
         unsafe completions._withUnsafeGuaranteedRef { $0.abandonHeld() }
-        if let made = unsafe pointer.pointee.callerInstance {
+        if let made = unsafe root.state.callerInstance {
           unsafe made.binding._withUnsafeGuaranteedRef { unsafe $0.layout.destroy(made.address) }
         }
         throw error
@@ -131,6 +128,9 @@ struct _RootState {
   /// published: once an `initCompleted` step is pending, anything made may hold an instance
   /// whose step has not run.
   var holdsPublications: Bool { unsafe completions != nil }
+
+  /// Whether this resolution has a memory for `Lazy` values (``graphMemory()``).
+  var hasMemory: Bool { unsafe memory != nil }
 
   /// Keeps the creation gate of `home`, and the publication of the instance `binding` just
   /// made there, until this resolution ends.
@@ -188,24 +188,22 @@ struct _RootState {
   /// of their own; a resolution that keeps doing so (back-references through ephemeral
   /// bindings never close) stops at the container's maximum depth.
   @inline(never)
-  static func runCompletions(_ root: UnsafeMutablePointer<_RootState>) throws(ResolutionError) {
+  static func runCompletions(_ root: _Root) throws(ResolutionError) {
     var ran = 0
-    while let queue = unsafe root.pointee.completions,
+    while let queue = unsafe root.state.completions,
       let item = unsafe queue._withUnsafeGuaranteedRef({ $0.next() })
     {
       ran += 1
-      var frame = unsafe _Frame(
-        binding: item.binding, fallbackTag: nil, root: root, in: item.container)
-      unsafe try _withUnprotectedUnsafePointer(to: &frame) { pointer throws(ResolutionError) in
-        let context = unsafe ResolutionContext(frame: pointer)
+      let level = _FrameLevel(fallbackTag: nil, container: item.container)
+      try root.first(item.binding, level: level) { frame throws(ResolutionError) in
+        let context = ResolutionContext(frame: frame)
         if ran > item.container.maximumDepth {
           throw .completionsNeverEnd(item.binding, frame: context, in: item.container)
         }
         guard let completion = item.binding.completion else { return }
         do {
-          unsafe try _ThreadState.running(frameAt: pointer) { () throws in
-            unsafe try completion(
-              Resolver(frame: _FrameReference(pointer)), item.instance)
+          try frame.running { () throws in
+            try completion(Resolver(frame: _FrameReference(frame)), item.instance)
           }
         } catch let error as ResolutionError {
           throw error
@@ -566,15 +564,15 @@ final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
       callerIsolation: callerIsolation, graphSlots: true
     ) {
       context throws(ResolutionError) -> R in
-      let root = unsafe context.frame.unsafelyUnwrapped.pointee.root
-      unsafe root.pointee.adopt(memory)
+      let root = unsafe context.frame.unsafelyUnwrapped.root
+      root.state.adopt(memory)
       memory.forEachLiving(target: target) { item in
         let binding = item.binding
         if keepsLiving, let object = item.object { found.append(object) }
         if binding.layout.isReference, var object = item.object {
           // The class instance is the value: its reference is copied as it is.
           unsafe withUnsafeMutablePointer(to: &object) { pointer in
-            unsafe root.pointee.storeGraphInstance(
+            unsafe root.state.storeGraphInstance(
               copyOf: binding.layout.slot(at: UnsafeMutableRawPointer(pointer)), for: binding)
           }
           return
@@ -585,7 +583,7 @@ final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
         func store<Bound>(_: Bound.Type) {
           guard var value = instance as? Bound else { return }
           unsafe withUnsafeMutablePointer(to: &value) { pointer in
-            unsafe root.pointee.storeGraphInstance(
+            unsafe root.state.storeGraphInstance(
               copyOf: _InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: Bound.self),
               for: binding)
           }
@@ -644,6 +642,6 @@ extension ResolutionContext {
   /// The memory of the resolution this request belongs to (or that runs on this thread), for a
   /// `Lazy` made in it; `nil` for a request made outside any resolution.
   func graphMemory() -> _GraphMemory? {
-    unsafe joined().frame?.pointee.root.pointee.graphMemory()
+    joined().frame?.root.state.graphMemory()
   }
 }

@@ -1,0 +1,187 @@
+/// One level of a resolution chain: kept on the stack of the thread that resolves it, linked to
+/// its parent and to its resolution's root state, so the whole chain is at hand for cycle
+/// detection and error paths without allocating anything.
+///
+/// `Owner` is what a level builds (a binding); `Level` the embedder's other per-level values;
+/// `Root` its per-resolution state. Made and read only through a ``_ChainHandle``.
+@unsafe
+@frozen
+@usableFromInline package struct _ChainFrame<Owner: AnyObject, Level, Root> {
+  /// The level's owner, depth and the cycle test's state.
+  @usableFromInline let link: _ChainLink
+  @usableFromInline let parent: UnsafePointer<_ChainFrame>?
+  @usableFromInline let root: UnsafeMutablePointer<_ChainRoot<Root>>
+  @usableFromInline let level: Level
+
+  @inlinable @inline(__always)
+  init(
+    link: _ChainLink, level: Level, parent: UnsafePointer<_ChainFrame>?,
+    root: UnsafeMutablePointer<_ChainRoot<Root>>
+  ) {
+    unsafe self.link = link
+    unsafe self.level = level
+    unsafe self.parent = parent
+    unsafe self.root = root
+  }
+}
+
+/// What one resolution keeps for as long as it runs: the embedder's state, and the lowest stack
+/// address its levels may reach.
+@frozen
+@usableFromInline package struct _ChainRoot<Root> {
+  /// The lowest stack address this resolution may reach (``_ThreadState/stackLimit(from:)``):
+  /// 0 until read.
+  @usableFromInline var stackLimit: UInt = 0
+  @usableFromInline package var state: Root
+
+  @inlinable @inline(__always)
+  package init(_ state: Root) { self.state = state }
+}
+
+/// A resolution's root state, lent to the call that runs the resolution.
+///
+/// Valid while that call runs, which is all the engine lends it for: ``lend(_:_:)`` makes it,
+/// and it names the root only for the closure it is passed to.
+@safe
+@frozen
+@usableFromInline package struct _ChainRootHandle<Owner: AnyObject, Level, Root> {
+  @usableFromInline let pointer: UnsafeMutablePointer<_ChainRoot<Root>>
+
+  @inlinable @inline(__always)
+  init(_ pointer: UnsafeMutablePointer<_ChainRoot<Root>>) { unsafe self.pointer = pointer }
+
+  /// Runs `body` with a handle on `root`, kept where it is (on the caller's stack).
+  @inlinable @inline(__always)
+  package static func lend<R, E: Error>(
+    _ root: inout _ChainRoot<Root>, _ body: (_ChainRootHandle) throws(E) -> R
+  ) throws(E) -> R {
+    try unsafe _withUnprotectedUnsafeMutablePointer(to: &root) { pointer throws(E) -> R in
+      try body(unsafe _ChainRootHandle(pointer))
+    }
+  }
+
+  /// The embedder's state for the resolution.
+  @inlinable
+  package var state: Root {
+    @inline(__always) _read { yield unsafe pointer.pointee.state }
+    @inline(__always) nonmutating _modify { yield unsafe &pointer.pointee.state }
+  }
+
+  /// Runs `body` with the first level of the resolution pushed: `owner` at `depth` (1, or 0 for
+  /// a marker level that only says where a resolution started).
+  @inlinable @inline(__always)
+  package func first<R, E: Error>(
+    _ owner: Owner, level: Level, depth: Int = 1,
+    _ body: (_ChainHandle<Owner, Level, Root>) throws(E) -> R
+  ) throws(E) -> R {
+    var frame = unsafe _ChainFrame<Owner, Level, Root>(
+      link: _ChainLink(first: _Owner(owner), depth: depth), level: level, parent: nil,
+      root: pointer)
+    return try unsafe _withUnprotectedUnsafePointer(to: &frame) { frame throws(E) -> R in
+      try body(unsafe _ChainHandle(frame))
+    }
+  }
+}
+
+/// A level of a resolution chain, named while its frame is on its thread's stack.
+///
+/// One word, so that lending a resolver to a factory writes one word. The engine makes a handle
+/// only for code that runs below its frame: the body of ``push(_:level:_:)`` and of
+/// ``_ChainRootHandle/first(_:level:depth:_:)``, and ``running``, the frame of the factory the
+/// calling thread runs. The embedder keeps it only in values lent for that long (a resolver,
+/// a resolution context), never beyond.
+@safe
+@frozen
+@usableFromInline package struct _ChainHandle<Owner: AnyObject, Level, Root> {
+  @usableFromInline let frame: UnsafePointer<_ChainFrame<Owner, Level, Root>>
+
+  @inlinable @inline(__always)
+  init(_ frame: UnsafePointer<_ChainFrame<Owner, Level, Root>>) { unsafe self.frame = frame }
+
+  /// The level's owner, depth and cycle-test state.
+  @inlinable
+  package var link: _ChainLink {
+    @inline(__always) get { unsafe frame.pointee.link }
+  }
+
+  /// How many levels deep the chain is here (0 for a marker level).
+  @inlinable
+  package var depth: Int {
+    @inline(__always) get { unsafe frame.pointee.link.depth }
+  }
+
+  /// What this level builds: the frame does not retain it (the caller that pushed it does).
+  @inlinable
+  package var owner: Owner {
+    @inline(__always) get { unsafe frame.pointee.link.owner.object(as: Owner.self) }
+  }
+
+  /// The embedder's values for this level.
+  @inlinable
+  package var level: Level {
+    @inline(__always) _read { yield unsafe frame.pointee.level }
+  }
+
+  /// The level above, or `nil` at the first.
+  @inlinable
+  package var parent: _ChainHandle? {
+    @inline(__always) get { unsafe frame.pointee.parent.map { unsafe _ChainHandle($0) } }
+  }
+
+  /// Whether both handles name the same level.
+  @inlinable @inline(__always)
+  package func isIdentical(to other: _ChainHandle) -> Bool { unsafe frame == other.frame }
+
+  /// The resolution's root state.
+  @inlinable
+  package var root: _ChainRootHandle<Owner, Level, Root> {
+    @inline(__always) get { unsafe _ChainRootHandle(frame.pointee.root) }
+  }
+
+  /// The level of the factory running on the calling thread, if any.
+  @inlinable
+  package static var running: _ChainHandle? {
+    @inline(__always) get {
+      unsafe _ThreadState.runningFrameAddress.map {
+        unsafe _ChainHandle($0.assumingMemoryBound(to: _ChainFrame<Owner, Level, Root>.self))
+      }
+    }
+  }
+
+  /// Runs `body` with this level as the calling thread's running one (``running``).
+  @inlinable @inline(__always)
+  package func running<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    try unsafe _ThreadState.running(frameAt: UnsafeRawPointer(frame), body)
+  }
+
+  /// Whether the chain from this level up has a level of `owner`.
+  @inlinable @inline(__always)
+  package func contains(_ owner: _Owner) -> Bool {
+    _ChainLink.chain(
+      from: self, contains: owner, link: { $0.link }, parent: { $0.parent })
+  }
+
+  /// Whether `owner` may be pushed below this level: not a cycle, within `maximumDepth` and
+  /// within the thread's stack (``_ChainLink/admit(_:maximumDepth:stackLimit:contains:)``).
+  @inlinable @inline(__always)
+  package func admit(_ owner: Owner, maximumDepth: Int) -> _ChainLink.Verdict {
+    unsafe frame.pointee.link.admit(
+      _Owner(owner), maximumDepth: maximumDepth,
+      stackLimit: frame.pointee.root.pointer(to: \.stackLimit)
+    ) { owner in contains(owner) }
+  }
+
+  /// Runs `body` with a level for `owner` pushed below this one (its admission checked by the
+  /// caller: ``admit(_:maximumDepth:)``).
+  @inlinable @inline(__always)
+  package func push<R, E: Error>(
+    _ owner: Owner, level: Level, _ body: (_ChainHandle) throws(E) -> R
+  ) throws(E) -> R {
+    var frame = unsafe _ChainFrame<Owner, Level, Root>(
+      link: _ChainLink(_Owner(owner), below: frame.pointee.link), level: level,
+      parent: frame, root: frame.pointee.root)
+    return try unsafe _withUnprotectedUnsafePointer(to: &frame) { frame throws(E) -> R in
+      try body(unsafe _ChainHandle(frame))
+    }
+  }
+}
