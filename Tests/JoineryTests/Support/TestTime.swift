@@ -43,8 +43,20 @@ let patience: Double = 300
 /// Waits until `count` reaches `expected` (work a library does in a task of its own), for at
 /// most ``patience``; returns what it last read.
 func eventually(_ count: TestAtomic<Int>, reaches expected: Int) async throws -> Int {
+  try await eventually(count) { $0 >= expected }
+}
+
+/// Waits until `count` falls to `expected` (instances a task of the library's lets go of once
+/// it is done with them), for at most ``patience``; returns what it last read.
+func eventually(_ count: TestAtomic<Int>, fallsTo expected: Int) async throws -> Int {
+  try await eventually(count) { $0 <= expected }
+}
+
+private func eventually(
+  _ count: TestAtomic<Int>, until done: (Int) -> Bool
+) async throws -> Int {
   let deadline = Instant.inSeconds(patience)
-  while count.load(ordering: .acquiring) < expected && Instant.now < deadline {
+  while !done(count.load(ordering: .acquiring)) && Instant.now < deadline {
     try await Task.sleep(milliseconds: 1)
   }
   return count.load(ordering: .acquiring)
