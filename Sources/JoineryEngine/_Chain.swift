@@ -139,6 +139,9 @@
   }
 
   /// The level of the factory running on the calling thread, if any.
+  ///
+  /// The thread keeps the level's address only (``_ThreadState/runningFrameAddress``): an
+  /// embedder runs its chains with one `Owner`, `Level` and `Root`, as `Joinery` does.
   @inlinable
   package static var running: _ChainHandle? {
     @inline(__always) get {
