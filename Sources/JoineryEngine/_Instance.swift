@@ -675,3 +675,9 @@ extension _AtomicWordsHolder {
     }
   }
 }
+
+/// Moves the `T` at `instance` out, leaving the memory uninitialized.
+@inlinable @inline(__always)
+package func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
+  unsafe instance.assumingMemoryBound(to: T.self).move()
+}
