@@ -279,7 +279,8 @@ extension ResolutionError {
   }
 
   /// An error other than a `ResolutionError` where only one can arrive: after a standard
-  /// library call that rethrows a typed error untyped (``withGuaranteed(_:_:)``).
+  /// library call that rethrows a typed error untyped (the engine's typed `_Unretained.with`,
+  /// through `_TypedFailure`).
   ///
   /// Never reached; if it were, it is reported as a factory's failure rather than a trap.
   @usableFromInline @inline(never)
