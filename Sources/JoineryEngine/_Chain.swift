@@ -6,7 +6,7 @@
 /// `Root` its per-resolution state. Made and read only through a ``_ChainHandle``.
 @unsafe
 @frozen
-@usableFromInline package struct _ChainFrame<Owner: AnyObject, Level, Root> {
+@usableFromInline package struct _ChainFrame<Owner: AnyObject, Level, Root: ~Copyable> {
   /// The level's owner, depth and the cycle test's state.
   @usableFromInline let link: _ChainLink
   @usableFromInline let parent: UnsafePointer<_ChainFrame>?
@@ -27,15 +27,26 @@
 
 /// What one resolution keeps for as long as it runs: the embedder's state, and the lowest stack
 /// address its levels may reach.
+///
+/// Non-copyable when the embedder's state is, as `Joinery`'s is (it owns objects it releases).
 @frozen
-@usableFromInline package struct _ChainRoot<Root> {
+@usableFromInline package struct _ChainRoot<Root: ~Copyable>: ~Copyable {
   /// The lowest stack address this resolution may reach (``_ThreadState/stackLimit(from:)``):
   /// 0 until read.
+  ///
+  /// First, at the root's own address: a level reaches it from the root's pointer
+  /// (``stackLimit(at:)``) without a key path, which a non-copyable root has none of.
   @usableFromInline var stackLimit: UInt = 0
   @usableFromInline package var state: Root
 
   @inlinable @inline(__always)
-  package init(_ state: Root) { self.state = state }
+  package init(_ state: consuming Root) { self.state = state }
+
+  /// The ``stackLimit`` of the root at `root`: its first stored property.
+  @inlinable @inline(__always)
+  static func stackLimit(at root: UnsafeMutablePointer<_ChainRoot>) -> UnsafeMutablePointer<UInt> {
+    unsafe UnsafeMutableRawPointer(root).assumingMemoryBound(to: UInt.self)
+  }
 }
 
 /// A resolution's root state, lent to the call that runs the resolution.
@@ -44,19 +55,25 @@
 /// and it names the root only for the closure it is passed to.
 @safe
 @frozen
-@usableFromInline package struct _ChainRootHandle<Owner: AnyObject, Level, Root> {
+@usableFromInline package struct _ChainRootHandle<Owner: AnyObject, Level, Root: ~Copyable> {
   @usableFromInline let pointer: UnsafeMutablePointer<_ChainRoot<Root>>
 
   @inlinable @inline(__always)
   init(_ pointer: UnsafeMutablePointer<_ChainRoot<Root>>) { unsafe self.pointer = pointer }
 
   /// Runs `body` with a handle on `root`, kept where it is (on the caller's stack).
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   package static func lend<R, E: Error>(
     _ root: inout _ChainRoot<Root>, _ body: (_ChainRootHandle) throws(E) -> R
   ) throws(E) -> R {
     try unsafe _withUnprotectedUnsafeMutablePointer(to: &root) { pointer throws(E) -> R in
-      try body(unsafe _ChainRootHandle(pointer))
+      #if JOINERY_INTERNAL_CHECKS
+        unsafe _internalCheck(
+          _withUnprotectedUnsafeMutablePointer(to: &pointer.pointee.stackLimit) {
+            unsafe $0 == _ChainRoot.stackLimit(at: pointer)
+          }, "a chain root's stack limit is not at its own address")
+      #endif
+      return try body(unsafe _ChainRootHandle(pointer))
     }
   }
 
@@ -69,7 +86,7 @@
 
   /// Runs `body` with the first level of the resolution pushed: `owner` at `depth` (1, or 0 for
   /// a marker level that only says where a resolution started).
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   package func first<R, E: Error>(
     _ owner: Owner, level: Level, depth: Int = 1,
     _ body: (_ChainHandle<Owner, Level, Root>) throws(E) -> R
@@ -92,7 +109,7 @@
 /// a resolution context), never beyond.
 @safe
 @frozen
-@usableFromInline package struct _ChainHandle<Owner: AnyObject, Level, Root> {
+@usableFromInline package struct _ChainHandle<Owner: AnyObject, Level, Root: ~Copyable> {
   @usableFromInline let frame: UnsafePointer<_ChainFrame<Owner, Level, Root>>
 
   @inlinable @inline(__always)
@@ -152,13 +169,13 @@
   }
 
   /// Runs `body` with this level as the calling thread's running one (``running``).
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   package func running<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     try unsafe _ThreadState.running(frameAt: UnsafeRawPointer(frame), body)
   }
 
   /// Whether the chain from this level up has a level of `owner`.
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   package func contains(_ owner: _Owner) -> Bool {
     _ChainLink.chain(
       from: self, contains: owner, link: { $0.link }, parent: { $0.parent })
@@ -166,17 +183,17 @@
 
   /// Whether `owner` may be pushed below this level: not a cycle, within `maximumDepth` and
   /// within the thread's stack (``_ChainLink/admit(_:maximumDepth:stackLimit:contains:)``).
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   package func admit(_ owner: Owner, maximumDepth: Int) -> _ChainLink.Verdict {
     unsafe frame.pointee.link.admit(
       _Owner(owner), maximumDepth: maximumDepth,
-      stackLimit: frame.pointee.root.pointer(to: \.stackLimit)
+      stackLimit: _ChainRoot.stackLimit(at: frame.pointee.root)
     ) { owner in contains(owner) }
   }
 
   /// Runs `body` with a level for `owner` pushed below this one (its admission checked by the
   /// caller: ``admit(_:maximumDepth:)``).
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   package func push<R, E: Error>(
     _ owner: Owner, level: Level, _ body: (_ChainHandle) throws(E) -> R
   ) throws(E) -> R {
@@ -186,5 +203,59 @@
     return try unsafe _withUnprotectedUnsafePointer(to: &frame) { frame throws(E) -> R in
       try body(unsafe _ChainHandle(frame))
     }
+  }
+}
+
+/// An object a resolution's root state keeps while the resolution runs: made on first use,
+/// released when the state ends.
+///
+/// One word, `nil` until an object is kept: a resolution that never makes one (most) pays for
+/// nothing but a test of that word when it ends. Non-copyable, so exactly one owner releases it.
+@safe
+@frozen
+@usableFromInline package struct _Owned<Object: AnyObject>: ~Copyable {
+  @usableFromInline var reference: Unmanaged<Object>?
+
+  /// Keeps nothing.
+  @inlinable @inline(__always)
+  package init() { unsafe reference = nil }
+
+  @inlinable
+  deinit { unsafe reference?.release() }
+
+  /// Whether no object is kept.
+  @inlinable
+  package var isEmpty: Bool {
+    @inline(__always) get { unsafe reference == nil }
+  }
+
+  /// Calls `body` with the kept object, without retaining it; `nil` when none is kept.
+  @inlinable @inline(__always)
+  package func read<R>(_ body: (Object) -> R) -> R? {
+    guard let reference = unsafe reference else { return nil }
+    return unsafe reference._withUnsafeGuaranteedRef(body)
+  }
+
+  /// Calls `body` with the kept object, made by `make` and kept first if there is none.
+  @inlinable @inline(__always)
+  package mutating func readMaking<R>(_ make: () -> Object, _ body: (Object) -> R) -> R {
+    if unsafe reference == nil { unsafe reference = Unmanaged.passRetained(make()) }
+    return unsafe reference.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
+  }
+
+  /// Keeps `object`, releasing the object kept before, if any.
+  @inlinable
+  package mutating func replace(with object: Object) {
+    let old = unsafe reference
+    unsafe reference = Unmanaged.passRetained(object)
+    unsafe old?.release()
+  }
+
+  /// Hands over the kept object, if any, and keeps none.
+  @inlinable
+  package mutating func take() -> Object? {
+    guard let reference = unsafe reference else { return nil }
+    unsafe self.reference = nil
+    return unsafe reference.takeRetainedValue()
   }
 }

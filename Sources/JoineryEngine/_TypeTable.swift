@@ -770,7 +770,14 @@ public import JoineryPlatform
 
   /// Calls `body` with the object, without retaining it, rethrowing its error typed: what
   /// every resolution level reaches its container and binding through.
-  @inlinable @inline(__always)
+  ///
+  /// Transparent in a debug build, so that each level of a chain is one frame fewer there; not
+  /// in a release build, whose compiler crashes on it (and inlines it anyway).
+  #if DEBUG
+    @_transparent @usableFromInline
+  #else
+    @inlinable @inline(__always)
+  #endif
   package func with<R, E: _TypedFailure>(_ body: (Object) throws(E) -> R) throws(E) -> R {
     do {
       return try unsafe reference._withUnsafeGuaranteedRef { object in try body(object) }

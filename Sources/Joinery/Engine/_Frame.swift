@@ -397,9 +397,7 @@ struct ResolutionContext: ~Copyable {
     // The top-level instance of a resolution whose steps will run: made last, in the caller's
     // memory, which a failing step must not leave initialized.
     if frame.parent == nil && frame.root.state.holdsPublications {
-      unsafe frame.root.state.callerInstance = (
-        slot.address, Unmanaged.passUnretained(binding)
-      )
+      _ = frame.root.state.completions.read { $0.callerInstance = slot.cleanup(binding.layout) }
     }
   }
 

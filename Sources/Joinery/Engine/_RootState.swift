@@ -1,9 +1,8 @@
 internal import JoineryEngine
 
 /// State that lives as long as one top-level resolve.
-@safe
 @usableFromInline
-struct _RootState {
+struct _RootState: ~Copyable {
   /// The `graph` instances made in this resolution, by binding.
   ///
   /// When the top-level binding is a `graph` binding, the first ones live on the top-level call's stack, so such a resolve
@@ -20,20 +19,10 @@ struct _RootState {
   /// Not retained: the request that started the resolution holds it.
   var scope: _Unretained<Scope>?
   /// `initCompleted` steps waiting for the resolution to end, made on first use.
-  ///
-  /// Owned (one retain), released when the resolution ends.
-  var completions: Unmanaged<_PendingCompletions>?
+  var completions = _Owned<_PendingCompletions>()
   /// What the `Lazy` values made in this resolution remember of its `graph` instances
   /// (``_GraphMemory``), made on first use.
-  ///
-  /// Owned (one retain), released when the resolution ends.
-  var memory: Unmanaged<_GraphMemory>?
-  /// The caller's memory the top-level instance was made in, when `initCompleted` steps will
-  /// run after it: a step that throws fails the resolve, so that instance is destroyed.
-  ///
-  /// The binding is kept unretained (the container keeps it), so that the root state holds
-  /// nothing to release.
-  var callerInstance: (address: UnsafeMutableRawPointer, binding: Unmanaged<AnyBinding>)?
+  var memory = _Owned<_GraphMemory>()
 
   /// Runs one top-level resolution with fresh root state, and ends it.
   ///
@@ -63,8 +52,8 @@ struct _RootState {
     scope: _Unretained<Scope>?, slots: UnsafeMutablePointer<_GraphSlot>?,
     _ body: (_Root) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    var root = _ChainRoot(
-      unsafe _RootState(
+    var root = unsafe _ChainRoot(
+      _RootState(
         graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
         callerIsolation: callerIsolation, scope: scope))
     #if JOINERY_INTERNAL_CHECKS
@@ -76,29 +65,28 @@ struct _RootState {
         root.state._checkInvariants(runningBefore: running)
       #endif
       root.state.graph.end()
-      unsafe root.state.completions?.release()
     }
     return try _Root.lend(&root) { root throws(ResolutionError) -> R in
       let result: R
       do throws(ResolutionError) {
         result = try body(root)
       } catch {
-        unsafe root.state.completions?._withUnsafeGuaranteedRef { $0.abandonHeld() }
+        root.state.completions.read { $0.abandonHeld() }
         throw error
       }
-      guard let completions = unsafe root.state.completions else { return result }
+      guard !root.state.completions.isEmpty else { return result }
       do throws(ResolutionError) {
         try runCompletions(root)
       } catch {
         // The resolve fails: nothing it made is published, and the instance it made for its
         // caller is not handed over.
-        unsafe completions._withUnsafeGuaranteedRef { $0.abandonHeld() }
-        if let made = unsafe root.state.callerInstance {
-          unsafe made.binding._withUnsafeGuaranteedRef { unsafe $0.layout.destroy(made.address) }
+        root.state.completions.read {
+          $0.abandonHeld()
+          $0.callerInstance.take()?.destroy()
         }
         throw error
       }
-      unsafe completions._withUnsafeGuaranteedRef { $0.commitHeld() }
+      root.state.completions.read { $0.commitHeld() }
       return result
     }
   }
@@ -106,17 +94,14 @@ struct _RootState {
   #if JOINERY_INTERNAL_CHECKS
     /// Checks the contract of a resolution that has just ended (see `_internalCheck`): its
     /// `graph` instances are consistent, every creation it held was published or abandoned
-    /// (its gate released), a caller's instance is recorded only with steps pending, its `Lazy`
-    /// memory was let go, and the thread runs the frame it ran before the resolution started.
+    /// (its gate released), its `Lazy` memory was let go, and the thread runs the frame it ran
+    /// before the resolution started.
     ///
     /// Out of line, so that a debug build's stack per level does not grow.
     @inline(never)
     func _checkInvariants(runningBefore: Int) {
       graph._checkInvariants()
-      _internalCheck(unsafe memory == nil, "a resolution ended holding its graph memory")
-      _internalCheck(
-        unsafe callerInstance == nil || completions != nil,
-        "a caller's instance recorded without pending steps")
+      _internalCheck(memory.isEmpty, "a resolution ended holding its graph memory")
       _internalCheck(heldBindings.isEmpty, "a resolution ended holding unpublished creations")
       _internalCheck(
         unsafe Int(bitPattern: _ThreadState.runningFrameAddress) == runningBefore,
@@ -127,10 +112,10 @@ struct _RootState {
   /// Whether shared instances made now must wait for the end of this resolution to be
   /// published: once an `initCompleted` step is pending, anything made may hold an instance
   /// whose step has not run.
-  var holdsPublications: Bool { unsafe completions != nil }
+  var holdsPublications: Bool { !completions.isEmpty }
 
   /// Whether this resolution has a memory for `Lazy` values (``graphMemory()``).
-  var hasMemory: Bool { unsafe memory != nil }
+  var hasMemory: Bool { !memory.isEmpty }
 
   /// Keeps the creation gate of `home`, and the publication of the instance `binding` just
   /// made there, until this resolution ends.
@@ -141,7 +126,7 @@ struct _RootState {
     _ binding: AnyBinding, home: InstanceHome, object: AnyObject?,
     commit: @escaping () -> Void, abandon: @escaping () -> Void
   ) {
-    unsafe completions.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+    _ = completions.read {
       $0.held.append(
         _PendingCompletions.Held(
           binding: binding, home: home, object: object, commit: commit, abandon: abandon))
@@ -151,30 +136,19 @@ struct _RootState {
   /// The held creation in `home` in this resolution, if there is one: its instance is already
   /// made, so requests in this resolution are served it.
   func held(_ home: InstanceHome) -> _PendingCompletions.Held? {
-    guard let completions = unsafe completions else { return nil }
-    return unsafe completions._withUnsafeGuaranteedRef { queue in
-      queue.held.first { $0.home === home }
-    }
+    completions.read { queue in queue.held.first { $0.home === home } } ?? nil
   }
 
   /// The bindings whose instances this resolution made and holds unpublished, gates kept.
   var heldBindings: [AnyBinding] {
-    guard let completions = unsafe completions else { return [] }
-    return unsafe completions._withUnsafeGuaranteedRef { $0.held.map(\.binding) }
+    completions.read { $0.held.map(\.binding) } ?? []
   }
 
   /// Keeps `instance`, just made by `binding`, for its `initCompleted` step at the end of this
   /// resolution.
   mutating func enqueueCompletion(of binding: AnyBinding, in container: Container, _ instance: Any)
   {
-    let queue: Unmanaged<_PendingCompletions>
-    if let completions = unsafe completions {
-      unsafe queue = completions
-    } else {
-      unsafe queue = Unmanaged.passRetained(_PendingCompletions())
-      unsafe completions = queue
-    }
-    unsafe queue._withUnsafeGuaranteedRef {
+    completions.readMaking(_PendingCompletions.init) {
       $0.items.append(
         _PendingCompletions.Item(binding: binding, container: container, instance: instance))
     }
@@ -190,9 +164,7 @@ struct _RootState {
   @inline(never)
   static func runCompletions(_ root: _Root) throws(ResolutionError) {
     var ran = 0
-    while let queue = unsafe root.state.completions,
-      let item = unsafe queue._withUnsafeGuaranteedRef({ $0.next() })
-    {
+    while let item = root.state.completions.read({ $0.next() }) ?? nil {
       ran += 1
       let level = _FrameLevel(fallbackTag: nil, container: item.container)
       try root.first(item.binding, level: level) { frame throws(ResolutionError) in
@@ -252,6 +224,9 @@ final class _PendingCompletions {
   private var taken = 0
   /// In the order the instances were made.
   var held: [Held] = []
+  /// The caller's memory the top-level instance was made in: a step that throws fails the
+  /// resolve, so that instance is destroyed (its caller takes the memory for uninitialized).
+  var callerInstance: _InstanceCleanup?
 
   /// Publishes every held instance, in the order they were made, and opens their gates.
   func commitHeld() {
@@ -599,35 +574,29 @@ final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
 extension _RootState {
   /// This resolution's memory for the `Lazy` values made in it, created on first use.
   mutating func graphMemory() -> _GraphMemory {
-    if let memory = unsafe memory {
+    if let adopted = memory.read({ $0 }) {
       // An adopted memory (an async resolution's, or a `Lazy`'s) now has a `Lazy` of its own.
-      let adopted = unsafe memory.takeUnretainedValue()
       adopted.handOut()
       return adopted
     }
-    let made = _GraphMemory()
-    unsafe memory = Unmanaged.passRetained(made)
-    return made
+    return memory.readMaking({ _GraphMemory() }, { $0 })
   }
 
   /// Makes `memory` this resolution's: its `graph` instances are remembered there when it ends.
   mutating func adopt(_ memory: _GraphMemory) {
-    unsafe self.memory?.release()
-    unsafe self.memory = Unmanaged.passRetained(memory)
+    self.memory.replace(with: memory)
   }
 
   /// Remembers the `graph` instances in the memory, if a `Lazy` asked for one, and lets it go.
   @inline(__always)
   mutating func endMemory() {
-    if unsafe memory != nil { rememberGraph() }
+    if !memory.isEmpty { rememberGraph() }
   }
 
   @inline(never)
   private mutating func rememberGraph() {
-    guard let memory = unsafe memory else { return }
-    unsafe memory._withUnsafeGuaranteedRef { $0.remember(self) }
-    unsafe memory.release()
-    unsafe self.memory = nil
+    guard let memory = memory.take() else { return }
+    memory.remember(self)
   }
 
   /// Calls `body` with each `graph` instance's binding and memory.
