@@ -145,6 +145,12 @@
     @inline(__always) get { unsafe frame.pointee.parent.map { unsafe _ChainHandle($0) } }
   }
 
+  /// A number that names this level among those on the stack now (its address).
+  @inlinable
+  package var identity: UInt {
+    @inline(__always) get { unsafe UInt(bitPattern: frame) }
+  }
+
   /// Whether both handles name the same level.
   @inlinable @inline(__always)
   package func isIdentical(to other: _ChainHandle) -> Bool { unsafe frame == other.frame }

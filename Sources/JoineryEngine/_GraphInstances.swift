@@ -38,6 +38,18 @@
     ) { slots throws(E) -> R in unsafe try body(slots.baseAddress.unsafelyUnwrapped) }
   }
 
+  /// Runs `body` with no instances stored, whose first ones are kept on the caller's stack
+  /// when `onStack` (``withStackSlots(_:)``), else all in a ``_GraphScope`` made on first use.
+  @inlinable @inline(__always)
+  package static func making<R, E: Error>(
+    onStack: Bool, _ body: (_GraphInstances) throws(E) -> R
+  ) throws(E) -> R {
+    guard onStack else { return try body(unsafe _GraphInstances(stackSlots: nil)) }
+    return try unsafe withStackSlots { slots throws(E) -> R in
+      try body(unsafe _GraphInstances(stackSlots: slots))
+    }
+  }
+
   /// Whether nothing is stored.
   @inlinable
   package var isEmpty: Bool { unsafe stackCount == 0 && spill == nil }
@@ -53,6 +65,15 @@
     }
     guard let spill = unsafe spill else { return nil }
     return unsafe spill._withUnsafeGuaranteedRef { unsafe $0.instance(for: owner) }
+  }
+
+  /// Copies the instance stored for `owner` into `slot`, if there is one; returns whether there
+  /// was.
+  @inlinable @inline(__always)
+  package func copyInstance(for owner: _Owner, into slot: borrowing _InstanceSlot) -> Bool {
+    guard let existing = unsafe instance(for: owner) else { return false }
+    unsafe slot.copier(existing, slot.address)
+    return true
   }
 
   /// Keeps a copy of `slot`'s instance, an instance of `layout`'s type made by `owner`, until
@@ -102,6 +123,21 @@
     }
     unsafe spill?._withUnsafeGuaranteedRef {
       unsafe $0.forEachSlot { unsafe body($0.pointee.owner, $0.pointee.instance) }
+    }
+  }
+
+  /// Calls `body` with each stored instance's owner, of type `Owner`, and a slot over the
+  /// instance (with the layout `layout` gives for the owner), in the order they were stored.
+  ///
+  /// The owners are those of a resolution chain's levels (``_ChainHandle/owner``), which the
+  /// resolution keeps alive while it keeps their instances here.
+  package func forEachInstance<Owner: AnyObject>(
+    of _: Owner.Type, layout: (Owner) -> _ValueLayout,
+    _ body: (Owner, borrowing _InstanceSlot) -> Void
+  ) {
+    unsafe forEachInstance { owner, instance in
+      let owner = unsafe owner.object(as: Owner.self)
+      unsafe body(owner, layout(owner).slot(at: instance))
     }
   }
 

@@ -152,6 +152,23 @@ public import JoineryPlatform
     unsafe layout.object(in: address)
   }
 
+  /// A copy of the slot's instance as `Any`, opened with `layout`'s type.
+  @inlinable
+  package func load(_ layout: _ValueLayout) -> Any { unsafe layout.load(from: address) }
+
+  /// The slot's instance, one class reference (`layout.isReference`), without opening its type.
+  @inlinable
+  package func loadReference() -> AnyObject { unsafe address.load(as: AnyObject.self) }
+
+  /// Runs `body` with a slot over a copy of `value`, for an engine structure to copy from.
+  @inlinable @inline(__always)
+  package static func lending<T, R>(_ value: T, _ body: (borrowing _InstanceSlot) -> R) -> R {
+    var value = value
+    return unsafe withUnsafeMutablePointer(to: &value) { pointer in
+      unsafe body(_InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: T.self))
+    }
+  }
+
   /// Copies the instance's bits into `storage` without copying (retaining) what they refer to:
   /// for a transient binding, whose bits are never destroyed.
   @inlinable

@@ -391,8 +391,8 @@ struct ResolutionContext: ~Copyable {
       throw binding.failure(error, frame: self, in: container)
     }
     if binding.completion != nil {
-      unsafe frame.root.state.enqueueCompletion(
-        of: binding, in: container, binding.layout.load(from: slot.address))
+      frame.root.state.enqueueCompletion(
+        of: binding, in: container, slot.load(binding.layout))
     }
     // The top-level instance of a resolution whose steps will run: made last, in the caller's
     // memory, which a failing step must not leave initialized.
@@ -501,11 +501,8 @@ struct ResolutionContext: ~Copyable {
   /// whether there was one.
   @inline(__always)
   func copyGraphInstance(of binding: AnyBinding, into slot: borrowing _InstanceSlot) -> Bool {
-    guard let frame, let existing = unsafe frame.root.state.graphInstance(for: binding) else {
-      return false
-    }
-    unsafe slot.copier(existing, slot.address)
-    return true
+    guard let frame else { return false }
+    return frame.root.state.copyGraphInstance(of: binding, into: slot)
   }
 
   /// Keeps a copy of `slot`'s instance, made by `binding`, until the resolution ends; nothing

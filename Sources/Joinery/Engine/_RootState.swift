@@ -34,30 +34,25 @@ struct _RootState: ~Copyable {
     scope: _Unretained<Scope>? = nil, graphSlots: Bool = false,
     _ body: (_Root) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    guard graphSlots else {
-      return unsafe try resolution(
+    try _GraphInstances.making(onStack: graphSlots) { graph throws(ResolutionError) -> R in
+      try resolution(
         of: container, onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope,
-        slots: nil, body)
-    }
-    return unsafe try _GraphInstances.withStackSlots { slots throws(ResolutionError) -> R in
-      unsafe try resolution(
-        of: container, onMainActor: onMainActor, callerIsolation: callerIsolation, scope: scope,
-        slots: slots, body)
+        graph: graph, body)
     }
   }
 
   @inline(__always)
   private static func resolution<R>(
     of container: Container, onMainActor: Bool, callerIsolation: ObjectIdentifier?,
-    scope: _Unretained<Scope>?, slots: UnsafeMutablePointer<_GraphSlot>?,
+    scope: _Unretained<Scope>?, graph: _GraphInstances,
     _ body: (_Root) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
-    var root = unsafe _ChainRoot(
+    var root = _ChainRoot(
       _RootState(
-        graph: _GraphInstances(stackSlots: slots), isOnMainActor: onMainActor,
+        graph: graph, isOnMainActor: onMainActor,
         callerIsolation: callerIsolation, scope: scope))
     #if JOINERY_INTERNAL_CHECKS
-      let running = unsafe Int(bitPattern: _ThreadState.runningFrameAddress)
+      let running = _Frame.running?.identity
     #endif
     defer {
       root.state.endMemory()
@@ -99,12 +94,12 @@ struct _RootState: ~Copyable {
     ///
     /// Out of line, so that a debug build's stack per level does not grow.
     @inline(never)
-    func _checkInvariants(runningBefore: Int) {
+    func _checkInvariants(runningBefore: UInt?) {
       graph._checkInvariants()
       _internalCheck(memory.isEmpty, "a resolution ended holding its graph memory")
       _internalCheck(heldBindings.isEmpty, "a resolution ended holding unpublished creations")
       _internalCheck(
-        unsafe Int(bitPattern: _ThreadState.runningFrameAddress) == runningBefore,
+        _Frame.running?.identity == runningBefore,
         "a resolution ended with another frame running on its thread")
     }
   #endif
@@ -186,10 +181,11 @@ struct _RootState: ~Copyable {
     }
   }
 
-  /// The instance of a `graph` binding already made in this resolution, if any.
+  /// Copies the instance `binding`, a `graph` binding, already made in this resolution into
+  /// `slot`; returns whether there was one.
   @inline(__always)
-  func graphInstance(for binding: AnyBinding) -> UnsafeRawPointer? {
-    unsafe graph.instance(for: _Owner(binding))
+  func copyGraphInstance(of binding: AnyBinding, into slot: borrowing _InstanceSlot) -> Bool {
+    graph.copyInstance(for: _Owner(binding), into: slot)
   }
 
   /// Keeps a copy of `slot`'s instance, the instance of a `graph` binding, until the
@@ -328,21 +324,21 @@ final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
 
   private let lock = _Lock.make()
   // Reached only holding `lock` (``withState(_:)``), which makes every access exclusive.
-  @exclusivity(unchecked) private var state: State
+  @safe @exclusivity(unchecked) private var state: State
   /// Held while a resolution runs ``alone(_:)``; only a holding memory has one.
   private let aloneLock: _Lock?
 
   /// A memory that remembers weakly (`holding` false) or holds its instances until
   /// ``endHolding()``.
   init(holding: Bool = false) {
-    unsafe state = State(isHolding: holding)
+    state = State(isHolding: holding)
     aloneLock = holding ? _Lock.make() : nil
     _checkAtomicWordsLayout(&aloneThread)
   }
 
   @inline(__always)
   private func withState<R>(_ body: (inout State) -> R) -> R {
-    lock.withLock { unsafe body(&state) }
+    lock.withLock { body(&state) }
   }
 
   /// Runs one synchronous resolution of a holding memory's graph while no other runs (every
@@ -395,25 +391,22 @@ final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
     // this memory. An instance already kept is left as it is.
     var replaced: [Entry] = []
     lock.lock()
-    unsafe root.forEachGraphInstance { binding, instance in
+    root.forEachGraphInstance { binding, instance in
       let key = ObjectIdentifier(binding)
       var entry = Entry(binding: binding)
       if binding.layout.isReference {
         // One class reference: read without opening the type.
-        let object = unsafe Unmanaged<AnyObject>.fromOpaque(
-          instance.load(as: UnsafeRawPointer.self)
-        )
-        .takeUnretainedValue()
-        let kept = unsafe state.entries[key].flatMap { $0.heldObject ?? $0.object }
+        let object = instance.loadReference()
+        let kept = state.entries[key].flatMap { $0.heldObject ?? $0.object }
         if kept === object { return }
-        if unsafe state.isHolding { entry.heldObject = object } else { entry.object = object }
-      } else if unsafe state.isHolding {
-        entry.heldValue = unsafe binding.layout.load(from: instance)
+        if state.isHolding { entry.heldObject = object } else { entry.object = object }
+      } else if state.isHolding {
+        entry.heldValue = instance.load(binding.layout)
       } else {
-        guard let object = unsafe binding.layout.object(in: instance).0 else { return }
+        guard let object = instance.object(binding.layout).0 else { return }
         entry.object = object
       }
-      if let old = unsafe state.entries.updateValue(entry, forKey: key) { replaced.append(old) }
+      if let old = state.entries.updateValue(entry, forKey: key) { replaced.append(old) }
     }
     lock.unlock()
     withExtendedLifetime(replaced) {}
@@ -463,10 +456,10 @@ final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
   private func forEachLiving(target: AnyBinding?, _ body: (Living) -> Void) {
     lock.lock()
     defer { lock.unlock() }
-    if let target, let entry = unsafe state.entries[ObjectIdentifier(target)], entry.living == nil {
+    if let target, let entry = state.entries[ObjectIdentifier(target)], entry.living == nil {
       return
     }
-    for entry in unsafe state.entries.values {
+    for entry in state.entries.values {
       if let living = entry.living { body(living) }
     }
   }
@@ -539,29 +532,22 @@ final class _GraphMemory: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
       callerIsolation: callerIsolation, graphSlots: true
     ) {
       context throws(ResolutionError) -> R in
-      let root = unsafe context.frame.unsafelyUnwrapped.root
+      let root = context.frame!.root
       root.state.adopt(memory)
       memory.forEachLiving(target: target) { item in
         let binding = item.binding
         if keepsLiving, let object = item.object { found.append(object) }
-        if binding.layout.isReference, var object = item.object {
+        if binding.layout.isReference, let object = item.object {
           // The class instance is the value: its reference is copied as it is.
-          unsafe withUnsafeMutablePointer(to: &object) { pointer in
-            unsafe root.state.storeGraphInstance(
-              copyOf: binding.layout.slot(at: UnsafeMutableRawPointer(pointer)), for: binding)
-          }
+          _InstanceSlot.lending(object) { root.state.storeGraphInstance(copyOf: $0, for: binding) }
           return
         }
         // The instance as a value of the bound type (a protocol existential wrapping a
         // remembered object, say), written with that type's layout.
         guard let instance: Any = item.value ?? item.object else { return }
         func store<Bound>(_: Bound.Type) {
-          guard var value = instance as? Bound else { return }
-          unsafe withUnsafeMutablePointer(to: &value) { pointer in
-            unsafe root.state.storeGraphInstance(
-              copyOf: _InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: Bound.self),
-              for: binding)
-          }
+          guard let value = instance as? Bound else { return }
+          _InstanceSlot.lending(value) { root.state.storeGraphInstance(copyOf: $0, for: binding) }
         }
         _openExistential(binding.layout.type, do: store)
       }
@@ -599,11 +585,9 @@ extension _RootState {
     memory.remember(self)
   }
 
-  /// Calls `body` with each `graph` instance's binding and memory.
-  func forEachGraphInstance(_ body: (AnyBinding, UnsafeMutableRawPointer) -> Void) {
-    unsafe graph.forEachInstance { owner, instance in
-      unsafe body(owner.object(as: AnyBinding.self), instance)
-    }
+  /// Calls `body` with each `graph` instance's binding and a slot over the instance.
+  func forEachGraphInstance(_ body: (AnyBinding, borrowing _InstanceSlot) -> Void) {
+    graph.forEachInstance(of: AnyBinding.self, layout: \.layout, body)
   }
 }
 
