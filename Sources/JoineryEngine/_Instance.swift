@@ -695,6 +695,98 @@ extension _AtomicWordsHolder {
 
 /// Moves the `T` at `instance` out, leaving the memory uninitialized.
 @inlinable @inline(__always)
-package func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
+func _move<T>(from instance: UnsafeMutableRawPointer, as _: T.Type) -> T {
   unsafe instance.assumingMemoryBound(to: T.self).move()
+}
+
+/// Building an instance into memory the engine provides: the one way a resolve makes the
+/// value it returns.
+///
+/// Transparent in a debug build, as the chain's functions are: every resolution level passes
+/// through one of these, and a separate, unspecialized frame with a generic error type would
+/// cost each level stack space there.
+extension _InstanceSlot {
+  /// A `T` initialized by `initialize` through a slot over memory it is given: a fixed stack
+  /// buffer when `T` fits (class references and protocol existentials do), else a temporary
+  /// allocation.
+  ///
+  /// Unlike `withUnsafeTemporaryAllocation`, the buffer asks the runtime for no generic
+  /// metadata where the call is not specialized (an autowired initializer's parameter pack).
+  /// The slot's copier is `layout`'s, the bound type's: a closure made here for `T` would
+  /// allocate a context where this code is not specialized (for a class reference, it is a
+  /// retain that captures nothing, and the test folds away where it is).
+  #if DEBUG
+    @_transparent @usableFromInline
+  #else
+    @inlinable @inline(__always)
+  #endif
+  package static func building<T, E: Error>(
+    _: T.Type, layout: _ValueLayout, _ initialize: (borrowing _InstanceSlot) throws(E) -> Void
+  ) throws(E) -> T {
+    guard
+      MemoryLayout<T>.size <= MemoryLayout<_InstanceBuffer>.size,
+      MemoryLayout<T>.alignment <= MemoryLayout<_InstanceBuffer>.alignment
+    else {
+      return try buildingLarge(T.self, layout: layout, initialize)
+    }
+    // Stack-protected, unlike the frames: `_withUnprotectedUnsafeMutablePointer` returning `T`
+    // is a generic call with a closure context where this code is not specialized (`Provider`,
+    // `Lazy`), 64 instructions a resolve more there, against 6 saved where it is.
+    var space = _InstanceBuffer()
+    try initialize(unsafe slot(at: &space, of: T.self, layout: layout))
+    return unsafe _move(from: &space, as: T.self)
+  }
+
+  /// ``building(_:layout:_:)`` for a type larger than ``_InstanceBuffer``: out of line, so that
+  /// the metadata `withUnsafeTemporaryAllocation` asks for is never requested on the common
+  /// path.
+  @usableFromInline @inline(never)
+  static func buildingLarge<T, E: Error>(
+    _: T.Type, layout: _ValueLayout, _ initialize: (borrowing _InstanceSlot) throws(E) -> Void
+  ) throws(E) -> T {
+    try unsafe withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
+      buffer throws(E) -> T in
+      let out = unsafe buffer.baseAddress.unsafelyUnwrapped
+      try initialize(unsafe slot(at: UnsafeMutableRawPointer(out), of: T.self, layout: layout))
+      return unsafe out.move()
+    }
+  }
+
+  /// The bits of a +1 reference to the object `initialize` puts in a slot for `type`, which is
+  /// one class reference: not generic, so one copy serves every class.
+  ///
+  /// Take the object with ``takeReference(_:as:)``.
+  #if DEBUG
+    @_transparent @usableFromInline
+  #else
+    @inlinable @inline(__always)
+  #endif
+  package static func buildingReference<E: Error>(
+    type: Any.Type, _ initialize: (borrowing _InstanceSlot) throws(E) -> Void
+  ) throws(E) -> UInt {
+    var word: UInt = 0
+    try unsafe _withUnprotectedUnsafeMutablePointer(to: &word) { pointer throws(E) in
+      try initialize(unsafe _InstanceSlot(reference: UnsafeMutableRawPointer(pointer), type: type))
+    }
+    return word
+  }
+
+  /// The object whose +1 reference `bits` are (``buildingReference(type:_:)``), as `T`, its
+  /// bound type: moved, not copied. (Where the caller is not specialized, a bit-cast of an
+  /// `AnyObject` copies through the value witness, one retain and one release more.)
+  @inlinable @inline(__always)
+  package static func takeReference<T>(_ bits: UInt, as _: T.Type) -> T {
+    var bits = bits
+    return unsafe _move(from: &bits, as: T.self)
+  }
+
+  /// A slot at `address` for an instance of `T`, with `layout`'s copier unless `T` is one class
+  /// reference.
+  @inlinable @inline(__always)
+  static func slot<T>(
+    at address: UnsafeMutableRawPointer, of _: T.Type, layout: _ValueLayout
+  ) -> _InstanceSlot {
+    if _isSingleReference(T.self) { return unsafe _InstanceSlot(reference: address, type: T.self) }
+    return unsafe layout.slot(at: address)
+  }
 }

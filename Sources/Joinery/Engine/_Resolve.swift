@@ -74,8 +74,8 @@ extension Container {
       // The object comes back as the bits of a +1 reference, moved (not copied) into `T`:
       // where this code is not specialized (a parameter pack, `Provider`), a bit-cast of an
       // `AnyObject` copies through the value witness, one retain and one release more.
-      var reference = try makeReference(of: binding, parent: parent, fallbackTag: fallbackTag)
-      return unsafe _move(from: &reference, as: T.self)
+      let reference = try makeReference(of: binding, parent: parent, fallbackTag: fallbackTag)
+      return _InstanceSlot.takeReference(reference, as: T.self)
     }
     return try makeInstance(of: binding, as: T.self, parent: parent, fallbackTag: fallbackTag)
   }
@@ -88,46 +88,22 @@ extension Container {
   func makeReference(
     of binding: AnyBinding, parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> UInt {
-    var word: UInt = 0
-    unsafe try _withUnprotectedUnsafeMutablePointer(to: &word) {
-      pointer throws(ResolutionError) in
-      // The bound type is the requested one: the table is keyed by it.
-      unsafe try fill(
-        binding,
-        into: _InstanceSlot(reference: UnsafeMutableRawPointer(pointer), type: binding.layout.type),
-        parent, fallbackTag)
+    // The bound type is the requested one: the table is keyed by it.
+    try _InstanceSlot.buildingReference(type: binding.layout.type) { out throws(ResolutionError) in
+      try fill(binding, into: out, parent, fallbackTag)
     }
-    return word
   }
 
   /// The path that may build: kept out of line so that the fast path above needs no more
-  /// generic metadata than `T` itself.
-  ///
-  /// The instance is built in a fixed stack buffer when `T` fits (class references and
-  /// protocol existentials do): unlike `withUnsafeTemporaryAllocation`, this asks the runtime
-  /// for no generic metadata when the call is not specialized, as in an autowired initializer's
-  /// parameter pack.
+  /// generic metadata than `T` itself (``_InstanceSlot/building(_:layout:_:)``).
   @inlinable @inline(never)
   func makeInstance<T>(
     of binding: AnyBinding, as _: T.Type, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    unsafe try Self.building(T.self) { out throws(ResolutionError) in
-      unsafe try fill(
-        binding, into: Self.slot(at: out, of: T.self, for: binding), parent, fallbackTag)
+    try _InstanceSlot.building(T.self, layout: binding.layout) { out throws(ResolutionError) in
+      try fill(binding, into: out, parent, fallbackTag)
     }
-  }
-
-  /// A slot at `address` for `binding`'s instance, of type `T`: a class reference's copier is
-  /// a retain that captures nothing (the test folds away in specialized code); any other type's
-  /// is the one made with the binding, since a closure made here would allocate a context for
-  /// `T` where this code is not specialized.
-  @inlinable @inline(__always)
-  static func slot<T>(
-    at address: UnsafeMutableRawPointer, of _: T.Type, for binding: AnyBinding
-  ) -> _InstanceSlot {
-    if _isSingleReference(T.self) { return unsafe _InstanceSlot(reference: address, type: T.self) }
-    return unsafe binding.layout.slot(at: address)
   }
 
   /// Writes the instance for one request of `binding` into `slot`: a transient binding's
@@ -143,45 +119,6 @@ extension Container {
       if factory.copyAlive(into: slot) { return }
     }
     try build(binding, into: slot, parent, fallbackTag)
-  }
-
-  /// A `T` initialized by `initialize` in memory it is given: a fixed stack buffer when `T` fits
-  /// (no generic metadata needed even when not specialized), else a temporary allocation.
-  ///
-  /// Here, not in the engine: written for ``ResolutionError`` rather than generic over the
-  /// error type, since every resolution level passes through it and, unspecialized in a debug
-  /// build, a generic error type costs each level stack space (a debug AddressSanitizer build
-  /// resolved one level fewer on a 512 KiB thread).
-  @inlinable @inline(__always)
-  static func building<T>(
-    _: T.Type, _ initialize: (UnsafeMutableRawPointer) throws(ResolutionError) -> Void
-  ) throws(ResolutionError) -> T {
-    guard
-      MemoryLayout<T>.size <= MemoryLayout<_InstanceBuffer>.size,
-      MemoryLayout<T>.alignment <= MemoryLayout<_InstanceBuffer>.alignment
-    else {
-      return unsafe try buildingLarge(T.self, initialize)
-    }
-    // Stack-protected, unlike the frames: `_withUnprotectedUnsafeMutablePointer` returning `T`
-    // is a generic call with a closure context where this code is not specialized (`Provider`,
-    // `Lazy`), 64 instructions a resolve more there, against 6 saved where it is.
-    var space = _InstanceBuffer()
-    unsafe try initialize(&space)
-    return unsafe _move(from: &space, as: T.self)
-  }
-
-  /// `building` for a type larger than ``_InstanceBuffer``: out of line, so that the metadata
-  /// `withUnsafeTemporaryAllocation` asks for is never requested on the common path.
-  @usableFromInline @inline(never)
-  static func buildingLarge<T>(
-    _: T.Type, _ initialize: (UnsafeMutableRawPointer) throws(ResolutionError) -> Void
-  ) throws(ResolutionError) -> T {
-    unsafe try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) {
-      buffer throws(ResolutionError) -> T in
-      let out = unsafe buffer.baseAddress.unsafelyUnwrapped
-      unsafe try initialize(UnsafeMutableRawPointer(out))
-      return unsafe out.move()
-    }
   }
 
   /// Has `binding` write the instance for one request into `slot`.
@@ -543,10 +480,9 @@ extension Container {
     of binding: FactoryBinding, arguments: borrowing _Arguments, as _: T.Type,
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
-    unsafe try Self.building(T.self) { out throws(ResolutionError) in
-      unsafe try binding.make(
-        arguments: arguments, into: Self.slot(at: out, of: T.self, for: binding), in: self,
-        parent: parent, fallbackTag: fallbackTag)
+    try _InstanceSlot.building(T.self, layout: binding.layout) { out throws(ResolutionError) in
+      try binding.make(
+        arguments: arguments, into: out, in: self, parent: parent, fallbackTag: fallbackTag)
     }
   }
 
