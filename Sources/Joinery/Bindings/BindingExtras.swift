@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// The declaration details most bindings do not have.
 ///
 /// Written only while the container is built.

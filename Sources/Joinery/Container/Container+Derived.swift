@@ -1,3 +1,5 @@
+internal import JoineryEngine
+
 /// What a container makes for a type it does not bind: its scope factory, a reference to it,
 /// or a `Provider` or `Lazy` of a type it does bind.
 @usableFromInline

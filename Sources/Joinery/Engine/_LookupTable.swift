@@ -45,13 +45,20 @@ func _isBoxedTag<Value>(_: Value.Type) -> Bool {
   Value.self == BindingTag.self || Value.self == _TagBoxReference.self
 }
 
+/// The box of a boxed tag (``_isBoxedTag(_:)``), read without retaining it.
+@inlinable @inline(__always)
+func _tagBox<Value>(of value: Value) -> _Unretained<AnyTagBox> {
+  if Value.self == BindingTag.self {
+    return _Unretained(_identical(value, as: BindingTag.self).box)
+  }
+  return _identical(value, as: _TagBoxReference.self).box
+}
+
 /// The hash a tagged lookup compares first: a boxed tag hashes as the value it wraps.
 @inlinable @inline(__always)
 func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
   if _isBoxedTag(Value.self) {
-    return unsafe unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)._withUnsafeGuaranteedRef {
-      $0.hash
-    }
+    return _tagBox(of: value).read { $0.hash }
   }
   return value.hashValue
 }
@@ -68,9 +75,8 @@ extension AnyTagBox {
   final func holds<Value: Hashable & Sendable>(_ value: Value) -> Bool {
     // A build shares one box per tag value: the identity test is the common hit.
     if _isBoxedTag(Value.self) {
-      let other = unsafe unsafeBitCast(value, to: Unmanaged<AnyTagBox>.self)
-      return unsafe other.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
-        || other._withUnsafeGuaranteedRef { self == $0 }
+      let other = _tagBox(of: value)
+      return other.isIdentical(to: _Unretained(self)) || other.read { self == $0 }
     }
     guard valueType == ObjectIdentifier(Value.self) else { return false }
     _internalCheck(self.value is TagBox<Value>, "a tag box's valueType names its value's type")

@@ -192,8 +192,7 @@ extension Container {
   func resolve<T>(
     _ type: T.Type, dependency: borrowing Dependency<T>, parent: borrowing ResolutionContext
   ) throws(ResolutionError) -> T {
-    // Read as the one reference it is, without retaining it.
-    guard let box = unsafe unsafeBitCast(dependency.tag, to: _Unretained<AnyTagBox>?.self) else {
+    guard let box = dependency.tag.map({ _Unretained($0.box) }) else {
       return try resolve(T.self, parent: parent)
     }
     let matching = dependency.matching
@@ -391,11 +390,10 @@ extension Container {
       guard let tag else { return try resolve(T.self, parent: parent) }
       return try resolve(T.self, tag: tag, matching: matching, parent: parent)
     }
-    return unsafe try _withUnprotectedUnsafePointer(to: (repeat each arguments)) {
-      pointer throws(ResolutionError) -> T in
-      unsafe try resolve(
+    return try _Arguments.with((repeat each arguments)) { arguments throws(ResolutionError) -> T in
+      try resolve(
         T.self, tag: tag, matching: matching, signature: (repeat each Argument).self,
-        arguments: _Arguments(address: UnsafeRawPointer(pointer)), parent: parent)
+        arguments: arguments, parent: parent)
     }
   }
 
@@ -731,14 +729,6 @@ extension Container {
       return binding.storage.load(as: T.self)
     }
   }
-}
-
-/// `value` as a `T` that its caller found to be `Value` itself (the two metatypes equal): no
-/// cast at run time.
-@usableFromInline @inline(__always)
-func _identical<Value, T>(_ value: Value, as _: T.Type) -> T {
-  _internalCheck(Value.self == T.self, "a value passed as another type")
-  return unsafe unsafeBitCast(value, to: T.self)
 }
 
 /// A main-actor factory as a plain function, called only where the resolution runs on the
