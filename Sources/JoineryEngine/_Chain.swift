@@ -133,6 +133,14 @@
     @inline(__always) get { unsafe frame.pointee.link.owner.object(as: Owner.self) }
   }
 
+  /// Calls `body` with the level's owner, without retaining it (the caller that pushed the level
+  /// keeps it).
+  @inlinable @inline(__always)
+  package func readOwner<R>(_ body: (Owner) -> R) -> R {
+    unsafe Unmanaged<Owner>.fromOpaque(frame.pointee.link.owner.address)
+      ._withUnsafeGuaranteedRef(body)
+  }
+
   /// The embedder's values for this level.
   @inlinable
   package var level: Level {

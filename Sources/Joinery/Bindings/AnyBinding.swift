@@ -173,6 +173,13 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
     }
   }
 
+  /// How an autowired initializer's parameters are resolved (``Resolver/call(_:)``); `nil` for
+  /// every other binding.
+  ///
+  /// Here rather than on ``FactoryBinding``, the only kind with one: the initializer reads it
+  /// from the binding its frame builds, which the chain knows as an `AnyBinding`.
+  @usableFromInline final let parameters: _Parameters?
+
   /// What few bindings have, kept apart so that the others do not pay for the space.
   private var extras: BindingExtras?
 
@@ -186,8 +193,10 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
     isOverride: Bool, layout: _ValueLayout, isWeaklyShared: Bool = false,
-    factoryStrategy: LifetimeKind.Type? = nil, isAsync: Bool = false
+    factoryStrategy: LifetimeKind.Type? = nil, isAsync: Bool = false,
+    parameters: _Parameters? = nil
   ) {
+    self.parameters = parameters
     self.key = key
     self.isWeaklyShared = isWeaklyShared
     self.isAsync = isAsync
@@ -204,6 +213,7 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
   /// It has no instance, no gate, and no place in a container. The declaration's extras are
   /// shared, not copied, and copied on write.
   init(copying other: AnyBinding) {
+    parameters = other.parameters
     key = other.key
     isWeaklyShared = other.isWeaklyShared
     isAsync = other.isAsync

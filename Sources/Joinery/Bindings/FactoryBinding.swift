@@ -52,9 +52,6 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
   /// the `bindAsync` forms require them `Sendable`, and a request passes values of exactly
   /// those types, in its task).
   let maker: Maker
-  /// How an autowired initializer's parameters are resolved (``Resolver/call(_:)``); `nil` for
-  /// every other factory.
-  @usableFromInline let parameters: _Parameters?
   /// The state a transient, cached or async binding keeps besides its instance; `nil` for the
   /// others, which need none.
   let cell: Protected<LifetimeCell>?
@@ -70,12 +67,11 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     maker: @escaping Maker
   ) {
     self.maker = maker
-    self.parameters = parameters
     cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride, layout: layout, isWeaklyShared: lifetime.strategy.sharesWeakly,
-      factoryStrategy: lifetime.strategy.kind)
+      factoryStrategy: lifetime.strategy.kind, parameters: parameters)
   }
 
   /// An async binding: resolved only by the asynchronous engine.
@@ -85,7 +81,6 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
     asyncArgumentMaker: AsyncArgumentMaker? = nil
   ) {
     maker = { _, _, _ in }
-    parameters = nil
     cell = Protected(LifetimeCell())
     super.init(
       key: key, lifetime: lifetime, location: location, registerType: registerType,
@@ -106,7 +101,6 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
 
   private init(copying other: FactoryBinding) {
     maker = other.maker
-    parameters = other.parameters
     cell = other.cell == nil ? nil : Protected(LifetimeCell())
     super.init(copying: other)
   }

@@ -379,7 +379,7 @@ struct ResolutionContext: ~Copyable {
     _ maker: Maker, arguments: borrowing _Arguments = .none, into slot: borrowing _InstanceSlot,
     for binding: AnyBinding, in container: Container
   ) throws(ResolutionError) {
-    let frame = unsafe self.frame.unsafelyUnwrapped
+    let frame = self.frame!
     #if JOINERY_INTERNAL_CHECKS
       checkContainer(is: container, for: binding)
     #endif
@@ -468,7 +468,7 @@ struct ResolutionContext: ~Copyable {
     try marked(
       container, scope: nil, callerIsolation: isolation.map(ObjectIdentifier.init)
     ) { context throws(ResolutionError) -> R in
-      let frame = unsafe context.frame.unsafelyUnwrapped
+      let frame = context.frame!
       return try frame.running { () throws(ResolutionError) -> R in
         try body(Resolver(frame: _FrameReference(frame)))
       }

@@ -132,12 +132,7 @@ extension Container {
   ) throws(ResolutionError) {
     // A factory runs in the frame of its binding (`ResolutionContext.make`), which the
     // container keeps: read without retaining it, nor the parameters it keeps.
-    let owner = unsafe parent.frame.unsafelyUnwrapped.link.owner
-    let binding = unsafe Unmanaged<FactoryBinding>.fromOpaque(
-      UnsafeRawPointer(bitPattern: owner.bits).unsafelyUnwrapped)
-    let parameters = unsafe binding._withUnsafeGuaranteedRef {
-      unsafe _Unretained($0.parameters.unsafelyUnwrapped)
-    }
+    let parameters = parent.frame!.readOwner { _Unretained($0.parameters!) }
     try parameters.with { parameters throws(ResolutionError) in
       // One untagged parameter this container binds (a chain of single dependencies): found
       // here, in the factory, and built without the loop's frame.
