@@ -72,6 +72,12 @@
           _withUnprotectedUnsafeMutablePointer(to: &pointer.pointee.stackLimit) {
             unsafe $0 == _ChainRoot.stackLimit(at: pointer)
           }, "a chain root's stack limit is not at its own address")
+        let running = unsafe _ThreadState.runningFrameAddress
+        defer {
+          unsafe _internalCheck(
+            _ThreadState.runningFrameAddress == running,
+            "a resolution ended with another level running on its thread")
+        }
       #endif
       return try body(unsafe _ChainRootHandle(pointer))
     }
@@ -153,12 +159,6 @@
     @inline(__always) get { unsafe frame.pointee.parent.map { unsafe _ChainHandle($0) } }
   }
 
-  /// A number that names this level among those on the stack now (its address).
-  @inlinable
-  package var identity: UInt {
-    @inline(__always) get { unsafe UInt(bitPattern: frame) }
-  }
-
   /// Whether both handles name the same level.
   @inlinable @inline(__always)
   package func isIdentical(to other: _ChainHandle) -> Bool { unsafe frame == other.frame }
@@ -215,9 +215,31 @@
       link: _ChainLink(_Owner(owner), below: frame.pointee.link), level: level,
       parent: frame, root: frame.pointee.root)
     return try unsafe _withUnprotectedUnsafePointer(to: &frame) { frame throws(E) -> R in
-      try body(unsafe _ChainHandle(frame))
+      #if JOINERY_INTERNAL_CHECKS
+        unsafe _ChainHandle(frame)._checkInvariants()
+      #endif
+      return try body(unsafe _ChainHandle(frame))
     }
   }
+
+  #if JOINERY_INTERNAL_CHECKS
+    /// Checks the contract (see ``_internalCheck(_:_:file:line:)``) of this level.
+    ///
+    /// Against its parent: both on one root, and the parent's frame above this one on the
+    /// thread's stack (which grows down), so a handle never names a level that outlived the
+    /// call it was pushed in. The link checks its own depth and filter (``_ChainLink``).
+    ///
+    /// Out of line, so that a debug build's stack per level does not grow.
+    @usableFromInline @inline(never)
+    package func _checkInvariants() {
+      guard let parent = unsafe frame.pointee.parent else { return }
+      _internalCheck(
+        unsafe frame.pointee.root == parent.pointee.root, "a level on another root than its parent")
+      _internalCheck(
+        unsafe UInt(bitPattern: frame) < UInt(bitPattern: parent),
+        "a level pushed above its parent on the stack")
+    }
+  #endif
 }
 
 /// An object a resolution's root state keeps while the resolution runs: made on first use,

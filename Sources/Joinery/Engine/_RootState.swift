@@ -51,13 +51,10 @@ struct _RootState: ~Copyable {
       _RootState(
         graph: graph, isOnMainActor: onMainActor,
         callerIsolation: callerIsolation, scope: scope))
-    #if JOINERY_INTERNAL_CHECKS
-      let running = _Frame.running?.identity
-    #endif
     defer {
       root.state.endMemory()
       #if JOINERY_INTERNAL_CHECKS
-        root.state._checkInvariants(runningBefore: running)
+        root.state._checkInvariants()
       #endif
       root.state.graph.end()
     }
@@ -89,18 +86,15 @@ struct _RootState: ~Copyable {
   #if JOINERY_INTERNAL_CHECKS
     /// Checks the contract of a resolution that has just ended (see `_internalCheck`): its
     /// `graph` instances are consistent, every creation it held was published or abandoned
-    /// (its gate released), its `Lazy` memory was let go, and the thread runs the frame it ran
-    /// before the resolution started.
+    /// (its gate released), and its `Lazy` memory was let go. (That the thread runs the level
+    /// it ran before is the engine's check, in ``_ChainRootHandle/lend(_:_:)``.)
     ///
     /// Out of line, so that a debug build's stack per level does not grow.
     @inline(never)
-    func _checkInvariants(runningBefore: UInt?) {
+    func _checkInvariants() {
       graph._checkInvariants()
       _internalCheck(memory.isEmpty, "a resolution ended holding its graph memory")
       _internalCheck(heldBindings.isEmpty, "a resolution ended holding unpublished creations")
-      _internalCheck(
-        _Frame.running?.identity == runningBefore,
-        "a resolution ended with another frame running on its thread")
     }
   #endif
 
