@@ -131,13 +131,22 @@
   ///
   /// The owners are those of a resolution chain's levels (``_ChainHandle/owner``), which the
   /// resolution keeps alive while it keeps their instances here.
+  @inlinable
   package func forEachInstance<Owner: AnyObject>(
     of _: Owner.Type, layout: (Owner) -> _ValueLayout,
     _ body: (Owner, borrowing _InstanceSlot) -> Void
   ) {
-    unsafe forEachInstance { owner, instance in
+    func visit(_ owner: _Owner, _ instance: UnsafeMutableRawPointer) {
       let owner = unsafe owner.object(as: Owner.self)
       unsafe body(owner, layout(owner).slot(at: instance))
+    }
+    if let stackSlots = unsafe stackSlots {
+      for index in 0..<stackCount {
+        unsafe visit(stackSlots[index].owner, stackSlots[index].instance)
+      }
+    }
+    unsafe spill?._withUnsafeGuaranteedRef {
+      unsafe $0.forEachSlot { unsafe visit($0.pointee.owner, $0.pointee.instance) }
     }
   }
 

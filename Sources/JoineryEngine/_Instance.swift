@@ -164,7 +164,7 @@ public import JoineryPlatform
   @inlinable @inline(__always)
   package static func lending<T, R>(_ value: T, _ body: (borrowing _InstanceSlot) -> R) -> R {
     var value = value
-    return unsafe withUnsafeMutablePointer(to: &value) { pointer in
+    return unsafe _withUnprotectedUnsafeMutablePointer(to: &value) { pointer in
       unsafe body(_InstanceSlot(address: UnsafeMutableRawPointer(pointer), of: T.self))
     }
   }

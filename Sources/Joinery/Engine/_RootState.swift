@@ -581,7 +581,7 @@ extension _RootState {
 
   /// Calls `body` with each `graph` instance's binding and a slot over the instance.
   func forEachGraphInstance(_ body: (AnyBinding, borrowing _InstanceSlot) -> Void) {
-    graph.forEachInstance(of: AnyBinding.self, layout: \.layout, body)
+    graph.forEachInstance(of: AnyBinding.self, layout: { $0.layout }, body)
   }
 }
 

@@ -93,9 +93,9 @@ struct CycleTests {
     #expect(error??.debugDescription.contains("stack is nearly exhausted") == true)
     #expect(error??.description.contains("… ") == true, "a long path is abbreviated")
     // The guard must not trip for an ordinary depth: 20 levels on the same stack. A plain
-    // debug build takes about 14.8 KB a level (a probe of stack addresses in the factories,
-    // stop 75; 13.1 KB before the frames went behind the engine's generic handles), so 512 KiB
-    // less the guard's quarter holds about 26. Under a sanitizer the guard keeps half the stack
+    // debug build takes about 13.5 KB a level (a probe of stack addresses in the factories,
+    // stop 76; 14.8 KB at stop 75, before the chain's functions were transparent in debug
+    // builds), so 512 KiB less the guard's quarter holds about 29. Under a sanitizer the guard keeps half the stack
     // in reserve and frames are larger (AddressSanitizer with internal checks about 17 KB a
     // level): 256 KiB no longer holds 20 levels under ThreadSanitizer either, so both get
     // 2 MiB (room for about 60).
