@@ -4,22 +4,6 @@ import Testing
 
 @Suite("Graph instances")
 struct GraphInstancesTests {
-  /// Counts the instances alive, so a test sees every stored copy destroyed.
-  final class Census: @unchecked Sendable {
-    var alive = 0
-  }
-
-  final class Tracked {
-    let number: Int
-    let census: Census
-    init(_ number: Int, _ census: Census) {
-      self.number = number
-      self.census = census
-      census.alive += 1
-    }
-    deinit { census.alive -= 1 }
-  }
-
   /// Wider than a slot's inline buffer: stored in an allocation of its own.
   struct Wide {
     var object: Tracked

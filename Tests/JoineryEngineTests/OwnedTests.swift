@@ -4,23 +4,6 @@ import Testing
 
 @Suite("Objects a root state owns")
 struct OwnedTests {
-  final class Census: @unchecked Sendable {
-    var alive = 0
-    var made = 0
-  }
-
-  final class Tracked {
-    let number: Int
-    let census: Census
-    init(_ number: Int, _ census: Census) {
-      self.number = number
-      self.census = census
-      census.alive += 1
-      census.made += 1
-    }
-    deinit { census.alive -= 1 }
-  }
-
   @Test("Nothing is made until asked for, made once, and released when the owner ends")
   func madeOnceReleasedAtEnd() {
     let census = Census()
