@@ -1,19 +1,46 @@
 public import JoineryEngine
 
-/// One binding of a container: its description, and the lifetime logic that makes or finds its
-/// instance.
+/// One binding of a container: its declaration, the state its lifetime keeps, and the code that
+/// finds or makes its instance. Every binding is one: a synchronous factory (closure,
+/// initializer or instance, with or without runtime arguments), an `async` one, a main-actor
+/// one, a forward to another binding.
 ///
 /// Bindings are not generic: the bound type is known only to the closures made when it was
 /// declared (``Maker`` and ``_ValueLayout``) and to the generic resolve call, which passes memory
 /// for the instance and a function that copies one. So a container of 10,000 types creates no
 /// per-type class metadata, and a resolve from another module needs no runtime generic lookup.
 ///
+/// What a synchronous request runs is the class members of ``resolveKind``: the lifetime's kind
+/// (``LifetimeKind``) for a synchronous factory, ``Forwarding`` for a forward, ``AsyncOnly`` for
+/// an async factory. The asynchronous engine calls the lifetime's kind
+/// (``LifetimeKind/resolveAsync(_:node:resolver:path:in:)``), in `AnyBinding+Async.swift`.
+///
+/// What each lifetime keeps between resolves:
+/// - `persistent`: the instance in `storage`, written once under the creation gate (for an async
+///   factory, by its creation's task) and published by `isReady` (release/acquire), then read
+///   without a lock. An async factory's requests share ``LifetimeCell/slot`` until then.
+/// - `ephemeral`: nothing.
+/// - `graph`: nothing here; instances live in the resolution's root state (async: its graph
+///   memory).
+/// - `transient`: a weak reference to the object in ``cell``. Synchronously, also a copy of the
+///   instance's bits in `storage` that does not own it (the bound type may be a protocol
+///   existential wrapping the object). The bits are copied out only together with a strong
+///   reference loaded from the weak one, so the object they refer to is alive; they are
+///   rewritten only when it is dead.
+/// - `cached`: synchronously, the instance in `storage` and its cache-group generation in
+///   ``cell``, both touched only holding the creation gate; asynchronously, the creation in
+///   ``cell`` and the generation it was started in.
+/// - `scoped`: nothing here; each scope keeps its instance (``Scope``).
+/// - a forward: its target's converted instance in `storage`, when the target is permanent.
+///
 /// A binding is created by a ``Registrar`` during `build()`, owned by exactly one container, and
-/// never changes its description afterwards. It is the home of the instance it keeps for the
-/// container (``InstanceHome``); subclasses own the rest of the lifetime state and synchronize it
-/// themselves, hence `@unchecked Sendable`.
+/// never changes its declaration afterwards. It is the home of the instance it keeps for the
+/// container (``InstanceHome``).
+// `cell` is a lock of its own; `storage` is written under the creation gate (or the cell's lock,
+// for an async persistent instance) and published by `isReady`; the rest is written only before
+// the container is shared.
 @usableFromInline
-class AnyBinding: InstanceHome, @unchecked Sendable {
+final class AnyBinding: InstanceHome, @unchecked Sendable {
   // Stored properties are laid out in declaration order; this one leaves no padding between
   // the small ones (every container keeps one binding object per declaration).
   @usableFromInline let key: BindingKey
@@ -21,8 +48,8 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
   /// How long instances live, as declared.
   let lifetime: Lifetime
   let isOverride: Bool
-  /// Whether this is a synchronous ``FactoryBinding`` with the transient lifetime, whose
-  /// resolve tries the weakly kept instance first.
+  /// Whether this is a synchronous factory with the transient lifetime, whose resolve tries the
+  /// weakly kept instance first.
   @usableFromInline let isWeaklyShared: Bool
   /// Whether the factory is `async` (resolved only with `resolveAsync`): stored, so that the
   /// synchronous engine's check is a load, not a dynamically dispatched call.
@@ -40,10 +67,11 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
     isPrivate ? module.map { ObjectIdentifier($0.type) } : nil
   }
   private var storedPosition: Int32 = 0
-  /// A synchronous ``FactoryBinding``'s lifetime strategy type, whose class methods a resolve
-  /// calls directly (one call fewer per level than through
-  /// ``resolve(into:in:parent:fallbackTag:)``); `nil` for the other bindings.
-  @usableFromInline let factoryStrategy: LifetimeKind.Type?
+  /// The code a synchronous request runs: the lifetime's kind for a synchronous factory,
+  /// ``Forwarding`` for a forward, ``AsyncOnly`` for an async factory.
+  ///
+  /// A metatype, so that reaching the code retains nothing; stored, so that it is one load.
+  @usableFromInline let resolveKind: LifetimeKind.Type
   let location: BindingLocation
 
   /// What the binding says it depends on, or `nil` for a factory that declared nothing
@@ -111,21 +139,14 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
     }
   }
 
-  /// An async factory binding's factory of the resolver alone (``FactoryBinding/makeAsync(_:)``).
-  var asyncMaker: FactoryBinding.AsyncMaker? { extras?.asyncMaker }
+  /// An async binding's factory of the resolver alone (``makeAsync(_:)``).
+  var asyncMaker: AsyncMaker? { extras?.asyncMaker }
 
-  /// An async factory binding's factory of the resolver and the request's runtime arguments.
-  var asyncArgumentMaker: FactoryBinding.AsyncArgumentMaker? { extras?.asyncArgumentMaker }
+  /// An async binding's factory of the resolver and the request's runtime arguments.
+  var asyncArgumentMaker: AsyncArgumentMaker? { extras?.asyncArgumentMaker }
 
-  /// Keeps an async binding's factories, as it is made.
-  func setAsyncMakers(
-    _ maker: FactoryBinding.AsyncMaker?,
-    withArguments argumentMaker: FactoryBinding.AsyncArgumentMaker?
-  ) {
-    let extras = writableExtras
-    extras.asyncMaker = maker
-    extras.asyncArgumentMaker = argumentMaker
-  }
+  /// For a forward, what it converts from and, once linked, the binding that is.
+  var forward: Forward? { extras?.forward }
 
   /// What runs on a new instance at the end of the resolution that made it.
   var completion: Completion? {
@@ -138,7 +159,7 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
 
   /// Records the disposal of the instance just made in `home` (the binding's own unless given),
   /// if the binding has a disposer, in `list`.
-  final func recordDisposal(in list: DisposalList, home: InstanceHome? = nil) {
+  func recordDisposal(in list: DisposalList, home: InstanceHome? = nil) {
     guard let disposer else { return }
     list.record(self, disposer((home ?? self).storage.loadAny(layout)))
   }
@@ -176,9 +197,7 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
   /// How an autowired initializer's parameters are resolved (``Resolver/call(_:)``); `nil` for
   /// every other binding.
   ///
-  /// Here rather than on ``FactoryBinding``, the only kind with one: the initializer reads it
-  /// from the binding its frame builds, which the chain knows as an `AnyBinding`.
-  @usableFromInline final let parameters: _Parameters?
+  @usableFromInline let parameters: _Parameters?
 
   /// What few bindings have, kept apart so that the others do not pay for the space.
   private var extras: BindingExtras?
@@ -190,17 +209,36 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
     return extras!
   }
 
+  /// The synchronous factory; for an async binding or a forward, one that is never called.
+  ///
+  /// An async binding's factories are kept with its extras (``asyncMaker``): the `async`
+  /// factory of the resolver alone, or, for a binding with runtime arguments, of the resolver
+  /// and the request's arguments (a tuple of the bound argument types, as `Any`: the
+  /// `bindAsync` forms require them `Sendable`, and a request passes values of exactly those
+  /// types, in its task).
+  let maker: Maker
+  /// The state a transient, cached or async binding keeps besides its instance; `nil` for the
+  /// others, which need none.
+  let cell: Protected<LifetimeCell>?
+
+  // Two makers rather than one taking `()` for no arguments: a wrapper would be one more async
+  // frame for every creation.
+  typealias AsyncMaker = @Sendable (AsyncResolver) async throws -> any Sendable
+  typealias AsyncArgumentMaker = @Sendable (AsyncResolver, Any) async throws -> any Sendable
+
+  /// A synchronous factory binding.
   init(
     key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: _ValueLayout, isWeaklyShared: Bool = false,
-    factoryStrategy: LifetimeKind.Type? = nil, isAsync: Bool = false,
-    parameters: _Parameters? = nil
+    isOverride: Bool, layout: _ValueLayout, parameters: _Parameters? = nil,
+    maker: @escaping Maker
   ) {
+    self.maker = maker
+    cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil
     self.parameters = parameters
     self.key = key
-    self.isWeaklyShared = isWeaklyShared
-    self.isAsync = isAsync
-    self.factoryStrategy = factoryStrategy
+    isWeaklyShared = lifetime.strategy.sharesWeakly
+    isAsync = false
+    resolveKind = lifetime.strategy.kind
     self.lifetime = lifetime
     self.location = location
     self.registerType = registerType
@@ -208,16 +246,62 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
     super.init(layout: layout)
   }
 
-  /// A binding with `other`'s declaration and none of its state.
+  /// An async binding: resolved only by the asynchronous engine.
+  init(
+    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
+    isOverride: Bool, layout: _ValueLayout, asyncMaker: AsyncMaker?,
+    asyncArgumentMaker: AsyncArgumentMaker? = nil
+  ) {
+    maker = { _, _, _ in }
+    cell = Protected(LifetimeCell())
+    parameters = nil
+    self.key = key
+    isWeaklyShared = false
+    isAsync = true
+    resolveKind = AsyncOnly.self
+    self.lifetime = lifetime
+    self.location = location
+    self.registerType = registerType
+    self.isOverride = isOverride
+    super.init(layout: layout)
+    let extras = writableExtras
+    extras.asyncMaker = asyncMaker
+    extras.asyncArgumentMaker = asyncArgumentMaker
+  }
+
+  /// A forward: provides its type by converting the instance of the binding of `targetKey`.
+  init(
+    key: BindingKey, forwardingTo targetKey: BindingKey, location: BindingLocation,
+    registerType: Any.Type, isOverride: Bool, layout: _ValueLayout,
+    converter: any Forward.Converter
+  ) {
+    maker = { _, _, _ in }
+    cell = nil
+    parameters = nil
+    self.key = key
+    isWeaklyShared = false
+    isAsync = false
+    resolveKind = Forwarding.self
+    lifetime = .ephemeral
+    self.location = location
+    self.registerType = registerType
+    self.isOverride = isOverride
+    super.init(layout: layout)
+    writableExtras.forward = Forward(targetKey: targetKey, converter: converter)
+  }
+
+  /// A binding with `other`'s declaration and none of its state, for a throwaway container.
   ///
   /// It has no instance, no gate, and no place in a container. The declaration's extras are
   /// shared, not copied, and copied on write.
   init(copying other: AnyBinding) {
+    maker = other.maker
+    cell = other.cell == nil ? nil : Protected(LifetimeCell())
     parameters = other.parameters
     key = other.key
     isWeaklyShared = other.isWeaklyShared
     isAsync = other.isAsync
-    factoryStrategy = other.factoryStrategy
+    resolveKind = other.resolveKind
     lifetime = other.lifetime
     location = other.location
     registerType = other.registerType
@@ -230,38 +314,59 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
     super.init(layout: other.layout)
   }
 
+  deinit {
+    // A cached instance is not published by `isReady`: the base class would not destroy it.
+    if !isAsync, let cell, cell.withLock({ $0.generation }) != 0 {
+      storage.destroy(layout)
+    }
+  }
+
   /// The type of the lifetime's strategy, whose class methods do the lifetime's work: read from
   /// the strategy object's header, so that reaching the lifetime's code retains nothing.
-  final var strategyType: LifetimeKind.Type { lifetime.strategy.kind }
+  var strategyType: LifetimeKind.Type { lifetime.strategy.kind }
 
   /// The public description.
   var info: BindingInfo {
     BindingInfo(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, forwardedTo: argumentForwardTarget, metadata: metadata,
+      key: key, lifetime: forward?.target?.lifetime ?? lifetime, location: location,
+      registerType: registerType, isOverride: isOverride,
+      forwardedTo: forward?.targetKey ?? argumentForwardTarget, metadata: metadata,
       contribution: contributionIndex, isChecked: dependencies != nil, assembly: module?.type,
       isPrivate: isPrivate)
   }
 
   /// For a forwarding binding, the key of the binding it converts from.
-  var forwardTargetKey: BindingKey? { nil }
+  var forwardTargetKey: BindingKey? { forward?.targetKey }
 
-  /// Whether resolving needs runtime arguments.
-  var needsArguments: Bool { false }
+  /// Whether resolving needs runtime arguments: the key names their tuple type.
+  var needsArguments: Bool { key.argumentTypes != nil }
 
   /// Whether the binding holds a shared instance now (``Container/hasInstance(of:tag:)``).
-  var holdsInstance: Bool { isReady }
-
-  /// This binding if its factory is `async`.
-  var asyncFactory: FactoryBinding? { nil }
-
-  /// A binding with the same declaration and no instances, for a throwaway container.
-  func fresh() -> AnyBinding {
-    preconditionFailure("\(Self.self) must override fresh()")
+  var holdsInstance: Bool {
+    isAsync ? holdsAsyncInstance : strategyType.holdsInstance(self)
   }
 
-  /// Called once by `build()` after every binding of the container exists.
-  func link(in container: Container) {}
+  /// This binding if its factory is `async`.
+  var asyncFactory: AnyBinding? { isAsync ? self : nil }
+
+  /// A binding with the same declaration and no instances, for a throwaway container.
+  func fresh() -> AnyBinding { AnyBinding(copying: self) }
+
+  /// Called once by `build()` after every binding of the container exists: finds a forward's
+  /// target, joins a cached binding to its group.
+  func link(in container: Container) {
+    if forward != nil {
+      // This binding's own extras: a throwaway copy shares its original's until it writes.
+      writableExtras.forward?.link(self, in: container)
+      return
+    }
+    // Only a cached binding has a group, and every cached binding has a cell.
+    guard let cell, let group = lifetime.group.map(container.cacheGroupState(for:)) else {
+      return
+    }
+    group.add(self)
+    cell.withLock { $0.group = group }
+  }
 
   /// Writes the instance for one request into `out`, a slot for the bound type.
   @usableFromInline
@@ -269,9 +374,9 @@ class AnyBinding: InstanceHome, @unchecked Sendable {
     into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
     fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    preconditionFailure("\(Self.self) must override resolve(into:)")
+    try resolveKind.resolve(
+      self, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
-
 }
 
 extension AnyBinding {

@@ -20,13 +20,15 @@ final class BindingExtras {
   var completion: Completion?
   /// For a forward to a binding with runtime arguments, the key of that binding.
   var forwardedTo: BindingKey?
+  /// For a forward, what it converts from (``AnyBinding/forward``).
+  var forward: Forward?
   /// For an override declared in `Registrar.overriding(_:_:)`, the assembly it overrides in.
   var overrideTarget: Any.Type?
-  /// An async binding's factory (``FactoryBinding/makeAsync(_:)``): kept here, since most
+  /// An async binding's factory (``AnyBinding/makeAsync(_:)``): kept here, since most
   /// bindings are synchronous, so that their binding objects do not carry its words.
-  var asyncMaker: FactoryBinding.AsyncMaker?
+  var asyncMaker: AnyBinding.AsyncMaker?
   /// An async binding's factory with runtime arguments.
-  var asyncArgumentMaker: FactoryBinding.AsyncArgumentMaker?
+  var asyncArgumentMaker: AnyBinding.AsyncArgumentMaker?
 
   /// A copy that later writes do not share.
   func copy() -> BindingExtras {
@@ -39,6 +41,7 @@ final class BindingExtras {
     copy.isScopeValue = isScopeValue
     copy.completion = completion
     copy.forwardedTo = forwardedTo
+    copy.forward = forward?.copy()
     copy.overrideTarget = overrideTarget
     copy.asyncMaker = asyncMaker
     copy.asyncArgumentMaker = asyncArgumentMaker

@@ -6,7 +6,7 @@ public import JoineryEngine
 /// A binding is the home of the instance it keeps for the container (persistent, cached,
 /// transient; a forward's conversion), so that reading a built one touches one object. A scope
 /// keeps one home for each scoped binding it used (``DisposalList``), and the binding's
-/// creation (``FactoryBinding/createKept(into:in:parent:fallbackTag:home:disposals:)``) makes
+/// creation (``AnyBinding/createKept(into:in:parent:fallbackTag:home:disposals:)``) makes
 /// the instance there: one binding, as many homes as scopes.
 ///
 /// The instance is written under the gate and published by ``isReady`` (release/acquire), then

@@ -45,7 +45,7 @@ struct Requirement: Sendable {
   /// alone (``Assembly/validate()``): persistent, so that no consumer is its captor, with no
   /// dependencies; it is never resolved.
   var standIn: AnyBinding {
-    let binding = FactoryBinding(
+    let binding = AnyBinding(
       key: key, lifetime: .persistent, location: location, registerType: registerType,
       isOverride: false, layout: layout, maker: { _, _, _ in throw RequirementStandIn() })
     binding.dependencies = []

@@ -365,7 +365,7 @@ extension Registrar {
     disposer: Disposer?, location: BindingLocation,
     make: @escaping @Sendable (AsyncResolver, Any) async throws -> any Sendable
   ) {
-    let binding = FactoryBinding(
+    let binding = AnyBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
@@ -396,7 +396,7 @@ extension Registrar {
     disposer: Disposer? = nil, contributes: Bool = false,
     maker: @escaping @Sendable (AsyncResolver) async throws -> any Sendable
   ) {
-    let binding = FactoryBinding(
+    let binding = AnyBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: lifetime ?? defaultLifetime,
       location: location, registerType: registerType, isOverride: isOverride || isOverriding,
       layout: _ValueLayout(of: T.self), asyncMaker: maker)

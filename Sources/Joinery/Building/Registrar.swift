@@ -405,7 +405,7 @@ public struct Registrar: ~Copyable {
     line: UInt = #line
   ) {
     declaresPrivately = isPrivate
-    let binding = FactoryBinding(
+    let binding = AnyBinding(
       key: BindingKey(T.self, boxed: internedTag(tag)), lifetime: .scoped,
       location: BindingLocation(file: fileID, line: line), registerType: registerType,
       isOverride: isOverriding, layout: _ValueLayout(of: T.self),
@@ -540,7 +540,7 @@ public struct Registrar: ~Copyable {
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
     let isOverride = isOverride || isOverriding
-    let binding = FactoryBinding(
+    let binding = AnyBinding(
       key: key, lifetime: lifetime ?? defaultLifetime, location: location,
       registerType: registerType, isOverride: isOverride, layout: _ValueLayout(of: T.self),
       parameters: parameters, maker: maker)
@@ -783,11 +783,11 @@ public struct Registrar: ~Copyable {
       return
     }
     let targetKey = BindingKey(Target.self, boxed: targetTag)
-    let binding = ForwardingBinding(
-      key: BindingKey(T.self, boxed: internedTag(tag)), targetKey: targetKey,
+    let binding = AnyBinding(
+      key: BindingKey(T.self, boxed: internedTag(tag)), forwardingTo: targetKey,
       location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self),
-      converter: ForwardingBinding.Conversion<T, Target>())
+      converter: Forward.Conversion<T, Target>())
     binding.dependencies = [DeclaredDependency(key: targetKey, matching: .exact)]
     binding.attach(metadata)
     keep(binding)
@@ -868,7 +868,7 @@ public struct Registrar: ~Copyable {
     location: BindingLocation, disposer: Disposer? = nil, isMainActor: Bool = false,
     contributes: Bool = false, forwardingTo target: BindingKey? = nil, maker: @escaping Maker
   ) {
-    let binding = FactoryBinding(
+    let binding = AnyBinding(
       key: BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature),
       lifetime: lifetime, location: location, registerType: registerType,
       isOverride: isOverride || isOverriding, layout: _ValueLayout(of: T.self), maker: maker)

@@ -214,7 +214,7 @@ extension Container {
     /// on the main actor, where its factory may run.
     case mainActor
     /// The instance a binding of the requested type made already, and that binding.
-    case made(Any, FactoryBinding)
+    case made(Any, AnyBinding)
     /// A synchronous binding the requesting factory's module keeps private: resolved in place.
     case privatelyBound(AnyBinding)
     case pending(PendingAsync)
@@ -224,14 +224,14 @@ extension Container {
   @usableFromInline
   struct PendingAsync {
     let owner: Container
-    let binding: FactoryBinding
-    let forward: ForwardingBinding?
+    let binding: AnyBinding
+    let forward: AnyBinding?
 
     /// The error for an async binding whose instance is not of the requested type (never,
     /// for a binding of the type: its factory returns one).
     @usableFromInline
     static func mismatch(
-      of binding: FactoryBinding, _ instance: Any, in owner: Container, path: AsyncPath?
+      of binding: AnyBinding, _ instance: Any, in owner: Container, path: AsyncPath?
     ) -> ResolutionError {
       PendingAsync(owner: owner, binding: binding, forward: nil).mismatch(instance, path: path)
     }
@@ -287,11 +287,11 @@ extension Container {
       return .pending(PendingAsync(owner: owner, binding: async, forward: nil))
     }
     if binding.isMainActor { return .mainActor }
-    guard let forward = binding as? ForwardingBinding else { return .synchronous }
+    guard let forward = binding.forward else { return .synchronous }
     if forward.target?.isMainActor == true { return .mainActor }
     guard let target = forward.target?.asyncFactory else { return .synchronous }
     return .pending(
-      PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: forward))
+      PendingAsync(owner: forward.ancestor ?? owner, binding: target, forward: binding))
   }
 
   /// Awaits a pending async binding's instance.
@@ -305,7 +305,7 @@ extension Container {
   /// Awaits an async binding's instance, reading a built persistent one in place.
   @inline(__always)
   func awaitInstance(
-    of binding: FactoryBinding, path: AsyncPath?, scope: Scope? = nil
+    of binding: AnyBinding, path: AsyncPath?, scope: Scope? = nil
   ) async throws(ResolutionError) -> Any {
     // A built persistent instance never changes: read it without a lock, a task or a path.
     if binding.isReady { return binding.storage.loadAny(binding.layout) }

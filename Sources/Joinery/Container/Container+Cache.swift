@@ -67,8 +67,8 @@ extension Container {
     let isStored = { (current: Any) in (current as AnyObject) === (instance as AnyObject) }
     if let async = binding.asyncFactory {
       async.store(instance, isStored: isStored, in: owner)
-    } else if let cached = binding as? FactoryBinding {
-      try cached.store(in: owner, isStored: isStored) { $0.initialize(to: instance) }
+    } else {
+      try binding.store(in: owner, isStored: isStored) { $0.initialize(to: instance) }
     }
   }
 }

@@ -46,10 +46,10 @@ extension Container {
     for (container, contribution) in found {
       if let recorder { recorder.record(from: parent, to: contribution) }
       // Keyed by these argument types, so declared with them by `contribute`: a factory.
-      guard let factory = contribution as? FactoryBinding, !factory.isAsync else { continue }
+      if contribution.isAsync { continue }
       instances.append(
         try container.makeInstance(
-          of: factory, arguments: arguments, as: T.self, parent, nil))
+          of: contribution, arguments: arguments, as: T.self, parent, nil))
     }
     return instances
   }

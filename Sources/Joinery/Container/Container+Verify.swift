@@ -205,7 +205,7 @@ private final class VerificationRun {
     }
   }
 
-  func createAsynchronously(_ binding: FactoryBinding) async {
+  func createAsynchronously(_ binding: AnyBinding) async {
     do throws(ResolutionError) {
       _ = try await copy.awaitInstance(of: binding, path: nil, scope: scope)
       verified.append(binding.key)

@@ -32,7 +32,8 @@ public final class Container: Sendable {
   let mainActorMarker = AnyBinding(
     key: BindingKey(Void.self), lifetime: .ephemeral,
     location: BindingLocation(file: #fileID, line: #line),
-    registerType: Void.self, isOverride: false, layout: _ValueLayout(of: Void.self))
+    registerType: Void.self, isOverride: false, layout: _ValueLayout(of: Void.self),
+    maker: { _, _, _ in })
   /// The container this one was derived from with `makeChild(_:)`, if any.
   @usableFromInline let parentContainer: Container?
   let cacheGroups: [CacheGroup: CacheGroupState]

@@ -65,7 +65,7 @@ public final class Scope: Sendable {
 
   /// Writes `binding`'s instance in this scope into `out`, making it on first use.
   func instance(
-    of binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
+    of binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if disposals.isClosed {
@@ -210,7 +210,7 @@ extension Container {
     for value in values.values {
       // The value's binding for everyone, else those assemblies keep private (one each).
       let bindings = (lookup(value.key).map { [$0.binding] } ?? privateBindings[value.key] ?? [])
-        .compactMap { $0 as? FactoryBinding }.filter(\.isScopeValue)
+        .filter(\.isScopeValue)
       guard !bindings.isEmpty else {
         throw ResolutionError(
           .missingBinding, requested: value.key,

@@ -114,9 +114,8 @@ extension Container {
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if binding.isWeaklyShared {
-      let factory = unsafe unsafeDowncast(binding, to: FactoryBinding.self)
-      try factory.checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: self)
-      if factory.copyAlive(into: slot) { return }
+      try binding.checkAliveCapture(parent: parent, fallbackTag: fallbackTag, in: self)
+      if binding.copyAlive(into: slot) { return }
     }
     try build(binding, into: slot, parent, fallbackTag)
   }
@@ -127,13 +126,8 @@ extension Container {
     _ binding: AnyBinding, into slot: borrowing _InstanceSlot,
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
-    // A factory binding's lifetime code is called directly, not through the binding's class.
-    if let strategy = binding.factoryStrategy {
-      return unsafe try strategy.resolve(
-        unsafeDowncast(binding, to: FactoryBinding.self), into: slot, in: self, parent: parent,
-        fallbackTag: fallbackTag)
-    }
-    try binding.resolve(into: slot, in: self, parent: parent, fallbackTag: fallbackTag)
+    try binding.resolveKind.resolve(
+      binding, into: slot, in: self, parent: parent, fallbackTag: fallbackTag)
   }
 
   @inlinable @inline(__always)
@@ -423,7 +417,6 @@ extension Container {
       if binding.isAsync {
         throw .asyncBinding(binding, fallbackTag: nil, parent: parent, in: self)
       }
-      let binding = unsafe unsafeDowncast(binding, to: FactoryBinding.self)
       guard found.fellBack, let tag else {
         return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
       }
@@ -458,7 +451,7 @@ extension Container {
     if !privateBindings.isEmpty,
       let binding = privateBinding(
         for: BindingKey(T.self, boxed: tag.map(BindingTag.init), argumentTypes: signature),
-        parent: parent) as? FactoryBinding, !binding.isAsync
+        parent: parent), !binding.isAsync
     {
       return try makeInstance(of: binding, arguments: arguments, as: T.self, parent, nil)
     }
@@ -475,7 +468,7 @@ extension Container {
   /// A new instance from a binding with runtime arguments.
   @inlinable
   func makeInstance<T>(
-    of binding: FactoryBinding, arguments: borrowing _Arguments, as _: T.Type,
+    of binding: AnyBinding, arguments: borrowing _Arguments, as _: T.Type,
     _ parent: borrowing ResolutionContext, _ fallbackTag: RequestedTag?
   ) throws(ResolutionError) -> T {
     try _InstanceSlot.building(T.self, layout: binding.layout) { out throws(ResolutionError) in

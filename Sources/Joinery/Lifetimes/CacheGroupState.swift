@@ -9,7 +9,7 @@ final class CacheGroupState: Sendable {
     ///
     /// Starts at 1, so that a member can use 0 for "no instance".
     var generation: UInt = 1
-    var members: [FactoryBinding] = []
+    var members: [AnyBinding] = []
     /// The container's disposal mark at the last reset: that reset disposes what was recorded
     /// up to it, and a member disposes an instance it replaces that was recorded after it.
     var resetMark = 0
@@ -22,7 +22,7 @@ final class CacheGroupState: Sendable {
   /// The current generation: instances made in an older one are stale.
   var generation: UInt { state.withLock { $0.generation } }
 
-  func add(_ member: FactoryBinding) {
+  func add(_ member: AnyBinding) {
     state.withLock { $0.members.append(member) }
   }
 

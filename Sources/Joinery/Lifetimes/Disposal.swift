@@ -110,7 +110,7 @@ final class DisposalList: _AtomicWordsHolder, AsyncRegion, @unchecked Sendable {
   }
 
   /// The home of this scope's instance of `binding`, made empty on first use.
-  func home(for binding: FactoryBinding) -> InstanceHome {
+  func home(for binding: AnyBinding) -> InstanceHome {
     let id = ObjectIdentifier(binding)
     return withLock { state in
       if let existing = state.home(for: id) { return existing }

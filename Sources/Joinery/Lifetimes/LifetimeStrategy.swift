@@ -59,8 +59,9 @@ final class LifetimeStrategy: Sendable {
 /// nothing to reach its lifetime's code.
 ///
 /// Each subclass holds both engines' code for its lifetime: the synchronous
-/// ``resolve(_:into:in:parent:fallbackTag:)`` a ``FactoryBinding`` calls and the
-/// ``resolveAsync(_:node:resolver:path:in:)`` an async ``FactoryBinding`` calls.
+/// ``resolve(_:into:in:parent:fallbackTag:)`` a synchronous factory binding calls
+/// (``AnyBinding/resolveKind``) and the ``resolveAsync(_:node:resolver:path:in:)`` an async one
+/// calls.
 ///
 /// Adding a lifetime (say `.pooled(size:)`) is:
 /// 1. a new file with a subclass overriding the requirements below (a parameter, such as a
@@ -105,7 +106,7 @@ class LifetimeKind {
   /// How bad it is when an instance of this lifetime keeps a dependency too long.
   class var captureSeverity: Diagnostic.Level { .warning }
 
-  /// Whether a ``FactoryBinding`` of this lifetime needs a ``LifetimeCell``.
+  /// Whether a binding of this lifetime needs a ``LifetimeCell``.
   class var usesCell: Bool { false }
 
   // MARK: The synchronous engine
@@ -113,14 +114,14 @@ class LifetimeKind {
   /// Writes the instance for one request of `binding` into `out`.
   @usableFromInline
   class func resolve(
-    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
+    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     preconditionFailure("\(Self.self) must override resolve")
   }
 
   /// Whether `binding` holds a shared instance now (``Container/hasInstance(of:tag:)``).
-  class func holdsInstance(_ binding: FactoryBinding) -> Bool { binding.isReady }
+  class func holdsInstance(_ binding: AnyBinding) -> Bool { binding.isReady }
 
   // MARK: The asynchronous engine
 
@@ -128,7 +129,7 @@ class LifetimeKind {
   /// `resolver`) below `path`; `nil` when a creation this request awaited was abandoned by a
   /// cancelled request, and the request must start over.
   class func resolveAsync(
-    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: AnyBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     preconditionFailure("\(Self.self) must override resolveAsync")

@@ -75,7 +75,7 @@ final class AsyncCreation: @unchecked Sendable {
 /// A region whose requests share one async instance of each binding, in an ``AsyncSlot``.
 ///
 /// A scope (its ``DisposalList``) for scoped bindings, a top-level async resolution (its
-/// `_GraphMemory`) for `graph` ones. ``FactoryBinding/sharedInstance(in:node:resolver:path:in:)``
+/// `_GraphMemory`) for `graph` ones. ``AnyBinding/sharedInstance(in:node:resolver:path:in:)``
 /// is the one way both are served.
 protocol AsyncRegion: AnyObject {
   /// `binding`'s instance, the creation to wait for, or the claim to make it

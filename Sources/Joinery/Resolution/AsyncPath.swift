@@ -130,7 +130,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   /// (``_ChainLink/admit(_:maximumDepth:stackLimit:contains:)``): constant work per level, so
   /// a chain of any depth costs the same per level. A deep cycle the test has not met yet
   /// ends at the depth limit, reported as a cycle, or, through a shared binding, as a wait
-  /// that would close a ring (``FactoryBinding/awaitCreation(_:node:path:in:)``).
+  /// that would close a ring (``AnyBinding/awaitCreation(_:node:path:in:)``).
   static func enter(
     _ binding: AnyBinding, below parent: AsyncPath?, requestScope: Scope? = nil,
     in container: Container

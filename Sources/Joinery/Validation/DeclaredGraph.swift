@@ -115,13 +115,10 @@ struct DeclaredGraph {
     }
     for (position, binding) in bindings.enumerated() {
       edgeStart.append(edgeList.count)
-      // Only async and forwarding bindings have no factory strategy.
-      if binding.factoryStrategy == nil {
-        if binding.forwardTargetKey != nil {
-          forwards.append(position)
-        } else if binding.isAsync {
-          hasIsolatedBindings = true
-        }
+      if binding.forwardTargetKey != nil {
+        forwards.append(position)
+      } else if binding.isAsync {
+        hasIsolatedBindings = true
       }
       if binding.isMainActor { hasIsolatedBindings = true }
       for declaredAsWritten in binding.dependencies ?? [] {

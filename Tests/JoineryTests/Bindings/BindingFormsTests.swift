@@ -75,6 +75,25 @@ struct BindingFormsTests {
     #expect(info.forwardedTo == BindingKey(ServiceImpl.self))
   }
 
+  @Test("verify() converts in its own copy of a forward: the container's keeps its target")
+  func forwardingAfterVerify() throws {
+    let tracker = LifetimeTracker()
+    let container = try ContainerBuilder(
+      Bindings { registrar in
+        registrar.bind(ServiceImpl.self, lifetime: .persistent) { _ in ServiceImpl(tracker) }
+        registrar.bind((any Service).self, forwardingTo: ServiceImpl.self)
+      }
+    ).buildOrRecord()
+    let report = try container.verify()
+    #expect(report.verified.count == 2)
+    // The throwaway container made its own instance, through its own forward.
+    #expect(tracker.madeCount == 1)
+    let service = try container.resolve((any Service).self)
+    #expect(service === (try container.resolve(ServiceImpl.self)))
+    #expect(tracker.madeCount == 2)
+    #expect(try container.resolve((any Service).self) === service)
+  }
+
   @Test("Forwarding follows the target's lifetime")
   func forwardingEphemeral() throws {
     let tracker = LifetimeTracker()

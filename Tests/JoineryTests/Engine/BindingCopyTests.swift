@@ -9,8 +9,8 @@ import Testing
 struct BindingCopyTests {
   final class Audit: Sendable {}
 
-  static func binding() -> FactoryBinding {
-    let binding = FactoryBinding(
+  static func binding() -> AnyBinding {
+    let binding = AnyBinding(
       key: BindingKey(Audit.self, boxed: nil), lifetime: .scoped,
       location: BindingLocation(file: "Feature/Audit.swift", line: 7), registerType: Void.self,
       isOverride: false, layout: _ValueLayout(of: Audit.self),
@@ -21,14 +21,14 @@ struct BindingCopyTests {
   }
 
   @Test("A copy keeps the declaration: metadata, flags, dependencies; none of the instance")
-  func copyKeepsDeclaration() throws {
+  func copyKeepsDeclaration() {
     let original = Self.binding()
     original.dependencies = []
     original.allocateStorage()
     original.storage.initialize(to: Audit())
     original.publishReady()
     // verify()'s throwaway container is checked and graphed like the real one.
-    let copy = try #require(original.fresh() as? FactoryBinding)
+    let copy = original.fresh()
     #expect(copy !== original)
     #expect(copy.metadata as? String == "audit")
     #expect(copy.isMainActor)
@@ -38,9 +38,9 @@ struct BindingCopyTests {
   }
 
   @Test("Writing a copy's declaration leaves the original's alone, and the other way round")
-  func writesDoNotLeak() throws {
+  func writesDoNotLeak() {
     let original = Self.binding()
-    let copy = try #require(original.fresh() as? FactoryBinding)
+    let copy = original.fresh()
     copy.metadata = "changed"
     copy.isScopeValue = true
     #expect(original.metadata as? String == "audit")
@@ -49,12 +49,12 @@ struct BindingCopyTests {
     #expect(copy.isMainActor)
     #expect(copy.metadata as? String == "changed")
     // A binding with no extras gets its own on first write.
-    let bare = FactoryBinding(
+    let bare = AnyBinding(
       key: BindingKey(Audit.self, boxed: nil), lifetime: .ephemeral,
       location: BindingLocation(file: "Feature/Audit.swift", line: 9), registerType: Void.self,
       isOverride: false, layout: _ValueLayout(of: Audit.self),
       maker: { _, _, out in out.initialize(to: Audit()) })
-    let bareCopy = try #require(bare.fresh() as? FactoryBinding)
+    let bareCopy = bare.fresh()
     bareCopy.metadata = 1
     #expect(bare.metadata == nil)
     #expect(bareCopy.metadata as? Int == 1)

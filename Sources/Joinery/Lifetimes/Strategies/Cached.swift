@@ -14,26 +14,26 @@ final class CachedLifetime: LifetimeKind {
   override class var usesCell: Bool { true }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
+    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try binding.createKept(into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
-  override class func holdsInstance(_ binding: FactoryBinding) -> Bool {
+  override class func holdsInstance(_ binding: AnyBinding) -> Bool {
     let (made, current) = binding.cachedGenerations()
     return made != 0 && made == current
   }
 
   override class func resolveAsync(
-    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: AnyBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     try await binding.containerInstance(node: node, resolver: resolver, path: path, in: container)
   }
 }
 
-extension FactoryBinding {
+extension AnyBinding {
   /// The generation the cached instance was made in (0 for none) and the group's current one.
   func cachedGenerations() -> (made: UInt, current: UInt) {
     cell?.withLock { ($0.generation, $0.group?.generation ?? 1) } ?? (0, 1)

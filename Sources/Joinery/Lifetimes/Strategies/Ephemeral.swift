@@ -6,7 +6,7 @@ final class EphemeralLifetime: LifetimeKind {
   override class var reach: Lifetime.Reach { .none }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
+    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try binding.make(
@@ -14,7 +14,7 @@ final class EphemeralLifetime: LifetimeKind {
   }
 
   override class func resolveAsync(
-    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: AnyBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     try await binding.run(node, in: container) { try await binding.makeAsync(resolver) }

@@ -3,10 +3,10 @@ internal import JoineryEngine
 /// `persistent`: one instance per container, made once on first use (or by `build()` when
 /// eager) and kept until shutdown.
 ///
-/// Synchronous: ``FactoryBinding/createKept(into:in:parent:fallbackTag:home:disposals:)`` makes it under the
+/// Synchronous: ``AnyBinding/createKept(into:in:parent:fallbackTag:home:disposals:)`` makes it under the
 /// binding's creation gate and publishes it in `storage`; later requests read it without a lock
 /// (the engine's inline fast path reads it before reaching the strategy at all).
-/// Asynchronous: ``FactoryBinding/containerInstance(node:resolver:path:in:)`` makes it in a task
+/// Asynchronous: ``AnyBinding/containerInstance(node:resolver:path:in:)`` makes it in a task
 /// of its own, then publishes it the same way.
 final class PersistentLifetime: LifetimeKind {
   override class var name: String { "persistent" }
@@ -16,7 +16,7 @@ final class PersistentLifetime: LifetimeKind {
   override class var captureSeverity: Diagnostic.Level { .error }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
+    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     if binding.isReady {
@@ -27,7 +27,7 @@ final class PersistentLifetime: LifetimeKind {
   }
 
   override class func resolveAsync(
-    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: AnyBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     try await binding.containerInstance(node: node, resolver: resolver, path: path, in: container)

@@ -12,7 +12,7 @@ final class ScopedLifetime: LifetimeKind {
   override class var retainsInstance: Bool { true }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
+    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     // A top-level request inside a factory (a Provider, a captured container) joins its
@@ -27,7 +27,7 @@ final class ScopedLifetime: LifetimeKind {
   }
 
   override class func resolveAsync(
-    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: AnyBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     let scope = try binding.requestScope(of: node, in: container)

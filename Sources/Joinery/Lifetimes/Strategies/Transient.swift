@@ -4,7 +4,7 @@ public import JoineryEngine
 /// a new one after it is released; only a class instance can be weak.
 ///
 /// Synchronous: the binding's ``LifetimeCell`` keeps a weak reference to the object, and
-/// `storage` a copy of the instance's bits that does not own it (see ``FactoryBinding``); the
+/// `storage` a copy of the instance's bits that does not own it (see ``AnyBinding``); the
 /// engine's inline path copies a live instance out before reaching the strategy.
 /// Asynchronous: concurrent requests share one creation, made inline; afterwards only the weak
 /// reference is kept.
@@ -15,19 +15,19 @@ final class TransientLifetime: LifetimeKind {
   override class var usesCell: Bool { true }
 
   override class func resolve(
-    _ binding: FactoryBinding, into out: borrowing _InstanceSlot, in container: Container,
+    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
   ) throws(ResolutionError) {
     try binding.resolveTransient(
       into: out, in: container, parent: parent, fallbackTag: fallbackTag)
   }
 
-  override class func holdsInstance(_ binding: FactoryBinding) -> Bool {
+  override class func holdsInstance(_ binding: AnyBinding) -> Bool {
     binding.aliveObject() != nil
   }
 
   override class func resolveAsync(
-    _ binding: FactoryBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
+    _ binding: AnyBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
     try await binding.transientInstance(
@@ -35,7 +35,7 @@ final class TransientLifetime: LifetimeKind {
   }
 }
 
-extension FactoryBinding {
+extension AnyBinding {
   @inline(never)
   func resolveTransient(
     into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
@@ -88,7 +88,7 @@ extension FactoryBinding {
 /// An async transient binding is the region of its own instance: the live object while someone
 /// holds it, else the creation under way (in the cell's ``LifetimeCell/slot``), made by the
 /// request that finds neither; afterwards only the weak reference is kept.
-extension FactoryBinding: AsyncRegion {
+extension AnyBinding: AsyncRegion {
   func claimShared(_ binding: AnyBinding) -> AsyncClaim {
     cell!.withLock { cell in
       if let object = cell.alive { return .made(object) }

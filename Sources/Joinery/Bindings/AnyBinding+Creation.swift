@@ -16,121 +16,9 @@ extension _BorrowedTag {
   var tag: BindingTag { BindingTag(box: AnyTagBox(copy)) }
 }
 
-/// A binding made by a factory: a synchronous one (closure, initializer or instance, with or
-/// without runtime arguments) or an `async` one, for every lifetime. Its lifetime's kind
-/// (``LifetimeKind``) finds or makes the instance, synchronously
-/// (``resolve(into:in:parent:fallbackTag:)``) or asynchronously
-/// (``resolveAsync(in:path:scope:)``), with the mechanisms here and in
-/// `FactoryBinding+Async.swift`.
-///
-/// What each lifetime keeps between resolves:
-/// - `persistent`: the instance in `storage`, written once under the creation gate (for an async
-///   factory, by its creation's task) and published by `isReady` (release/acquire), then read
-///   without a lock. An async factory's requests share ``LifetimeCell/slot`` until then.
-/// - `ephemeral`: nothing.
-/// - `graph`: nothing here; instances live in the resolution's root state (async: its graph
-///   memory).
-/// - `transient`: a weak reference to the object in ``cell``. Synchronously, also a copy of the
-///   instance's bits in `storage` that does not own it (the bound type may be a protocol
-///   existential wrapping the object). The bits are copied out only together with a strong
-///   reference loaded from the weak one, so the object they refer to is alive; they are
-///   rewritten only when it is dead.
-/// - `cached`: synchronously, the instance in `storage` and its cache-group generation in
-///   ``cell``, both touched only holding the creation gate; asynchronously, the creation in
-///   ``cell`` and the generation it was started in.
-/// - `scoped`: nothing here; each scope keeps its instance (``Scope``).
-// `cell` is a lock of its own; `storage` is written under the creation gate (or the cell's lock,
-// for an async persistent instance) and published by `isReady`.
-@usableFromInline
-final class FactoryBinding: AnyBinding, @unchecked Sendable {
-  /// The synchronous factory; for an async binding, one that is never called.
-  ///
-  /// A synchronous resolve of an async binding throws ``ResolutionError/Code/asyncBinding``
-  /// first. An async binding's factories are kept with its extras (``AnyBinding/asyncMaker``):
-  /// the `async` factory of the resolver alone, or, for a binding with runtime arguments, of
-  /// the resolver and the request's arguments (a tuple of the bound argument types, as `Any`:
-  /// the `bindAsync` forms require them `Sendable`, and a request passes values of exactly
-  /// those types, in its task).
-  let maker: Maker
-  /// The state a transient, cached or async binding keeps besides its instance; `nil` for the
-  /// others, which need none.
-  let cell: Protected<LifetimeCell>?
-
-  // Two makers rather than one taking `()` for no arguments: a wrapper would be one more async
-  // frame for every creation.
-  typealias AsyncMaker = @Sendable (AsyncResolver) async throws -> any Sendable
-  typealias AsyncArgumentMaker = @Sendable (AsyncResolver, Any) async throws -> any Sendable
-
-  init(
-    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: _ValueLayout, parameters: _Parameters? = nil,
-    maker: @escaping Maker
-  ) {
-    self.maker = maker
-    cell = lifetime.strategy.usesCell ? Protected(LifetimeCell()) : nil
-    super.init(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout, isWeaklyShared: lifetime.strategy.sharesWeakly,
-      factoryStrategy: lifetime.strategy.kind, parameters: parameters)
-  }
-
-  /// An async binding: resolved only by the asynchronous engine.
-  init(
-    key: BindingKey, lifetime: Lifetime, location: BindingLocation, registerType: Any.Type,
-    isOverride: Bool, layout: _ValueLayout, asyncMaker: AsyncMaker?,
-    asyncArgumentMaker: AsyncArgumentMaker? = nil
-  ) {
-    maker = { _, _, _ in }
-    cell = Protected(LifetimeCell())
-    super.init(
-      key: key, lifetime: lifetime, location: location, registerType: registerType,
-      isOverride: isOverride, layout: layout,
-      isAsync: asyncMaker != nil || asyncArgumentMaker != nil)
-    setAsyncMakers(asyncMaker, withArguments: asyncArgumentMaker)
-  }
-
-  deinit {
-    // A cached instance is not published by `isReady`: the base class would not destroy it.
-    if !isAsync, let cell, cell.withLock({ $0.generation }) != 0 {
-      storage.destroy(layout)
-    }
-  }
-
-  /// A binding with this one's declaration and no instance.
-  override func fresh() -> AnyBinding { FactoryBinding(copying: self) }
-
-  private init(copying other: FactoryBinding) {
-    maker = other.maker
-    cell = other.cell == nil ? nil : Protected(LifetimeCell())
-    super.init(copying: other)
-  }
-
-  override var asyncFactory: FactoryBinding? { isAsync ? self : nil }
-
-  override func link(in container: Container) {
-    // Only a cached binding has a group, and every cached binding has a cell.
-    guard let cell, let group = lifetime.group.map(container.cacheGroupState(for:)) else {
-      return
-    }
-    group.add(self)
-    cell.withLock { $0.group = group }
-  }
-
-  override func resolve(
-    into out: borrowing _InstanceSlot, in container: Container, parent: borrowing ResolutionContext,
-    fallbackTag: RequestedTag?
-  ) throws(ResolutionError) {
-    if isAsync {
-      throw .asyncBinding(self, fallbackTag: fallbackTag, parent: parent, in: container)
-    }
-    try strategyType.resolve(
-      self, into: out, in: container, parent: parent, fallbackTag: fallbackTag)
-  }
-
-  override var holdsInstance: Bool {
-    isAsync ? holdsAsyncInstance : strategyType.holdsInstance(self)
-  }
-
+/// How a binding's factory runs, and the one synchronous creation of a kept instance
+/// (``createKept(into:in:parent:fallbackTag:home:disposals:)``).
+extension AnyBinding {
   /// Makes the instances of this binding's cache group anew on their next resolve, dropping the
   /// current one if no creation is using it (``CacheGroupState/reset(marking:)``).
   func dropInstanceIfIdle() {
@@ -142,9 +30,6 @@ final class FactoryBinding: AnyBinding, @unchecked Sendable {
       }
     }
   }
-
-  /// Whether resolving needs runtime arguments: the key names their tuple type.
-  override var needsArguments: Bool { key.argumentTypes != nil }
 
   /// A new instance from a binding with runtime arguments (always ephemeral).
   @usableFromInline

@@ -1,8 +1,8 @@
 internal import JoineryEngine
 
-/// The asynchronous engine's side of a ``FactoryBinding``: an `async` factory, resolved only
-/// with ``Container/resolveAsync(_:tag:matching:arguments:)``; a synchronous resolve that reaches
-/// it throws ``ResolutionError/Code/asyncBinding``.
+/// The asynchronous engine's side of a binding (``AnyBinding``) with an `async` factory,
+/// resolved only with ``Container/resolveAsync(_:tag:matching:arguments:)``; a synchronous
+/// resolve that reaches it throws ``ResolutionError/Code/asyncBinding``.
 ///
 /// Every lifetime behaves as it does for a synchronous binding. A shared instance is made once
 /// (an ``AsyncCreation`` in the binding's ``LifetimeCell`` for a persistent or cached one, an
@@ -24,7 +24,7 @@ internal import JoineryEngine
 ///
 /// An inline creation whose request is cancelled is *abandoned*: the requests awaiting it start
 /// over, and one of them makes the instance.
-extension FactoryBinding {
+extension AnyBinding {
   /// The async factory's state (an async binding always has a cell).
   @inline(__always)
   private var asyncState: Protected<LifetimeCell> { cell! }
@@ -368,5 +368,18 @@ extension FactoryBinding {
     _ error: any Error, path: AsyncPath, in container: Container
   ) -> ResolutionError {
     failure(error, frame: path, in: container)
+  }
+}
+
+/// What a synchronous request of an async binding runs (``AnyBinding/resolveKind``): it throws
+/// ``ResolutionError/Code/asyncBinding``, which says to await it with `resolveAsync`.
+///
+/// Not a lifetime: the binding's own lifetime serves its async requests.
+final class AsyncOnly: LifetimeKind {
+  override class func resolve(
+    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    throw .asyncBinding(binding, fallbackTag: fallbackTag, parent: parent, in: container)
   }
 }
