@@ -13,7 +13,7 @@ public import JoineryEngine
 
 extension _BorrowedTag {
   /// The tag as a value that outlives the request.
-  var tag: BindingTag { BindingTag(box: AnyTagBox(copy)) }
+  var tag: BindingTag { BindingTag(box: _TagBox(copy)) }
 }
 
 /// How a binding's factory runs, and the one synchronous creation of a kept instance

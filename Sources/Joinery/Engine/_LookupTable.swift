@@ -7,14 +7,14 @@ public import JoineryEngine
 
 extension AnyBinding: _TypeTableMember {
   @inlinable var tableType: ObjectIdentifier { ObjectIdentifier(key.type) }
-  @inlinable var tableTag: AnyTagBox? { key.tag?.box }
+  @inlinable var tableTag: _TagBox? { key.tag?.box }
   @inlinable var tableSignature: ObjectIdentifier? {
     key.arguments.map { ObjectIdentifier($0.type) }
   }
 }
 
-extension AnyTagBox: _TypeTableTag {
-  @inlinable static func hash<Value: Hashable & Sendable>(of value: Value) -> Int {
+extension _TagBox: _TypeTableTag {
+  @inlinable package static func hash<Value: Hashable & Sendable>(of value: Value) -> Int {
     tagHash(value)
   }
 }
@@ -47,7 +47,7 @@ func _isBoxedTag<Value>(_: Value.Type) -> Bool {
 
 /// The box of a boxed tag (``_isBoxedTag(_:)``), read without retaining it.
 @inlinable @inline(__always)
-func _tagBox<Value>(of value: Value) -> _Unretained<AnyTagBox> {
+func _tagBox<Value>(of value: Value) -> _Unretained<_TagBox> {
   if Value.self == BindingTag.self {
     return _Unretained(_identical(value, as: BindingTag.self).box)
   }
@@ -63,23 +63,20 @@ func tagHash<Value: Hashable & Sendable>(_ value: Value) -> Int {
   return value.hashValue
 }
 
-extension AnyTagBox {
+extension _TagBox {
   /// Whether this box wraps `value`, without hashing, allocating or a dynamic cast: the hot
   /// path of a lookup among a few tags.
   ///
   /// A boxed tag (`BindingTag`, `_TagBoxReference`) is one reference to its box, read without
   /// a copy and compared by identity first. Any other value is compared with the box's own
-  /// value when the value types agree: a box whose `valueType` is `Value` holds a
-  /// `TagBox<Value>`.
+  /// value when the value types agree (``_TagBox/holds(sameTypeValue:)``).
   @inlinable @inline(__always)
-  final func holds<Value: Hashable & Sendable>(_ value: Value) -> Bool {
+  package final func holds<Value: Hashable & Sendable>(_ value: Value) -> Bool {
     // A build shares one box per tag value: the identity test is the common hit.
     if _isBoxedTag(Value.self) {
       let other = _tagBox(of: value)
       return other.isIdentical(to: _Unretained(self)) || other.read { self == $0 }
     }
-    guard valueType == ObjectIdentifier(Value.self) else { return false }
-    _internalCheck(self.value is TagBox<Value>, "a tag box's valueType names its value's type")
-    return unsafe unsafeDowncast(self.value as AnyObject, to: TagBox<Value>.self).value == value
+    return holds(sameTypeValue: value)
   }
 }

@@ -34,9 +34,9 @@ struct _TaggedMatch {
 /// binding holding the `Dependency`) keeps the box alive.
 @usableFromInline @frozen
 struct _TagBoxReference: Hashable, Sendable {
-  @usableFromInline let box: _Unretained<AnyTagBox>
+  @usableFromInline let box: _Unretained<_TagBox>
 
-  @inlinable init(_ box: _Unretained<AnyTagBox>) { self.box = box }
+  @inlinable init(_ box: _Unretained<_TagBox>) { self.box = box }
 
   @inlinable static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box.isIdentical(to: rhs.box) || lhs.box.read { l in rhs.box.read { l == $0 } }

@@ -1,3 +1,5 @@
+public import JoineryEngine
+
 /// A name that tells apart several bindings of the same type.
 ///
 /// Any `Hashable & Sendable` value can be a tag: a string, an enum case, a struct. APIs that take
@@ -16,7 +18,7 @@
 /// Two tags are equal when they wrap values of the same type that compare equal, so the string
 /// `"disk"` and the enum case `Store.disk` are different tags.
 public struct BindingTag: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-  @usableFromInline let box: AnyTagBox
+  @usableFromInline let box: _TagBox
 
   /// Wraps a value as a tag; wrapping a `BindingTag` returns it unchanged.
   ///
@@ -33,7 +35,7 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
       // An optional tag stands for its value, as it does in `bind` and `resolve`.
       self = BindingTag(flattened)
     } else {
-      box = AnyTagBox(value)
+      box = _TagBox(value)
     }
   }
 
@@ -45,7 +47,7 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   }
 
   @usableFromInline
-  init(box: AnyTagBox) {
+  init(box: _TagBox) {
     self.box = box
   }
 
@@ -57,9 +59,19 @@ public struct BindingTag: Hashable, Sendable, CustomStringConvertible, Expressib
   ///
   /// - Parameter value: The tag's text.
   public init(stringLiteral value: String) {
-    box = AnyTagBox(value)
+    box = _TagBox(value)
   }
 
   /// The tag as written at a call site: strings quoted, enum cases as `.case`.
   public var description: String { box.description }
+}
+
+/// A tag's value, type-erased: the engine's ``_TagBox``, made once per binding.
+extension _TagBox {
+  /// The value as a report writes it: a string quoted, an enum case with its leading dot.
+  var description: String {
+    let value = base
+    if let text = value as? String { return "\"\(text)\"" }
+    return Mirror(reflecting: value).displayStyle == .enum ? ".\(value)" : "\(value)"
+  }
 }

@@ -3,7 +3,7 @@
 struct UnmatchableTagValidator: BuildValidator {
   func validate(_ graph: DeclaredGraph, into findings: inout [Diagnostic]) {
     for binding in graph.bindings {
-      guard let tag = binding.key.tag, !tag.box.value.isEqual(to: tag.box.value) else { continue }
+      guard let tag = binding.key.tag, !tag.box.isReflexive else { continue }
       findings.append(
         Diagnostic(
           .unmatchableTag, .error, key: binding.key, bindings: [binding.info],
