@@ -40,7 +40,8 @@ final class _Parameters: Sendable {
     @usableFromInline let layout: _ValueLayout
   }
 
-  @usableFromInline let lookups: [Lookup]
+  /// Read in the loop without bounds checks or reference counting (``_FrozenBuffer``).
+  @usableFromInline let lookups: _FrozenBuffer<Lookup>
   @usableFromInline let paths: [Paths]
 
   /// The parameters, resolved as `dependencies` say.
@@ -60,7 +61,7 @@ final class _Parameters: Sendable {
 
   @usableFromInline
   init(lookups: [Lookup], paths: [Paths]) {
-    self.lookups = lookups
+    self.lookups = _FrozenBuffer(count: lookups.count) { lookups[$0] }
     self.paths = paths
   }
 
@@ -136,7 +137,7 @@ extension Container {
     try parameters.with { parameters throws(ResolutionError) in
       // One untagged parameter this container binds (a chain of single dependencies): found
       // here, in the factory, and built without the loop's frame.
-      if single, let lookup = parameters.lookups.first, lookup.tag == nil,
+      if single, case let lookup = parameters.lookups[0], lookup.tag == nil,
         let found = table.untaggedMember(for: ObjectIdentifier(lookup.type))
       {
         return try found.with { binding throws(ResolutionError) in
@@ -154,19 +155,16 @@ extension Container {
     _ parameters: _Parameters, into tuple: borrowing _TupleBuffer,
     parent: borrowing ResolutionContext
   ) throws(ResolutionError) {
-    // Read through a buffer pointer: no bounds check nor reference count in the loop.
-    unsafe try parameters.lookups.withUnsafeBufferPointer { lookups throws(ResolutionError) in
-      for index in lookups.indices {
-        do throws(ResolutionError) {
-          if unsafe try !place(lookups[index], in: tuple, parent: parent) {
-            if let error = parameters.paths[index].resolve(self, parent, tuple) { throw error }
-          }
-        } catch {
-          for done in 0..<index {
-            unsafe tuple.destroy(at: lookups[done].offset, parameters.paths[done].layout)
-          }
-          throw error
+    for index in parameters.lookups.indices {
+      do throws(ResolutionError) {
+        if try !place(parameters.lookups[index], in: tuple, parent: parent) {
+          if let error = parameters.paths[index].resolve(self, parent, tuple) { throw error }
         }
+      } catch {
+        for done in 0..<index {
+          tuple.destroy(at: parameters.lookups[done].offset, parameters.paths[done].layout)
+        }
+        throw error
       }
     }
   }
