@@ -353,7 +353,8 @@ extension AnyBinding {
     return scope.disposals.asyncInstance(of: self)
   }
 
-  /// Runs a factory as `node`'s, wrapping its error.
+  /// Runs a factory as `node`'s, wrapping its error: inlined, with the factory's closure.
+  @inline(__always)
   func run(
     _ node: AsyncPath, in container: Container, _ make: () async throws -> any Sendable
   ) async throws(ResolutionError) -> any Sendable {
@@ -375,7 +376,7 @@ extension AnyBinding {
 /// ``ResolutionError/Code/asyncBinding``, which says to await it with `resolveAsync`.
 ///
 /// Not a lifetime: the binding's own lifetime serves its async requests.
-final class AsyncOnly: LifetimeKind {
+final class AsyncOnly: RequestKind {
   override class func resolve(
     _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?

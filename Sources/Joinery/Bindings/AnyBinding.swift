@@ -71,7 +71,7 @@ final class AnyBinding: InstanceHome, @unchecked Sendable {
   /// ``Forwarding`` for a forward, ``AsyncOnly`` for an async factory.
   ///
   /// A metatype, so that reaching the code retains nothing; stored, so that it is one load.
-  @usableFromInline let resolveKind: LifetimeKind.Type
+  @usableFromInline let resolveKind: RequestKind.Type
   let location: BindingLocation
 
   /// What the binding says it depends on, or `nil` for a factory that declared nothing

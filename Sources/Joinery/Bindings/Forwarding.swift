@@ -74,7 +74,7 @@ final class Forward {
 /// instance, converted; kept once the target's is permanent.
 ///
 /// Not a lifetime: a forward has its target's, which ``AnyBinding/info`` reports.
-final class Forwarding: LifetimeKind {
+final class Forwarding: RequestKind {
   override class func resolve(
     _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
     parent: borrowing ResolutionContext, fallbackTag: RequestedTag?

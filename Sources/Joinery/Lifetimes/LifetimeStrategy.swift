@@ -53,6 +53,25 @@ final class LifetimeStrategy: Sendable {
   }
 }
 
+/// What a synchronous request of a binding runs (``AnyBinding/resolveKind``): a subclass,
+/// never instantiated, whose class method the resolve path calls on the metatype the binding
+/// keeps.
+///
+/// Every lifetime's kind is one (``LifetimeKind``); so are the two bindings that have no
+/// synchronous factory: a forward (``Forwarding``) and an async binding (``AsyncOnly``). They
+/// are not lifetimes, so they do not subclass ``LifetimeKind``: each of its subclasses is one.
+@usableFromInline
+class RequestKind {
+  /// Writes the instance for one request of `binding` into `out`.
+  @usableFromInline
+  class func resolve(
+    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
+    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
+  ) throws(ResolutionError) {
+    preconditionFailure("\(Self.self) must override resolve")
+  }
+}
+
 /// One lifetime's code and fixed facts: a subclass per lifetime, never instantiated, whose
 /// class members the engines call on the metatype a binding keeps
 /// (``AnyBinding/strategyType``): a metatype is not reference-counted, so a resolve retains
@@ -73,7 +92,7 @@ final class LifetimeStrategy: Sendable {
 /// The captive rules (``Lifetime/capture(by:)``) follow from ``reach``, ``endurance`` and
 /// ``captureSeverity``.
 @usableFromInline
-class LifetimeKind {
+class LifetimeKind: RequestKind {
   /// The lifetime's name, without parameters.
   class var name: String { preconditionFailure("\(Self.self) must override name") }
 
@@ -109,16 +128,7 @@ class LifetimeKind {
   /// Whether a binding of this lifetime needs a ``LifetimeCell``.
   class var usesCell: Bool { false }
 
-  // MARK: The synchronous engine
-
-  /// Writes the instance for one request of `binding` into `out`.
-  @usableFromInline
-  class func resolve(
-    _ binding: AnyBinding, into out: borrowing _InstanceSlot, in container: Container,
-    parent: borrowing ResolutionContext, fallbackTag: RequestedTag?
-  ) throws(ResolutionError) {
-    preconditionFailure("\(Self.self) must override resolve")
-  }
+  // MARK: The synchronous engine: `resolve` (``RequestKind``)
 
   /// Whether `binding` holds a shared instance now (``Container/hasInstance(of:tag:)``).
   class func holdsInstance(_ binding: AnyBinding) -> Bool { binding.isReady }
