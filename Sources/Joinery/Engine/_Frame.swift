@@ -358,7 +358,7 @@ struct ResolutionContext: ~Copyable {
   ///
   /// `graphSlots`: a `graph` binding at the top keeps its first
   /// shared instances on this call's stack.
-  @inline(__always)
+  @_transparent
   func enter<R>(
     _ binding: AnyBinding, fallbackTag: RequestedTag?, in container: Container,
     graphSlots: Bool = false, _ body: (borrowing ResolutionContext) throws(ResolutionError) -> R
