@@ -50,9 +50,10 @@ extension Registrar {
     let signature: Any.Type? =
       _isEmpty(repeat (each Argument).self) ? nil : (repeat each Argument).self
     let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
-    let onMain = _assumingMainActor(arguments: { resolver, arguments in
+    let onMain = _assumingMainActor {
+      (resolver: borrowing Resolver, arguments: borrowing _Arguments) throws -> T in
       try applyOnMainActor(factory, resolver, arguments)
-    })
+    }
     add(
       T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
       isOverride: isOverride, location: BindingLocation(file: fileID, line: line),
@@ -111,11 +112,12 @@ extension Registrar {
         arguments: repeat (each Argument).self, parameters: repeat (each Parameter).self)
       let offsets = assisted.offsets
       let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: assisted.signature)
-      let onMain = _assumingMainActor(arguments: { resolver, arguments in
+      let onMain = _assumingMainActor {
+        (resolver: borrowing Resolver, arguments: borrowing _Arguments) throws -> T in
         var cursor = _ArgumentCursor(arguments, offsets: offsets)
         return try initializer(
           repeat try resolver.parameter((each Parameter).self, from: &cursor))
-      })
+      }
       addArguments(
         T.self, tag: tag, signature: assisted.signature,
         lifetime: lifetime.explicit ?? .ephemeral, isOverride: isOverride,
@@ -190,7 +192,9 @@ extension Registrar {
     disposer: Disposer?, factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
-    let onMain = _assumingMainActor(arguments: { resolver, _ in try factory(resolver) })
+    let onMain = _assumingMainActor {
+      (resolver: borrowing Resolver, _: borrowing _Arguments) throws -> T in try factory(resolver)
+    }
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
       dependencies: dependencies, metadata: metadata, disposer: disposer, isMainActor: true,

@@ -724,24 +724,6 @@ extension Container {
   }
 }
 
-/// A main-actor factory as a plain function, called only where the resolution runs on the
-/// main actor.
-///
-/// Its caller is main-actor isolated: the reasoning, and the cast, of
-/// `MainActor.assumeIsolated`, which cannot serve here: its closure would capture the resolver,
-/// the arguments and the slot, which are not `Sendable`, into the main actor's region (an error
-/// under Swift 6). A checked cast (`MainActor.preconditionIsolated` before each call) cost 514
-/// instructions a main-actor factory on Linux, half as much again as the whole level. Every
-/// `bindMainActor` form goes through it, with or without runtime arguments.
-func _assumingMainActor<T>(
-  arguments factory:
-    @escaping @MainActor @Sendable (borrowing Resolver, borrowing _Arguments)
-    throws -> T
-) -> @Sendable (borrowing Resolver, borrowing _Arguments) throws -> T {
-  unsafe unsafeBitCast(
-    factory, to: (@Sendable (borrowing Resolver, borrowing _Arguments) throws -> T).self)
-}
-
 extension Container {
   /// The binding for `type` with runtime arguments of type `signature` under `tag` (else,
   /// when `allowsFallback`, the untagged one), in this container or the nearest ancestor that
