@@ -29,18 +29,6 @@ extension AnyBinding {
   @inline(__always)
   private var asyncState: Protected<LifetimeCell> { cell! }
 
-  /// A new instance from the async factory, without runtime arguments.
-  ///
-  /// Inlined: an async function of its own would be one more frame and executor hop for every
-  /// creation.
-  @inline(__always)
-  func makeAsync(_ resolver: AsyncResolver) async throws -> any Sendable {
-    guard let asyncMaker else {
-      throw UnexpectedValueType(expected: Void.self, found: Any.self)
-    }
-    return try await asyncMaker(resolver)
-  }
-
   /// A new instance from a binding with runtime arguments, made in `scope` when the request
   /// was made in one (below the top, `path` knows it), with the checks every async request
   /// makes first.
@@ -185,13 +173,14 @@ extension AnyBinding {
   ) {
     let disposals = container.disposals
     let publishes = lifetime.strategy.isPermanent
+    let make = asyncMake
     Task {
       let outcome: AsyncCreation.Outcome
       do {
         outcome = .made(
           try await node.running {
             let instance = try await self.makeTracked(
-              resolver, recordingIn: disposals, path: node, in: container)
+              make, resolver, recordingIn: disposals, path: node, in: container)
             if publishes { self.publish(instance) }
             return instance
           })
@@ -233,6 +222,7 @@ extension AnyBinding {
     in region: any AsyncRegion, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
+    let make = asyncMake
     switch region.claimShared(self) {
     case .made(let instance):
       return instance
@@ -241,8 +231,9 @@ extension AnyBinding {
     case .make:
       do {
         let instance = try await node.running {
-          guard let list = region.disposalList else { return try await self.makeAsync(resolver) }
-          return try await self.makeTracked(resolver, recordingIn: list, path: node, in: container)
+          guard let list = region.disposalList else { return try await make(resolver) }
+          return try await self.makeTracked(
+            make, resolver, recordingIn: list, path: node, in: container)
         }
         region.endShared(self, .made(instance))?.end(.made(instance))
         return instance
@@ -253,18 +244,19 @@ extension AnyBinding {
     }
   }
 
-  /// Makes an instance whose disposal goes to `list`: a creation `list`'s closer waits for, so
+  /// Makes an instance with `make` (``asyncMake``, read by the caller before its closure) whose
+  /// disposal goes to `list`: a creation `list`'s closer waits for, so
   /// an instance made while it closes is disposed in order; its request then fails with
   /// `shutDown` instead of getting it.
   @inline(__always)
   func makeTracked(
-    _ resolver: AsyncResolver, recordingIn list: DisposalList, path: AsyncPath,
-    in container: Container
+    _ make: AsyncMaker, _ resolver: AsyncResolver, recordingIn list: DisposalList,
+    path: AsyncPath, in container: Container
   ) async throws -> any Sendable {
-    guard let disposer else { return try await makeAsync(resolver) }
+    guard let disposer else { return try await make(resolver) }
     guard list.beginCreation() else { throw closedError(list, path: path, in: container) }
     defer { list.endCreation() }
-    let instance = try await makeAsync(resolver)
+    let instance = try await make(resolver)
     list.record(self, disposer(instance))
     if list.isClosed { throw closedError(list, path: path, in: container) }
     return instance

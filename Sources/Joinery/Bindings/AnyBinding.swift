@@ -139,8 +139,23 @@ final class AnyBinding: InstanceHome, @unchecked Sendable {
     }
   }
 
-  /// An async binding's factory of the resolver alone (``makeAsync(_:)``).
+  /// An async binding's factory of the resolver alone (see ``asyncMake``).
   var asyncMaker: AsyncMaker? { extras?.asyncMaker }
+
+  /// The async factory of the resolver alone, for a creation to call: read before the closure
+  /// that calls it, which the optimizer then inlines. Read inside it, the closure became an
+  /// async function of its own, one more task allocation and executor check a creation (an
+  /// async chain, 300 instructions a level).
+  ///
+  /// A binding with runtime arguments has none, and is never made without them: it gets a
+  /// factory that throws.
+  ///
+  /// Not `asyncMaker ?? …`: the generic `??` wraps the factory in two reabstraction thunks, an
+  /// allocation and two more async frames a creation.
+  var asyncMake: AsyncMaker {
+    if let asyncMaker { return asyncMaker }
+    return { _ in throw UnexpectedValueType(expected: Void.self, found: Any.self) }
+  }
 
   /// An async binding's factory of the resolver and the request's runtime arguments.
   var asyncArgumentMaker: AsyncArgumentMaker? { extras?.asyncArgumentMaker }

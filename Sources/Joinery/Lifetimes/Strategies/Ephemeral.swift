@@ -17,13 +17,7 @@ final class EphemeralLifetime: LifetimeKind {
     _ binding: AnyBinding, node: AsyncPath, resolver: AsyncResolver, path: AsyncPath?,
     in container: Container
   ) async throws(ResolutionError) -> Any? {
-    // The factory read first: the closure stays one call, which the optimizer inlines. Read
-    // inside it (`makeAsync`), the closure became an async function of its own, one more task
-    // allocation and executor check a level (an async chain, 300 instructions a level).
-    let make = binding.asyncMaker
-    return try await binding.run(node, in: container) {
-      guard let make else { throw UnexpectedValueType(expected: Void.self, found: Any.self) }
-      return try await make(resolver)
-    }
+    let make = binding.asyncMake
+    return try await binding.run(node, in: container) { try await make(resolver) }
   }
 }
