@@ -142,8 +142,10 @@ final class AnyBinding: InstanceHome, @unchecked Sendable {
   /// An async binding's factory of the resolver alone (see ``asyncMake``).
   var asyncMaker: AsyncMaker? { extras?.asyncMaker }
 
-  /// The async factory of the resolver alone, for a creation to call: read before the closure
-  /// that calls it, which the optimizer then inlines. Read inside it, the closure became an
+  /// The async factory of the resolver alone, for a creation to call.
+  ///
+  /// Read before the closure that calls it, which the optimizer then inlines. Read inside it,
+  /// the closure became an
   /// async function of its own, one more task allocation and executor check a creation (an
   /// async chain, 300 instructions a level).
   ///
