@@ -52,10 +52,15 @@
 /// A resolution's root state, lent to the call that runs the resolution.
 ///
 /// Valid while that call runs, which is all the engine lends it for: ``lend(_:_:)`` makes it,
-/// and it names the root only for the closure it is passed to.
+/// and it names the root only for the closure it is passed to. Non-copyable, so that the
+/// closure can only borrow it: a handle cannot be kept past the resolution by accident (a
+/// level's ``_ChainHandle/root`` makes a new one, for code below that level).
 @safe
 @frozen
-@usableFromInline package struct _ChainRootHandle<Owner: AnyObject, Level, Root: ~Copyable> {
+@usableFromInline
+package struct _ChainRootHandle<Owner: AnyObject, Level, Root: ~Copyable>:
+  ~Copyable
+{
   @usableFromInline let pointer: UnsafeMutablePointer<_ChainRoot<Root>>
 
   @inlinable @inline(__always)
@@ -64,7 +69,7 @@
   /// Runs `body` with a handle on `root`, kept where it is (on the caller's stack).
   @_transparent @usableFromInline
   package static func lend<R, E: Error>(
-    _ root: inout _ChainRoot<Root>, _ body: (_ChainRootHandle) throws(E) -> R
+    _ root: inout _ChainRoot<Root>, _ body: (borrowing _ChainRootHandle) throws(E) -> R
   ) throws(E) -> R {
     try unsafe _withUnprotectedUnsafeMutablePointer(to: &root) { pointer throws(E) -> R in
       #if JOINERY_INTERNAL_CHECKS

@@ -32,7 +32,7 @@ struct _RootState: ~Copyable {
   static func resolution<R>(
     of container: Container, onMainActor: Bool = false, callerIsolation: ObjectIdentifier? = nil,
     scope: _Unretained<Scope>? = nil, graphSlots: Bool = false,
-    _ body: (_Root) throws(ResolutionError) -> R
+    _ body: (borrowing _Root) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     try _GraphInstances.making(onStack: graphSlots) { graph throws(ResolutionError) -> R in
       try resolution(
@@ -45,7 +45,7 @@ struct _RootState: ~Copyable {
   private static func resolution<R>(
     of container: Container, onMainActor: Bool, callerIsolation: ObjectIdentifier?,
     scope: _Unretained<Scope>?, graph: _GraphInstances,
-    _ body: (_Root) throws(ResolutionError) -> R
+    _ body: (borrowing _Root) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     var root = _ChainRoot(
       _RootState(
@@ -151,7 +151,7 @@ struct _RootState: ~Copyable {
   /// of their own; a resolution that keeps doing so (back-references through ephemeral
   /// bindings never close) stops at the container's maximum depth.
   @inline(never)
-  static func runCompletions(_ root: _Root) throws(ResolutionError) {
+  static func runCompletions(_ root: borrowing _Root) throws(ResolutionError) {
     var ran = 0
     while let item = root.state.completions.read({ $0.next() }) ?? nil {
       ran += 1
