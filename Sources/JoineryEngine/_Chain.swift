@@ -100,7 +100,7 @@ package struct _ChainRootHandle<Owner: AnyObject, Level, Root: ~Copyable>:
   @_transparent @usableFromInline
   package func first<R, E: Error>(
     _ owner: Owner, level: Level, depth: Int = 1,
-    _ body: (_ChainHandle<Owner, Level, Root>) throws(E) -> R
+    _ body: (borrowing _ChainHandle<Owner, Level, Root>) throws(E) -> R
   ) throws(E) -> R {
     var frame = unsafe _ChainFrame<Owner, Level, Root>(
       link: _ChainLink(first: _Owner(owner), depth: depth), level: level, parent: nil,
@@ -117,10 +117,14 @@ package struct _ChainRootHandle<Owner: AnyObject, Level, Root: ~Copyable>:
 /// only for code that runs below its frame: the body of ``push(_:level:_:)`` and of
 /// ``_ChainRootHandle/first(_:level:depth:_:)``, and ``running``, the frame of the factory the
 /// calling thread runs. The embedder keeps it only in values lent for that long (a resolver,
-/// a resolution context), never beyond.
+/// a resolution context), never beyond. Non-copyable: a second handle on the level is taken
+/// with ``duplicated()``, where the code says so.
 @safe
 @frozen
-@usableFromInline package struct _ChainHandle<Owner: AnyObject, Level, Root: ~Copyable> {
+@usableFromInline
+package struct _ChainHandle<Owner: AnyObject, Level, Root: ~Copyable>:
+  ~Copyable
+{
   @usableFromInline let frame: UnsafePointer<_ChainFrame<Owner, Level, Root>>
 
   @inlinable @inline(__always)
@@ -164,9 +168,15 @@ package struct _ChainRootHandle<Owner: AnyObject, Level, Root: ~Copyable>:
     @inline(__always) get { unsafe frame.pointee.parent.map { unsafe _ChainHandle($0) } }
   }
 
+  /// Another handle on this level, for code that runs while this one is valid: how a holder
+  /// lends its level anew (a resolution context that joins the chain, a resolver's context),
+  /// said where it happens instead of copied by accident.
+  @inlinable @inline(__always)
+  package func duplicated() -> _ChainHandle { unsafe _ChainHandle(frame) }
+
   /// Whether both handles name the same level.
   @inlinable @inline(__always)
-  package func isIdentical(to other: _ChainHandle) -> Bool { unsafe frame == other.frame }
+  package func isIdentical(to other: borrowing _ChainHandle) -> Bool { unsafe frame == other.frame }
 
   /// The resolution's root state.
   @inlinable
@@ -214,7 +224,7 @@ package struct _ChainRootHandle<Owner: AnyObject, Level, Root: ~Copyable>:
   /// caller: ``admit(_:maximumDepth:)``).
   @_transparent @usableFromInline
   package func push<R, E: Error>(
-    _ owner: Owner, level: Level, _ body: (_ChainHandle) throws(E) -> R
+    _ owner: Owner, level: Level, _ body: (borrowing _ChainHandle) throws(E) -> R
   ) throws(E) -> R {
     var frame = unsafe _ChainFrame<Owner, Level, Root>(
       link: _ChainLink(_Owner(owner), below: frame.pointee.link), level: level,

@@ -119,16 +119,21 @@
   /// Whether `owner` is in the chain that `start` ends, walking up with `parent`: the full walk,
   /// for errors and the first levels' cycle test.
   @inlinable
-  package static func chain<Node>(
-    from start: Node?, contains owner: _Owner, link: (Node) -> _ChainLink,
-    parent: (Node) -> Node?
+  package static func chain<Node: ~Copyable>(
+    from start: borrowing Node, contains owner: _Owner, link: (borrowing Node) -> _ChainLink,
+    parent: (borrowing Node) -> Node?
   ) -> Bool {
-    var current = start
-    while let node = current {
-      if link(node).owner == owner { return true }
-      current = parent(node)
+    if link(start).owner == owner { return true }
+    var current = parent(start)
+    while true {
+      switch consume current {
+      case .none:
+        return false
+      case .some(let node):
+        if link(node).owner == owner { return true }
+        current = parent(node)
+      }
     }
-    return false
   }
 
   /// Checks the contract (see ``_internalCheck(_:_:file:line:)``) of this level against the

@@ -13,9 +13,9 @@ struct ChainLinkTests {
     }
 
     func contains(_ owner: _Owner) -> Bool {
-      _ChainLink.chain(
-        from: links.indices.last, contains: owner, link: { links[$0] },
-        parent: { $0 > 0 ? $0 - 1 : nil })
+      guard let last = links.indices.last else { return false }
+      return _ChainLink.chain(
+        from: last, contains: owner, link: { links[$0] }, parent: { $0 > 0 ? $0 - 1 : nil })
     }
 
     func admit(

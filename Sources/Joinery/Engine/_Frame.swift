@@ -45,12 +45,19 @@ extension _Frame {
 
   /// The steps from the top-level request down to (and including) `frame`, then `last` if
   /// given, in one allocation.
-  static func steps(to frame: _Frame?, appending last: ResolutionStep?) -> [ResolutionStep] {
+  static func steps(
+    to frame: borrowing _Frame?, appending last: ResolutionStep?
+  ) -> [ResolutionStep] {
+    var current: _Frame?
+    switch frame {
+    case .some(let frame): current = frame.duplicated()
+    case .none: current = nil
+    }
     // A top-level request (the common failed one) has no chain to walk.
-    guard let frame, frame.depth > 0 else { return last.map { [$0] } ?? [] }
+    let depth = current?.depth ?? 0
+    guard depth > 0 else { return last.map { [$0] } ?? [] }
     var steps: [ResolutionStep] = []
-    steps.reserveCapacity(frame.depth + (last == nil ? 0 : 1))
-    var current = Optional(frame)
+    steps.reserveCapacity(depth + (last == nil ? 0 : 1))
     // A depth-0 frame only marks where a main-actor resolution started.
     while let level = current, level.depth > 0 {
       steps.append(level.step)
@@ -66,7 +73,8 @@ extension _Frame {
   /// (``_ChainLink/admit(_:maximumDepth:stackLimit:contains:)``).
   @inline(__always)
   static func check(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: _Frame, in container: Container
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: borrowing _Frame,
+    in container: Container
   ) throws(ResolutionError) {
     let verdict = parent.admit(binding, maximumDepth: container.maximumDepth)
     if verdict != .clear {
@@ -82,14 +90,15 @@ extension _Frame {
   @inline(never)
   static func stop(
     _ binding: AnyBinding, _ verdict: _ChainLink.Verdict, fallbackTag: RequestedTag?,
-    parent: _Frame, in container: Container
+    parent: borrowing _Frame, in container: Container
   ) throws(ResolutionError) {
     guard case .tooDeep(let stackExhausted) = verdict else {
       throw .cycle(
-        binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent), in: container)
+        binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent.duplicated()),
+        in: container)
     }
     throw .depthLimit(
-      binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent),
+      binding, fallbackTag: fallbackTag, parent: ResolutionContext(frame: parent.duplicated()),
       stackExhausted: stackExhausted, in: container)
   }
 
@@ -101,10 +110,10 @@ extension _Frame {
   /// bindings in from then on.
   @inline(__always)
   static func enter<R>(
-    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: _Frame?,
+    _ binding: AnyBinding, fallbackTag: RequestedTag?, parent: consuming _Frame?,
     in container: Container, scope: _Unretained<Scope>? = nil,
     callerIsolation: ObjectIdentifier? = nil,
-    graphSlots: Bool = false, _ body: (_Frame) throws(ResolutionError) -> R
+    graphSlots: Bool = false, _ body: (borrowing _Frame) throws(ResolutionError) -> R
   ) throws(ResolutionError) -> R {
     if let parent = parent ?? _Frame.running {
       try check(binding, fallbackTag: fallbackTag, parent: parent, in: container)
@@ -135,15 +144,15 @@ extension _Frame {
 /// One word, so that lending a resolver to a factory writes one word; the frame outlives the
 /// factory call, which is all a resolver may live.
 @usableFromInline
-struct _FrameReference {
+struct _FrameReference: ~Copyable {
   @usableFromInline let frame: _Frame
 
   @inlinable @inline(__always)
-  init(_ frame: _Frame) { self.frame = frame }
+  init(_ frame: borrowing _Frame) { self.frame = frame.duplicated() }
 
   /// The chain a request through the resolver continues.
   @inlinable @inline(__always)
-  var context: ResolutionContext { ResolutionContext(frame: frame) }
+  var context: ResolutionContext { ResolutionContext(frame: frame.duplicated()) }
 
   /// The container whose factory runs in the frame (not retained).
   @inlinable @inline(__always)
@@ -160,8 +169,9 @@ struct _FrameReference {
 /// captured container inside a factory is checked for cycles and depth like a nested one.
 @usableFromInline @frozen
 struct ResolutionContext: ~Copyable {
-  /// The innermost frame of the chain, or `nil` for a top-level request.
-  @usableFromInline let frame: _Frame?
+  /// The innermost frame of the chain, or `nil` for a top-level request (read it as
+  /// ``frame``).
+  @usableFromInline let heldFrame: _Frame?
   /// The scope a top-level request was made in (``Scope/resolve(_:tag:matching:arguments:isolation:)``); a chain keeps its scope
   /// in its root state.
   ///
@@ -172,8 +182,8 @@ struct ResolutionContext: ~Copyable {
   @usableFromInline let callerIsolation: ObjectIdentifier?
 
   @inlinable
-  init(frame: _Frame?) {
-    self.frame = frame
+  init(frame: consuming _Frame?) {
+    heldFrame = frame
     requestScope = nil
     callerIsolation = nil
   }
@@ -181,6 +191,18 @@ struct ResolutionContext: ~Copyable {
   /// The context of a request made outside any factory, by a caller with no isolation.
   @inlinable
   static var topLevel: ResolutionContext { ResolutionContext(frame: nil) }
+
+  /// The innermost frame of the chain, or `nil` for a top-level request: a handle on it for
+  /// code that runs while this context is lent.
+  @inlinable
+  var frame: _Frame? {
+    @inline(__always) get {
+      switch heldFrame {
+      case .some(let frame): frame.duplicated()
+      case .none: nil
+      }
+    }
+  }
 
   /// Whether a request in this context starts a resolution of its own: it is made outside any
   /// factory, on a thread where no resolution is running.
@@ -367,7 +389,7 @@ struct ResolutionContext: ~Copyable {
       binding, fallbackTag: fallbackTag, parent: frame, in: container, scope: requestScope,
       callerIsolation: callerIsolation, graphSlots: graphSlots
     ) { entered throws(ResolutionError) -> R in
-      try body(ResolutionContext(frame: entered))
+      try body(ResolutionContext(frame: entered.duplicated()))
     }
   }
 
@@ -493,7 +515,9 @@ struct ResolutionContext: ~Copyable {
       try root.first(
         marker ?? container.mainActorMarker,
         level: _FrameLevel(fallbackTag: nil, container: container), depth: 0
-      ) { frame throws(ResolutionError) -> R in try body(ResolutionContext(frame: frame)) }
+      ) { frame throws(ResolutionError) -> R in
+        try body(ResolutionContext(frame: frame.duplicated()))
+      }
     }
   }
 
@@ -528,7 +552,9 @@ struct ResolutionContext: ~Copyable {
       root throws(ResolutionError) -> R in
       try root.first(
         marker, level: _FrameLevel(fallbackTag: nil, container: container), depth: 0
-      ) { frame throws(ResolutionError) -> R in try body(ResolutionContext(frame: frame)) }
+      ) { frame throws(ResolutionError) -> R in
+        try body(ResolutionContext(frame: frame.duplicated()))
+      }
     }
   }
 }

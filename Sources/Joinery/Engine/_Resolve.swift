@@ -757,7 +757,7 @@ extension Container {
 /// receiver's own methods would.
 @safe
 @frozen
-public struct _RequestPoint {
+public struct _RequestPoint: ~Copyable {
   @usableFromInline let container: _Unretained<Container>
   @usableFromInline let frame: _Frame?
   @usableFromInline let scope: _Unretained<Scope>?
@@ -787,7 +787,7 @@ public struct _RequestPoint {
   @inlinable @inline(__always)
   init(_ container: _Unretained<Container>, continuing context: borrowing ResolutionContext) {
     self.container = container
-    frame = context.frame
+    frame = context.frame?.duplicated()
     scope = context.requestScope
     callerIsolation = context.callerIsolation
     path = nil
@@ -797,7 +797,7 @@ public struct _RequestPoint {
   /// The chain the request is made in.
   @inlinable @inline(__always)
   var context: ResolutionContext {
-    ResolutionContext(frame: frame, scope: scope, callerIsolation: callerIsolation)
+    ResolutionContext(frame: frame?.duplicated(), scope: scope, callerIsolation: callerIsolation)
   }
 
   /// The container, retained: for a request that suspends.
@@ -890,10 +890,10 @@ extension ResolutionContext {
   /// below `frame` when the request continues a chain.
   @inlinable
   init(
-    frame: _Frame?, scope: _Unretained<Scope>?,
+    frame: consuming _Frame?, scope: _Unretained<Scope>?,
     callerIsolation: ObjectIdentifier? = nil
   ) {
-    self.frame = frame
+    heldFrame = frame
     requestScope = scope
     self.callerIsolation = callerIsolation
   }

@@ -157,7 +157,7 @@ struct _RootState: ~Copyable {
       ran += 1
       let level = _FrameLevel(fallbackTag: nil, container: item.container)
       try root.first(item.binding, level: level) { frame throws(ResolutionError) in
-        let context = ResolutionContext(frame: frame)
+        let context = ResolutionContext(frame: frame.duplicated())
         if ran > item.container.maximumDepth {
           throw .completionsNeverEnd(item.binding, frame: context, in: item.container)
         }

@@ -139,7 +139,7 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
       let verdict = parent.link.admit(
         _Frame.owner(binding), maximumDepth: container.maximumDepth
       ) { owner in
-        _ChainLink.chain(from: parent, contains: owner, link: \.link, parent: \.parent)
+        _ChainLink.chain(from: parent, contains: owner, link: { $0.link }, parent: { $0.parent })
       }
       switch verdict {
       case .clear: break
@@ -187,6 +187,6 @@ final class AsyncPath: _AtomicWordsHolder, @unchecked Sendable {
   func contains(_ binding: AnyBinding) -> Bool {
     let owner = _Frame.owner(binding)
     guard link.mayContain(owner) else { return false }
-    return _ChainLink.chain(from: self, contains: owner, link: \.link, parent: \.parent)
+    return _ChainLink.chain(from: self, contains: owner, link: { $0.link }, parent: { $0.parent })
   }
 }

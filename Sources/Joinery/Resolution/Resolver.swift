@@ -28,7 +28,7 @@ public struct Resolver: ~Copyable {
   @usableFromInline let frame: _FrameReference
 
   @inlinable
-  init(frame: _FrameReference) { self.frame = frame }
+  init(frame: consuming _FrameReference) { self.frame = frame }
 }
 
 // Its resolve forms are ``Resolving``'s, shared with the container and scopes.
