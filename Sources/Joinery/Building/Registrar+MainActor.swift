@@ -1,5 +1,10 @@
 internal import JoineryEngine
 
+/// A main-actor factory of the resolver and the request's runtime arguments, before
+/// ``_assumingMainActor(_:)`` takes it as a plain one.
+typealias MainActorMaker<T> =
+  @MainActor @Sendable (borrowing Resolver, borrowing _Arguments) throws -> T
+
 extension Registrar {
   /// Binds a type whose factory must run on the main actor — typically a `@MainActor` class
   /// with an isolated initializer — without a `nonisolated init`.
@@ -50,10 +55,10 @@ extension Registrar {
     let signature: Any.Type? =
       _isEmpty(repeat (each Argument).self) ? nil : (repeat each Argument).self
     let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: signature)
-    let onMain = _assumingMainActor {
-      (resolver: borrowing Resolver, arguments: borrowing _Arguments) throws -> T in
+    let isolated: MainActorMaker<T> = { resolver, arguments in
       try applyOnMainActor(factory, resolver, arguments)
     }
+    let onMain = _assumingMainActor(isolated)
     add(
       T.self, tag: tag, lifetime: lifetime, arguments: repeat (each Argument).self,
       isOverride: isOverride, location: BindingLocation(file: fileID, line: line),
@@ -112,12 +117,12 @@ extension Registrar {
         arguments: repeat (each Argument).self, parameters: repeat (each Parameter).self)
       let offsets = assisted.offsets
       let key = BindingKey(T.self, boxed: internedTag(tag), argumentTypes: assisted.signature)
-      let onMain = _assumingMainActor {
-        (resolver: borrowing Resolver, arguments: borrowing _Arguments) throws -> T in
+      let isolated: MainActorMaker<T> = { resolver, arguments in
         var cursor = _ArgumentCursor(arguments, offsets: offsets)
         return try initializer(
           repeat try resolver.parameter((each Parameter).self, from: &cursor))
       }
+      let onMain = _assumingMainActor(isolated)
       addArguments(
         T.self, tag: tag, signature: assisted.signature,
         lifetime: lifetime.explicit ?? .ephemeral, isOverride: isOverride,
@@ -192,9 +197,8 @@ extension Registrar {
     disposer: Disposer?, factory: @escaping @MainActor @Sendable (borrowing Resolver) throws -> T
   ) {
     let key = BindingKey(T.self, boxed: internedTag(tag))
-    let onMain = _assumingMainActor {
-      (resolver: borrowing Resolver, _: borrowing _Arguments) throws -> T in try factory(resolver)
-    }
+    let isolated: MainActorMaker<T> = { resolver, _ in try factory(resolver) }
+    let onMain = _assumingMainActor(isolated)
     add(
       T.self, tag: tag, lifetime: lifetime, isOverride: isOverride, location: location,
       dependencies: dependencies, metadata: metadata, disposer: disposer, isMainActor: true,
