@@ -306,7 +306,16 @@ struct ResolutionContext: ~Copyable {
   /// thread is creating a container-wide instance (a cold, once-per-instance path), so
   /// resolves outside such creations pay one thread-local read.
   var captor: AnyBinding? {
-    guard let frame, _ThreadState.isCreatingShared else { return nil }
+    @inline(__always) get {
+      guard _ThreadState.isCreatingShared else { return nil }
+      return captorDuringSharedCreation
+    }
+  }
+
+  /// ``captor``, walked: only while this thread creates a container-wide instance.
+  @inline(never)
+  private var captorDuringSharedCreation: AnyBinding? {
+    guard let frame else { return nil }
     var best: AnyBinding?
     var bestEndurance = 0
     var current = Optional(frame)
