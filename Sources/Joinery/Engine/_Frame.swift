@@ -46,13 +46,9 @@ extension _Frame {
   /// The steps from the top-level request down to (and including) `frame`, then `last` if
   /// given, in one allocation.
   static func steps(
-    to frame: borrowing _Frame?, appending last: ResolutionStep?
+    to frame: consuming _Frame?, appending last: ResolutionStep?
   ) -> [ResolutionStep] {
-    var current: _Frame?
-    switch frame {
-    case .some(let frame): current = frame.duplicated()
-    case .none: current = nil
-    }
+    var current = frame
     // A top-level request (the common failed one) has no chain to walk.
     let depth = current?.depth ?? 0
     guard depth > 0 else { return last.map { [$0] } ?? [] }
