@@ -145,9 +145,8 @@ final class AnyBinding: InstanceHome, @unchecked Sendable {
   /// The async factory of the resolver alone, for a creation to call.
   ///
   /// Read before the closure that calls it, which the optimizer then inlines. Read inside it,
-  /// the closure became an
-  /// async function of its own, one more task allocation and executor check a creation (an
-  /// async chain, 300 instructions a level).
+  /// the closure became an async function of its own, one more task allocation and executor
+  /// check a creation (an async chain, 300 instructions a level).
   ///
   /// A binding with runtime arguments has none, and is never made without them: it gets a
   /// factory that throws.

@@ -787,7 +787,7 @@ public struct _RequestPoint: ~Copyable {
   @inlinable @inline(__always)
   init(_ container: _Unretained<Container>, continuing context: borrowing ResolutionContext) {
     self.container = container
-    frame = context.frame?.duplicated()
+    frame = context.frame
     scope = context.requestScope
     callerIsolation = context.callerIsolation
     path = nil
